@@ -1,0 +1,42 @@
+# mockd — the two commands a newcomer needs are `make run` and `make test`.
+SWIFT ?= swift
+PORT ?= 8080
+PREFIX ?= /usr/local
+
+.PHONY: run test build release deps bench docker-test systemd-test install clean
+
+## Serve the bundled MockData/ and routes/ on http://127.0.0.1:$(PORT)
+run: release
+	.build/release/mockd --root MockData --routes routes --port $(PORT)
+
+## Run every test (unit, HTTP integration, CLI)
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+deps:
+	@scripts/install-deps.sh
+
+## mockd against bare libmicrohttpd with wrk (see ../shared/bench/README.md)
+bench: release
+	SERVERS="mhd_raw mockd" MOCKD=.build/release/mockd ../shared/bench/compare.sh
+
+docker-test:
+	scripts/docker-test.sh
+
+systemd-test:
+	scripts/systemd-test.sh
+
+## Install the binary and the systemd unit (run as root)
+install: release
+	install -D -m 0755 .build/release/mockd $(DESTDIR)$(PREFIX)/bin/mockd
+	install -D -m 0644 systemd/mockd.service $(DESTDIR)/etc/systemd/system/mockd.service
+
+clean:
+	rm -rf .build

@@ -1,0 +1,70 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One settings array for every target: Swift 6 mode, strict concurrency, explicit `any`.
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "mockd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "mockd", targets: ["mockd"]),
+        .library(name: "MockdCore", targets: ["MockdCore"]),
+        .library(name: "MockdHTTP", targets: ["MockdHTTP"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        // libmicrohttpd, found by pkg-config; shim.h wraps its variadic calls.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        // The pure core: naming rule, loading, route tables, resolution. No C, no sockets.
+        .target(
+            name: "MockdCore",
+            dependencies: [
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: settings
+        ),
+        // The thin libmicrohttpd adapter: daemon, handler trampoline, prepared responses.
+        .target(
+            name: "MockdHTTP",
+            dependencies: [
+                "CMicroHTTPD", "MockdCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings
+        ),
+        .executableTarget(
+            name: "mockd",
+            dependencies: [
+                "MockdCore", "MockdHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MockdCoreTests",
+            dependencies: ["MockdCore"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MockdHTTPTests",
+            dependencies: [
+                "MockdCore", "MockdHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,74 @@
+// Adapts libmicrohttpd's C-variadic calls, which Swift cannot make, to fixed signatures.
+// Every function here only forwards; the Swift adapter (MockdHTTP) owns all the logic.
+#ifndef CMICROHTTPD_SHIM_H
+#define CMICROHTTPD_SHIM_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+typedef void *(*cmhd_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/// Starts a daemon with the callbacks as typed parameters and every other option in one
+/// MHD_OPTION_ARRAY (which must end with MHD_OPTION_END).
+static inline struct MHD_Daemon *
+cmhd_start_daemon(unsigned int flags,
+                  MHD_AccessHandlerCallback handler, void *handler_cls,
+                  MHD_RequestCompletedCallback completed, void *completed_cls,
+                  cmhd_uri_log_callback uri_log, void *uri_log_cls,
+                  MHD_AcceptPolicyCallback accept_policy, void *accept_policy_cls,
+                  MHD_NotifyConnectionCallback notify_connection, void *notify_connection_cls,
+                  MHD_LogCallback logger, void *logger_cls,
+                  struct MHD_OptionItem *options) {
+    // The logger goes first: libmicrohttpd uses its own stderr logger until it sees this option.
+    return MHD_start_daemon(flags, 0, accept_policy, accept_policy_cls, handler, handler_cls,
+                            MHD_OPTION_EXTERNAL_LOGGER, logger, logger_cls,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_cls,
+                            MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+/// The port the daemon really bound (for --port 0).
+static inline uint16_t cmhd_daemon_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// The socket of a connection, for SO_LINGER resets.
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// Sets a connection's idle timeout in seconds (0 = none).
+static inline void cmhd_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
+/// Peer address family and text, for the access log of refused requests.
+static inline const struct sockaddr *cmhd_connection_peer(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+#ifdef __linux__
+/// glibc's sched_getaffinity under another name: the real prototype needs _GNU_SOURCE, which a
+/// system module cannot set. Counts the CPUs this process may run on (taskset, container cpusets).
+extern int cmhd_sched_getaffinity(pid_t pid, size_t size, void *mask) __asm__("sched_getaffinity");
+static inline int cmhd_usable_cpu_count(void) {
+    unsigned long mask[16] = {0};
+    if (cmhd_sched_getaffinity(0, sizeof mask, mask) != 0) return -1;
+    int count = 0;
+    for (int i = 0; i < 16; i++) count += __builtin_popcountl(mask[i]);
+    return count;
+}
+#endif
+
+#endif

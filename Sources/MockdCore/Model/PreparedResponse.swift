@@ -1,0 +1,42 @@
+/// A complete response built once at load time and reused for every request it answers.
+public final class PreparedResponse: Sendable {
+    /// Position in `Snapshot.preparedResponses`; the adapter keeps its own per-id objects.
+    public let id: Int
+    public let status: Int
+    public let headers: [HTTPHeader]
+    public let body: ResponseBody
+    /// What answered, as shown in `X-Mockd-Source` and the access log.
+    public let source: String
+
+    public init(id: Int, status: Int, headers: [HTTPHeader], body: ResponseBody, source: String) {
+        self.id = id
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.source = source
+    }
+}
+
+/// A response built for one request (a 404 report, an admin answer, a rendered template).
+public struct BuiltResponse: Sendable {
+    public var status: Int
+    public var headers: [HTTPHeader]
+    public var body: [UInt8]
+    public var source: String
+
+    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], source: String) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.source = source
+    }
+
+    public static func json(status: Int, _ body: String, source: String) -> BuiltResponse {
+        BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json)], body: Array(body.utf8), source: source)
+    }
+}
+
+public enum ContentType {
+    public static let json = "application/json; charset=utf-8"
+    public static let text = "text/plain; charset=utf-8"
+}

@@ -1,0 +1,22 @@
+/// Response bytes stored once, at a stable address, for the life of a configuration snapshot.
+///
+/// The HTTP adapter hands this memory to libmicrohttpd without copying it (it keeps the body
+/// alive until libmicrohttpd says it is done), so each mock file exists once in memory.
+public final class ResponseBody: Sendable {
+    /// Immutable after init; freed in deinit.
+    public nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
+
+    public init<Bytes: Collection>(_ source: Bytes) where Bytes.Element == UInt8 {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(source.count, 1), alignment: 1)
+        buffer.copyBytes(from: source)
+        bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<source.count])
+    }
+
+    public var count: Int { bytes.count }
+    public var array: [UInt8] { Array(bytes) }
+
+    deinit {
+        // `bytes` may be an empty slice of a 1-byte allocation: free from the base address.
+        UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate()
+    }
+}

@@ -1,0 +1,59 @@
+/// The naming rule apps already use for bundled mock JSON:
+/// `METHOD /a/b/c` is answered by `mock_a_b_c_<method>.json`.
+public enum MockFileName {
+    /// Methods whose lower-cased name may end a mock file name.
+    public static let knownMethods: [String] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+
+    /// The file name for a request. `path` is the percent-decoded path without the query,
+    /// as `URL.path` gives it; one trailing slash is ignored (`/api/users/` = `/api/users`).
+    public static func forRequest(method: String, path: String) -> String {
+        var path = Substring(path)
+        if path.count > 1, path.last == "/" { path = path.dropLast() }
+        var name = "mock"
+        name.reserveCapacity(path.utf8.count + method.utf8.count + 10)
+        for character in path.unicodeScalars {
+            name.unicodeScalars.append(character == "/" ? "_" : character)
+        }
+        name += "_"
+        name += method.lowercased()
+        name += ".json"
+        return name
+    }
+
+    /// What a file name says about the requests it answers, or why no request can reach it.
+    public enum Parsed: Equatable, Sendable {
+        /// `method` upper-cased; `pathStem` is the part between `mock` and `_<method>`.
+        case mock(method: String, pathStem: String)
+        /// Not a mock name at all (a body file for routes, a README…): not served by the convention.
+        case other
+        /// Looks like a mock name but no request maps to it; the text says why.
+        case unreachable(String)
+    }
+
+    /// Classifies a file name found under the root.
+    public static func parse(_ fileName: String) -> Parsed {
+        guard fileName.hasPrefix("mock") else { return .other }
+        guard fileName.hasSuffix(".json") else {
+            return fileName.hasPrefix("mock_") ? .unreachable("only .json files are served; expected mock_<path>_<method>.json") : .other
+        }
+        let stem = fileName.dropLast(".json".count)
+        guard let underscore = stem.lastIndex(of: "_") else {
+            return .unreachable("no _<method> before .json; expected mock_<path>_<method>.json")
+        }
+        let methodPart = String(stem[stem.index(after: underscore)...])
+        let pathStem = String(stem[stem.index(stem.startIndex, offsetBy: 4)..<underscore])
+        if !knownMethods.contains(methodPart.uppercased()) {
+            return .unreachable("'\(methodPart)' is not an HTTP method; expected mock_<path>_<method>.json with get, post, put, patch, delete…")
+        }
+        if methodPart != methodPart.lowercased() {
+            return .unreachable("the method must be lower case: '\(methodPart.lowercased())', not '\(methodPart)'")
+        }
+        if !pathStem.hasPrefix("_") {
+            if pathStem.isEmpty {
+                return .unreachable("no path: a request path is at least '/', so the name is at least mock__\(methodPart).json")
+            }
+            return .unreachable("after 'mock' comes the path, which starts with '/', so the name must start with 'mock_'")
+        }
+        return .mock(method: methodPart.uppercased(), pathStem: pathStem)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The 404 a miss gets: what was looked for and what was near, so the user knows which
+/// file to create (SPEC section 3, step 6).
+public enum NotFoundReport {
+    /// At most this many near names are listed.
+    static let nearLimit = 5
+    /// Reports kept per snapshot before the cache starts over.
+    static let cacheLimit = 512
+
+    public static func response(for request: MockRequest, scenario: String, in snapshot: Snapshot) -> BuiltResponse {
+        let key = request.method + " " + request.path + " " + scenario
+        if let cached = snapshot.notFoundCache.withLock({ $0[key] }) { return cached }
+        let report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot), source: "404")
+        snapshot.notFoundCache.withLock { cache in
+            if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[key] = report
+        }
+        return report
+    }
+
+    static func body(for request: MockRequest, scenario: String, in snapshot: Snapshot) -> String {
+        let name = MockFileName.forRequest(method: request.method == "HEAD" ? "GET" : request.method, path: request.path)
+        var lookedFor: [String] = []
+        if snapshot.overlays[scenario] != nil || scenario != Scenario.default {
+            lookedFor.append("\(snapshot.rootDisplayPath)/\(MockDataLoader.scenariosFolder)/\(scenario)/\(name)")
+        }
+        lookedFor.append("\(snapshot.rootDisplayPath)/\(name)")
+        let other = otherMethods(path: request.path, except: request.method, in: snapshot)
+        let near = nearNames(to: name, in: snapshot)
+        var report: [String: Any] = [
+            "error": "no mock for \(request.method) \(request.path)",
+            "method": request.method,
+            "path": request.path,
+            "scenario": scenario,
+            "file": name,
+            "lookedFor": lookedFor,
+            "otherMethods": other,
+            "nearNames": near,
+        ]
+        report["hint"] = other.isEmpty && near.isEmpty
+            ? "create \(snapshot.rootDisplayPath)/\(name) with the JSON to answer"
+            : "create \(snapshot.rootDisplayPath)/\(name), or check the method and path against the names listed here"
+        let data = (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Files for the same path with another method: `[{"method": "POST", "file": "mock_…_post.json"}]`.
+    static func otherMethods(path: String, except method: String, in snapshot: Snapshot) -> [[String: String]] {
+        MockFileName.knownMethods.compactMap { other in
+            guard other != method, !(method == "HEAD" && other == "GET") else { return nil }
+            let name = MockFileName.forRequest(method: other, path: path)
+            return snapshot.files[name] == nil ? nil : ["method": other, "file": name]
+        }
+    }
+
+    /// File names at most two edits away (three for long names), closest first.
+    static func nearNames(to name: String, in snapshot: Snapshot) -> [String] {
+        let length = name.utf8.count
+        let bound = length > 24 ? 3 : 2
+        let target = Array(name.utf8)
+        var found: [(distance: Int, name: String)] = []
+        for candidateLength in (length - bound)...(length + bound) {
+            for candidate in snapshot.namesByLength[candidateLength] ?? [] where candidate != name {
+                if let distance = EditDistance.bounded(target, candidate.utf8, bound: bound) {
+                    found.append((distance, candidate))
+                }
+            }
+        }
+        found.sort { ($0.distance, $0.name) < ($1.distance, $1.name) }
+        return found.prefix(nearLimit).map(\.name)
+    }
+}

@@ -1,0 +1,368 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CMicroHTTPD
+import Logging
+import MockdCore
+import Synchronization
+
+/// mockd's HTTP server: one or more libmicrohttpd daemons (one per listen address) that
+/// answer every request from the current snapshot.
+///
+/// The snapshot and the libmicrohttpd responses built from it are swapped together by
+/// `install(_:)`; a request keeps the `ServingState` it started with until it is answered.
+public final class HTTPServer: Sendable {
+    public let configuration: ServerConfiguration
+    public let runtime: RuntimeState
+    let logger: Logger
+    private let current: Mutex<ServingState>
+    private let daemons = Mutex<[DaemonHandle]>([])
+    private let boundPort = Atomic<Int>(0)
+    private let listenURLs = Mutex<[String]>([])
+    /// Requests between their request line and their completion (for graceful shutdown).
+    let activeRequests = Atomic<Int>(0)
+    let openConnections = Atomic<Int>(0)
+    private let startedAt = RequestState.monotonicNanoseconds()
+    private let admin = AdminAPI()
+
+    public init(configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger) {
+        self.configuration = configuration
+        self.runtime = runtime
+        self.logger = logger
+        self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime))
+    }
+
+    /// The port actually bound (useful with port 0).
+    public var port: Int { boundPort.load(ordering: .acquiring) }
+    /// `http://127.0.0.1:PORT`, one per listen address.
+    public var urls: [String] { listenURLs.withLock { $0 } }
+    public var snapshot: Snapshot { current.withLock { $0.snapshot } }
+
+    /// Swaps in a new snapshot. Requests already resolved finish with the old one.
+    public func install(_ snapshot: Snapshot) {
+        let next = ServingState(snapshot: snapshot, runtime: runtime)
+        current.withLock { $0 = next }
+    }
+
+    /// Binds and starts serving. Throws with the address and the reason when it cannot.
+    public func start() throws(ServerError) {
+        let addresses = try ListenAddress.resolve(host: configuration.host, port: configuration.port)
+        var port = configuration.port
+        var started: [DaemonHandle] = []
+        var urls: [String] = []
+        for address in addresses {
+            let bound = address.with(port: port)
+            guard let handle = startDaemon(on: bound) else {
+                let reason = String(cString: strerror(errno))
+                for handle in started { MHD_stop_daemon(handle.raw) }
+                throw .cannotListen(address: bound.hostText, port: port,
+                                    reason: errno == EADDRINUSE ? "the port is in use (another mockd? try --port 0)" : reason)
+            }
+            port = Int(cmhd_daemon_bound_port(handle.raw))
+            started.append(handle)
+            urls.append("http://\(bound.hostText):\(port)")
+        }
+        boundPort.store(port, ordering: .releasing)
+        listenURLs.withLock { $0 = urls }
+        daemons.withLock { $0 = started }
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to `timeout`), then stops.
+    public func shutdown(timeout: Duration = .seconds(10)) {
+        let handles = daemons.withLock { daemons in
+            defer { daemons = [] }
+            return daemons
+        }
+        guard !handles.isEmpty else { return }
+        let listenSockets = handles.map { MHD_quiesce_daemon($0.raw) }
+        let deadline = ContinuousClock.now + timeout
+        while activeRequests.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&pause, nil)
+        }
+        for handle in handles { MHD_stop_daemon(handle.raw) }
+        // libmicrohttpd wants the quiesced listen socket closed only after the daemon stopped.
+        for socket in listenSockets where socket >= 0 { close(socket) }
+    }
+
+    deinit {
+        shutdown(timeout: .zero)
+    }
+
+    // MARK: - libmicrohttpd
+
+    private func startDaemon(on address: ListenAddress) -> DaemonHandle? {
+        var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_USE_TURBO.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        var storage = address.storage
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        return withUnsafeMutablePointer(to: &storage) { addressPointer -> DaemonHandle? in
+            var options: [MHD_OptionItem] = [
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(addressPointer)),
+                // Our own limit refuses connections in the accept policy with a log line; libmicrohttpd's
+                // (which only stops accepting, leaving clients waiting) sits above it.
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.maxConnections + 64, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.maxHeaderBytes, ptr_value: nil),
+                MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: 1024, ptr_value: nil),
+            ]
+            if configuration.threads > 1 {
+                options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+            }
+            options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            let raw = options.withUnsafeMutableBufferPointer { buffer in
+                cmhd_start_daemon(flags,
+                                  accessHandler, context,
+                                  requestCompleted, context,
+                                  requestStarted, context,
+                                  acceptPolicy, context,
+                                  connectionNotified, context,
+                                  libraryLog, context,
+                                  buffer.baseAddress)
+            }
+            return raw.map(DaemonHandle.init)
+        }
+    }
+
+    /// The access handler's work for one call (see `accessHandler` for the call pattern).
+    func handle(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>, state: RequestState) -> MHD_Result {
+        switch state.phase {
+        case .new:
+            // First call: headers only. Refuse here (413, 400); answer anything else on a later
+            // call, or libmicrohttpd closes the connection after the response.
+            state.phase = .receiving
+            if state.badPercentEncoding {
+                return refuse(connection, method: method, url: url, state: state, status: 400,
+                              reason: "the URL has an invalid percent-encoding (% must be followed by two hex digits, not %00)")
+            }
+            if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+               let bytes = Int(String(cString: length)), bytes > configuration.maxBodyBytes {
+                return refuse(connection, method: method, url: url, state: state, status: 413,
+                              reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
+            }
+            return .YES
+        case .receiving:
+            let size = uploadDataSize.pointee
+            if size != 0 {
+                if !state.bodyTooLarge, let uploadData {
+                    if state.body.count + size > configuration.maxBodyBytes {
+                        state.bodyTooLarge = true
+                        state.body = []
+                    } else {
+                        uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
+                            state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
+                        }
+                    }
+                }
+                uploadDataSize.pointee = 0
+                return .YES
+            }
+            if state.bodyTooLarge {
+                return refuse(connection, method: method, url: url, state: state, status: 413,
+                              reason: "the chunked body exceeded \(configuration.maxBodyBytes) bytes (--max-body-bytes)")
+            }
+            return answer(connection, url: url, method: method, state: state)
+        case .answered:
+            return .YES
+        }
+    }
+
+    private func answer(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, state: RequestState) -> MHD_Result {
+        state.phase = .answered
+        guard let path = String(validatingCString: url) else {
+            return refuse(connection, method: method, url: url, state: state, status: 400,
+                          reason: "the path is not UTF-8 once percent-decoded")
+        }
+        let request = MockRequest(method: String(cString: method), path: path, query: [],
+                                  headers: Self.headers(of: connection), body: state.body)
+        let serving = current.withLock { $0 }
+        let result: MHD_Result
+        let status: Int, source: String
+        if configuration.adminEnabled && AdminAPI.isAdminPath(path) {
+            let response = adminResponse(request, serving: serving)
+            status = response.status
+            source = response.source
+            result = queue(built: response, on: connection)
+        } else {
+            let answer = serving.resolver.resolve(request)
+            status = answer.status
+            source = answer.source
+            switch answer.response {
+            case .prepared(let prepared):
+                result = MHD_queue_response(connection, UInt32(prepared.status), serving.responses[prepared.id].raw)
+            case .built(let built):
+                result = queue(built: built, on: connection)
+            }
+        }
+        logAccess(method: request.method, path: path, status: status, source: source, state: state)
+        return result
+    }
+
+    private func adminResponse(_ request: MockRequest, serving: ServingState) -> BuiltResponse {
+        if let token = configuration.adminToken, request.headers.first(named: "Authorization") != "Bearer \(token)" {
+            return BuiltResponse.json(status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n", source: "admin")
+        }
+        let uptime = Double(RequestState.monotonicNanoseconds() - startedAt) / 1e9
+        return admin.handle(request, context: AdminAPI.Context(snapshot: serving.snapshot, state: runtime, uptimeSeconds: uptime))
+    }
+
+    private func queue(built: BuiltResponse, on connection: OpaquePointer) -> MHD_Result {
+        guard let response = MHDResponse(built: built) else { return .NO }
+        return MHD_queue_response(connection, UInt32(built.status), response.raw)
+    }
+
+    /// Answers a bad request at once, with a JSON reason and `Connection: close`.
+    private func refuse(_ connection: OpaquePointer, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>,
+                        state: RequestState, status: Int, reason: String) -> MHD_Result {
+        state.phase = .answered
+        var body = BuiltResponse.json(status: status, #"{"error":"\#(reason.replacingOccurrences(of: "\"", with: "'"))"}"# + "\n", source: "refused")
+        body.headers.append(HTTPHeader("Connection", "close"))
+        let result = queue(built: body, on: connection)
+        logAccess(method: String(cString: method), path: String(cString: url), status: status, source: "refused: \(reason)", state: state)
+        return result
+    }
+
+    private func logAccess(method: String, path: String, status: Int, source: String, state: RequestState) {
+        guard logger.logLevel <= .info else { return }
+        let micros = (RequestState.monotonicNanoseconds() - state.startNanoseconds) / 1000
+        logger.info("request", metadata: [
+            "method": .string(method),
+            "path": .string(path),
+            "status": .stringConvertible(status),
+            "source": .string(source),
+            "durationMs": .string(AccessLogFormat.milliseconds(micros)),
+        ])
+    }
+
+    /// Request headers, in order.
+    static func headers(of connection: OpaquePointer) -> [HTTPHeader] {
+        var headers: [HTTPHeader] = []
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectValue, UnsafeMutableRawPointer(pointer))
+        }
+        return headers
+    }
+
+    /// Decoded query arguments, in order (a name with no `=` has a nil value).
+    static func queryArguments(of connection: OpaquePointer) -> [(name: String, value: String?)] {
+        var arguments: [(name: String, value: String?)] = []
+        withUnsafeMutablePointer(to: &arguments) { pointer in
+            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectArgument, UnsafeMutableRawPointer(pointer))
+        }
+        return arguments
+    }
+}
+
+/// The libmicrohttpd objects and Swift values that serve one snapshot.
+final class ServingState: Sendable {
+    let snapshot: Snapshot
+    let resolver: Resolver
+    /// libmicrohttpd responses by `PreparedResponse.id`, built once per snapshot.
+    let responses: [MHDResponse]
+
+    init(snapshot: Snapshot, runtime: RuntimeState) {
+        self.snapshot = snapshot
+        self.resolver = Resolver(snapshot: snapshot, state: runtime)
+        self.responses = snapshot.preparedResponses.map { prepared in
+            guard let response = MHDResponse(prepared: prepared) else {
+                fatalError("libmicrohttpd could not create a response for \(prepared.source) (out of memory)")
+            }
+            return response
+        }
+    }
+}
+
+/// A started daemon. The pointer is only used to stop it, from one thread.
+struct DaemonHandle: @unchecked Sendable {
+    let raw: OpaquePointer
+}
+
+enum AccessLogFormat {
+    /// `123` µs → `0.123`: fixed three decimals without Foundation's formatter.
+    static func milliseconds(_ micros: UInt64) -> String {
+        let whole = micros / 1000, fraction = micros % 1000
+        let digits = String(fraction)
+        return "\(whole)." + String(repeating: "0", count: 3 - digits.count) + digits
+    }
+}
+
+// MARK: - C callbacks (file scope, non-capturing; context arrives as the server, unretained)
+
+private func server(_ context: UnsafeMutableRawPointer?) -> HTTPServer {
+    Unmanaged<HTTPServer>.fromOpaque(context!).takeUnretainedValue()
+}
+
+/// Called once per request, right after the request line; its result becomes the request's context.
+private func requestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    server(context).activeRequests.add(1, ordering: .relaxed)
+    return Unmanaged.passRetained(RequestState(rawURI: uri)).toOpaque()
+}
+
+/// libmicrohttpd's call pattern: once after the headers, once per body chunk, once more at the end.
+private func accessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                           _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+                           _ uploadDataSize: UnsafeMutablePointer<Int>?,
+                           _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    guard let connection, let url, let method, let uploadDataSize, let raw = requestContext?.pointee else { return .NO }
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+    return server(context).handle(connection: connection, url: url, method: method, uploadData: uploadData,
+                                  uploadDataSize: uploadDataSize, state: state)
+}
+
+private func requestCompleted(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                              _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
+    guard let requestContext, let raw = requestContext.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(raw).release()
+    requestContext.pointee = nil
+    server(context).activeRequests.subtract(1, ordering: .releasing)
+}
+
+private func acceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
+    let server = server(context)
+    let open = server.openConnections.load(ordering: .relaxed)
+    if open >= server.configuration.maxConnections {
+        server.logger.warning("connection refused: \(open) connections open, the limit is \(server.configuration.maxConnections) (--max-connections)")
+        return .NO
+    }
+    return .YES
+}
+
+private func connectionNotified(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                                _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode) {
+    let server = server(context)
+    if code == .CONNECTION_NOTIFY_STARTED {
+        server.openConnections.add(1, ordering: .relaxed)
+    } else {
+        server.openConnections.subtract(1, ordering: .relaxed)
+    }
+}
+
+private func collectValue(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
+                          _ value: UnsafePointer<CChar>?) -> MHD_Result {
+    guard let context, let key else { return .YES }
+    context.assumingMemoryBound(to: [HTTPHeader].self).pointee
+        .append(HTTPHeader(String(cString: key), value.map { String(cString: $0) } ?? ""))
+    return .YES
+}
+
+private func collectArgument(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
+                             _ value: UnsafePointer<CChar>?) -> MHD_Result {
+    guard let context, let key else { return .YES }
+    context.assumingMemoryBound(to: [(name: String, value: String?)].self).pointee
+        .append((String(cString: key), value.map { String(cString: $0) }))
+    return .YES
+}
+
+/// libmicrohttpd's own messages (connection errors, 414/431 it answered itself) go to the log.
+private func libraryLog(_ context: UnsafeMutableRawPointer?, _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?) {
+    guard let format, let arguments else { return }
+    var buffer = [CChar](repeating: 0, count: 512)
+    _ = vsnprintf(&buffer, buffer.count, format, arguments)
+    var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    while message.last?.isNewline == true { message.removeLast() }
+    server(context).logger.notice("libmicrohttpd: \(message)")
+}

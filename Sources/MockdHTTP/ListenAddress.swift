@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One address to bind, as the sockaddr libmicrohttpd wants.
+struct ListenAddress: Sendable {
+    var storage: sockaddr_storage
+    var isIPv6: Bool
+
+    /// Text for the startup line: `127.0.0.1` or `[::1]`.
+    var hostText: String {
+        var storage = self.storage
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: UInt8.self, capacity: MemoryLayout<sockaddr_storage>.size) { raw in
+                if isIPv6 {
+                    raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                        var value = address.pointee.sin6_addr
+                        _ = inet_ntop(AF_INET6, &value, &buffer, socklen_t(buffer.count))
+                    }
+                } else {
+                    raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                        var value = address.pointee.sin_addr
+                        _ = inet_ntop(AF_INET, &value, &buffer, socklen_t(buffer.count))
+                    }
+                }
+            }
+        }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return isIPv6 ? "[\(text)]" : text
+    }
+
+    /// Every address for `host` on `port`. `localhost` means both loopbacks, so a simulator
+    /// that tries `::1` first is answered too.
+    static func resolve(host: String, port: Int) throws(ServerError) -> [ListenAddress] {
+        if host == "localhost" {
+            return try resolve(host: "127.0.0.1", port: port) + resolve(host: "::1", port: port)
+        }
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICSERV | AI_PASSIVE
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &result)
+        guard status == 0, let first = result else {
+            throw .cannotResolve(host: host, reason: String(cString: gai_strerror(status)))
+        }
+        defer { freeaddrinfo(first) }
+        var addresses: [ListenAddress] = []
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let info = cursor {
+            let family = info.pointee.ai_family
+            if family == AF_INET || family == AF_INET6, let address = info.pointee.ai_addr {
+                var storage = sockaddr_storage()
+                withUnsafeMutableBytes(of: &storage) { target in
+                    target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: Int(info.pointee.ai_addrlen)))
+                }
+                let candidate = ListenAddress(storage: storage, isIPv6: family == AF_INET6)
+                if !addresses.contains(where: { $0.hostText == candidate.hostText }) { addresses.append(candidate) }
+            }
+            cursor = info.pointee.ai_next
+        }
+        guard !addresses.isEmpty else { throw .cannotResolve(host: host, reason: "no IPv4 or IPv6 address") }
+        return addresses
+    }
+
+    /// The same address with another port (the second family of `localhost` takes the port the first got).
+    func with(port: Int) -> ListenAddress {
+        var copy = self
+        withUnsafeMutableBytes(of: &copy.storage) { raw in
+            if isIPv6 {
+                raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self).pointee.sin6_port = in_port_t(UInt16(port).bigEndian)
+            } else {
+                raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self).pointee.sin_port = in_port_t(UInt16(port).bigEndian)
+            }
+        }
+        return copy
+    }
+}
+
+/// Why the server could not start, with what the user can do about it.
+public enum ServerError: Error, CustomStringConvertible {
+    case cannotResolve(host: String, reason: String)
+    case cannotListen(address: String, port: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotResolve(let host, let reason):
+            "cannot listen on host '\(host)': \(reason)"
+        case .cannotListen(let address, let port, let reason):
+            "cannot listen on \(address):\(port): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,202 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import Synchronization
+
+/// Where log lines go: a file descriptor (stderr), written in batches.
+///
+/// An access-log line per request written straight to stderr is a system call per request;
+/// lines are buffered and written when the buffer fills, every 100 ms, at once for warnings
+/// and errors, and on `flush()` (shutdown).
+public final class LogSink: Sendable {
+    private let fd: Int32
+    private let buffer = Mutex<[UInt8]>([])
+    private static let flushThreshold = 32 * 1024
+
+    public init(fd: Int32 = 2) {
+        self.fd = fd
+        buffer.withLock { $0.reserveCapacity(Self.flushThreshold * 2) }
+    }
+
+    public func write(_ line: String, urgent: Bool) {
+        let pending: [UInt8]? = buffer.withLock { buffer in
+            buffer.append(contentsOf: line.utf8)
+            buffer.append(UInt8(ascii: "\n"))
+            guard urgent || buffer.count >= Self.flushThreshold else { return nil }
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        if let pending { writeAll(pending) }
+    }
+
+    public func flush() {
+        let pending: [UInt8] = buffer.withLock { buffer in
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        if !pending.isEmpty { writeAll(pending) }
+    }
+
+    /// Flushes every `interval` on a background thread for the life of the process.
+    public func startPeriodicFlush(every interval: Duration = .milliseconds(100)) {
+        let nanoseconds = Int(interval.components.attoseconds / 1_000_000_000) + Int(interval.components.seconds) * 1_000_000_000
+        let thread = Thread { [self] in
+            while true {
+                var pause = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+                nanosleep(&pause, nil)
+                flush()
+            }
+        }
+        thread.start()
+    }
+
+    private func writeAll(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // stderr gone: nothing sensible left to do with a log line
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+/// A detached pthread, because Foundation's `Thread` would pull Foundation into the adapter.
+private final class Thread: Sendable {
+    private let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+    func start() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { context in
+            let thread = Unmanaged<Thread>.fromOpaque(context!).takeRetainedValue()
+            thread.body()
+            return nil
+        }, context)
+        pthread_detach(thread)
+    }
+}
+
+/// mockd's log handler: one line per event, as text or JSON, with the access-log fields
+/// (`method`, `path`, `status`, `source`, `durationMs`) laid out for reading.
+public struct MockdLogHandler: LogHandler {
+    public enum Format: String, Sendable, CaseIterable {
+        case text, json
+    }
+
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+    let label: String
+    let format: Format
+    let sink: LogSink
+
+    public init(label: String, format: Format, sink: LogSink, level: Logger.Level = .info) {
+        self.label = label
+        self.format = format
+        self.sink = sink
+        self.logLevel = level
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var fields = metadata
+        if let extra = event.metadata { fields.merge(extra) { _, new in new } }
+        let line: String
+        switch format {
+        case .text: line = Self.text(event, fields)
+        case .json: line = Self.json(event, fields)
+        }
+        sink.write(line, urgent: event.level >= .warning)
+    }
+
+    static let accessKeys = ["method", "path", "status", "source", "durationMs"]
+
+    /// `2026-11-22T11:30:00.123Z GET /api/users 200 file mock_api_users_get.json 0.080ms`
+    /// or `2026-11-22T11:30:00.123Z warning message key=value`.
+    static func text(_ event: LogEvent, _ fields: Logger.Metadata) -> String {
+        var line = Timestamp.now()
+        if event.message.description == "request", let method = fields["method"], let path = fields["path"] {
+            line += " \(method) \(path) \(fields["status"] ?? "-") \(fields["source"] ?? "-") \(fields["durationMs"] ?? "-")ms"
+            for (key, value) in fields.sorted(by: { $0.key < $1.key }) where !accessKeys.contains(key) {
+                line += " \(key)=\(value)"
+            }
+            return line
+        }
+        line += " \(event.level) \(event.message)"
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            line += " \(key)=\(value)"
+        }
+        return line
+    }
+
+    static func json(_ event: LogEvent, _ fields: Logger.Metadata) -> String {
+        var line = #"{"time":"\#(Timestamp.now())","level":"\#(event.level)","message":\#(JSONText.quoted(event.message.description))"#
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            line += ",\(JSONText.quoted(key)):"
+            if key == "status" || key == "durationMs" {
+                line += "\(value)"  // numbers in the access log's fields
+            } else {
+                line += JSONText.quoted("\(value)")
+            }
+        }
+        return line + "}"
+    }
+}
+
+/// UTC timestamps with milliseconds; the formatted second is cached, as most lines share it.
+enum Timestamp {
+    private static let cache = Mutex<(second: Int, text: String)>((-1, ""))
+
+    static func now() -> String {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        let second = time.tv_sec
+        let prefix = cache.withLock { cache -> String in
+            if cache.second == second { return cache.text }
+            var seconds = second
+            var parts = tm()
+            gmtime_r(&seconds, &parts)
+            var buffer = [CChar](repeating: 0, count: 32)
+            let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &parts)
+            let text = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            cache = (second, text)
+            return text
+        }
+        let millis = time.tv_nsec / 1_000_000
+        return prefix + (millis < 10 ? ".00" : millis < 100 ? ".0" : ".") + String(millis) + "Z"
+    }
+}
+
+enum JSONText {
+    /// A JSON string literal for `text`.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What mockd remembers about one request between libmicrohttpd's calls of the access handler.
+///
+/// libmicrohttpd calls the handler for a connection from one thread at a time, so the fields
+/// need no lock; it is created in the URI-log callback and released in the completion callback.
+final class RequestState: @unchecked Sendable {
+    enum Phase {
+        /// Only the request line has been seen (URI-log callback).
+        case new
+        /// Headers seen; the body, if any, is arriving.
+        case receiving
+        /// A response was queued.
+        case answered
+    }
+
+    var phase = Phase.new
+    /// The raw URI had a `%` not followed by two hex digits, or `%00`.
+    let badPercentEncoding: Bool
+    var body: [UInt8] = []
+    var bodyTooLarge = false
+    /// Monotonic nanoseconds when the request line arrived, for the access log's duration.
+    let startNanoseconds: UInt64
+
+    init(rawURI: UnsafePointer<CChar>?) {
+        badPercentEncoding = rawURI.map(Self.hasBadPercentEncoding) ?? false
+        startNanoseconds = Self.monotonicNanoseconds()
+    }
+
+    static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// libmicrohttpd decodes `%zz` as the three characters it is; mockd answers 400 instead,
+    /// and `%00`, which would cut the path short.
+    static func hasBadPercentEncoding(_ uri: UnsafePointer<CChar>) -> Bool {
+        var cursor = uri
+        while cursor.pointee != 0 {
+            let byte = UInt8(bitPattern: cursor.pointee)
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }  // the query is checked by its own rules
+            if byte == UInt8(ascii: "%") {
+                let high = UInt8(bitPattern: cursor[1])
+                guard high != 0, isHex(high) else { return true }
+                let low = UInt8(bitPattern: cursor[2])
+                guard low != 0, isHex(low) else { return true }
+                if high == UInt8(ascii: "0") && low == UInt8(ascii: "0") { return true }
+                cursor += 3
+                continue
+            }
+            cursor += 1
+        }
+        return false
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 70) || (byte >= 97 && byte <= 102)
+    }
+}

@@ -1,0 +1,26 @@
+/// How the HTTP server listens and what it puts up with. Defaults suit a laptop.
+public struct ServerConfiguration: Sendable {
+    /// `127.0.0.1` (default), `localhost` (127.0.0.1 and ::1), `0.0.0.0` (containers), an IP or a host name.
+    public var host: String = "127.0.0.1"
+    /// 0 takes a free port; `HTTPServer.port` tells which.
+    public var port: Int = 8080
+    /// Worker threads; 1 = a single epoll thread.
+    public var threads: Int = ServerConfiguration.defaultThreads
+    /// Request bodies larger than this get 413.
+    public var maxBodyBytes: Int = 10 * 1024 * 1024
+    /// Connections beyond this are closed as soon as they are accepted (one log line each).
+    public var maxConnections: Int = 4096
+    /// A connection idle (or a client this slow) for this long is closed. Suspended requests do not count.
+    public var idleTimeoutSeconds: Int = 30
+    /// Bytes for a request's line and headers; larger requests get 414 (URL) or 431 (headers).
+    public var maxHeaderBytes: Int = 32 * 1024
+    /// Serve `/__mockd/`.
+    public var adminEnabled: Bool = true
+    /// When set, admin calls need `Authorization: Bearer <token>`.
+    public var adminToken: String? = nil
+
+    public init() {}
+
+    /// The CPUs this process may run on (its affinity mask, so `taskset` and container CPU sets count).
+    public static var defaultThreads: Int { max(1, min(CPUSet.usableCount, 8)) }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+
+/// Where the mocks are: shared by `serve`, `check` and `routes`. Each option falls back to
+/// its `MOCKD_*` environment variable; a flag wins.
+struct DataOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The MockData folder: mock_<path>_<method>.json files, bodies, scenarios/<name>/ overlays. [env: MOCKD_ROOT; default: MockData]", valueName: "dir"))
+    var root: String?
+
+    @Option(name: .long, help: ArgumentHelp("The folder of JSON route tables. [env: MOCKD_ROUTES; default: ./routes when it exists]", valueName: "dir"))
+    var routes: String?
+
+    var resolvedRoot: String { root ?? Environment.string("MOCKD_ROOT") ?? "MockData" }
+
+    var resolvedRoutes: String? {
+        if let routes = routes ?? Environment.string("MOCKD_ROUTES") { return routes }
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: "routes", isDirectory: &isDirectory) && isDirectory.boolValue ? "routes" : nil
+    }
+}
+
+enum Environment {
+    static func string(_ name: String) -> String? {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// An integer from the environment; a value that is not one is a usage error, not ignored.
+    static func int(_ name: String) throws -> Int? {
+        guard let text = string(name) else { return nil }
+        guard let value = Int(text) else { throw ValidationError("\(name)=\(text): expected a whole number") }
+        return value
+    }
+
+    static func bool(_ name: String) throws -> Bool? {
+        guard let text = string(name)?.lowercased() else { return nil }
+        switch text {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw ValidationError("\(name)=\(text): expected true or false")
+        }
+    }
+}

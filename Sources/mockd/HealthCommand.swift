@@ -1,0 +1,43 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `mockd health`: exit 0 when a mockd answers `GET /__mockd/health` with 200. Made for
+/// Docker's HEALTHCHECK, so it reads the same MOCKD_* variables as the server.
+struct HealthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "health",
+        abstract: "Exit 0 if a running mockd answers its health check (for Docker healthchecks)."
+    )
+
+    @Option(help: ArgumentHelp("Host of the mockd to ask. [env: MOCKD_HOST; 0.0.0.0 and localhost mean 127.0.0.1]", valueName: "host"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("Port of the mockd to ask. [env: MOCKD_PORT; default: 8080]", valueName: "port"))
+    var port: Int?
+
+    @Option(help: ArgumentHelp("Seconds to wait for the answer.", valueName: "seconds"))
+    var timeout: Int = 2
+
+    func run() throws {
+        var target = host ?? Environment.string("MOCKD_HOST") ?? "127.0.0.1"
+        if target == "0.0.0.0" || target == "localhost" { target = "127.0.0.1" }
+        if target == "::" { target = "::1" }
+        let port = try self.port ?? Environment.int("MOCKD_PORT") ?? 8080
+        let token = Environment.string("MOCKD_ADMIN_TOKEN")
+        do {
+            let answer = try HealthProbe(host: target, port: port, timeoutSeconds: timeout, token: token).run()
+            guard answer.status == 200 else {
+                FileHandleOutput.standardError("mockd health: \(target):\(port) answered HTTP \(answer.status)")
+                throw ExitCode.failure
+            }
+            print(answer.body.trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch let error as HealthProbe.Failure {
+            FileHandleOutput.standardError("mockd health: \(error.message)")
+            throw ExitCode.failure
+        }
+    }
+}

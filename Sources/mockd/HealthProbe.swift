@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A minimal HTTP/1.0 GET of `/__mockd/health` over a plain socket: a healthcheck runs every
+/// few seconds in a container and should not need an HTTP client stack.
+struct HealthProbe {
+    let host: String
+    let port: Int
+    let timeoutSeconds: Int
+    let token: String?
+
+    struct Failure: Error {
+        let message: String
+    }
+
+    func run() throws -> (status: Int, body: String) {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+            throw Failure(message: "cannot resolve \(host)")
+        }
+        defer { freeaddrinfo(first) }
+        let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(message: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var time = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        guard connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
+            throw Failure(message: "nothing answers on \(host):\(port) (\(String(cString: strerror(errno))))")
+        }
+        var request = "GET /__mockd/health HTTP/1.0\r\nHost: \(host):\(port)\r\n"
+        if let token { request += "Authorization: Bearer \(token)\r\n" }
+        request += "\r\n"
+        let bytes = Array(request.utf8)
+        guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
+            throw Failure(message: "cannot send to \(host):\(port)")
+        }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 { throw Failure(message: "no answer from \(host):\(port) within \(timeoutSeconds) s") }
+            if count == 0 { break }
+            response.append(contentsOf: buffer.prefix(count))
+        }
+        let text = String(decoding: response, as: UTF8.self)
+        let statusLine = text.prefix { $0 != "\r" && $0 != "\n" }
+        let parts = statusLine.split(separator: " ")
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), let status = Int(parts[1]) else {
+            throw Failure(message: "\(host):\(port) did not answer HTTP")
+        }
+        let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
+        return (status, body)
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import MockdCore
+
+struct RoutesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "routes",
+        abstract: "Print what would be served, in resolution order."
+    )
+
+    @OptionGroup var data: DataOptions
+
+    func run() throws {
+        let result = ConfigurationLoader(root: data.resolvedRoot, routes: data.resolvedRoutes).load()
+        guard let snapshot = result.snapshot else {
+            for diagnostic in result.diagnostics { FileHandleOutput.standardError(diagnostic.description) }
+            throw ExitCode.failure
+        }
+        print(RouteListing(snapshot: snapshot).text)
+    }
+}

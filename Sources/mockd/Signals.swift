@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The signals mockd acts on, received in one place with `sigwait`.
+///
+/// They are blocked before any other thread starts (libmicrohttpd's threads inherit the mask),
+/// so no worker thread can be picked to take a SIGTERM and the main thread sees every one.
+enum Signals {
+    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    static func block() {
+        var set = signalSet()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Waits for the next of `handled`.
+    static func wait() -> Int32 {
+        var set = signalSet()
+        var signal: Int32 = 0
+        while sigwait(&set, &signal) != 0 {}
+        return signal
+    }
+
+    private static func signalSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in handled { sigaddset(&set, signal) }
+        return set
+    }
+
+    /// More connections need more descriptors than the usual soft limit of 1024.
+    static func raiseOpenFileLimit() {
+        #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = min(limit.rlim_max, 1 << 16)
+        setrlimit(resource, &limit)
+    }
+}
