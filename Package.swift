@@ -43,10 +43,19 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // Partial mocking and recording: forwards misses upstream (URLSession), saves answers as mocks.
+        .target(
+            name: "MockdProxy",
+            dependencies: [
+                "MockdCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings
+        ),
         .executableTarget(
             name: "mockd",
             dependencies: [
-                "MockdCore", "MockdHTTP",
+                "MockdCore", "MockdHTTP", "MockdProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -63,6 +72,11 @@ let package = Package(
                 "MockdCore", "MockdHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MockdProxyTests",
+            dependencies: ["MockdCore", "MockdProxy", "MockdHTTP"],
             swiftSettings: settings
         ),
     ],

@@ -177,7 +177,8 @@ public final class HTTPServer: Sendable {
             return refuse(connection, method: method, url: url, state: state, status: 400,
                           reason: "the path is not UTF-8 once percent-decoded")
         }
-        let request = MockRequest(method: String(cString: method), path: path, query: [],
+        let request = MockRequest(method: String(cString: method), path: path,
+                                  query: state.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection), rawQuery: state.rawQuery,
                                   headers: Self.headers(of: connection), body: state.body)
         let serving = current.withLock { $0 }
         let result: MHD_Result

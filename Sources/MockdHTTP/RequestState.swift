@@ -21,6 +21,8 @@ final class RequestState: @unchecked Sendable {
     var phase = Phase.new
     /// The raw URI had a `%` not followed by two hex digits, or `%00`.
     let badPercentEncoding: Bool
+    /// What follows `?` in the raw URI (still encoded), for forwarding and the journal.
+    let rawQuery: String
     var body: [UInt8] = []
     var bodyTooLarge = false
     /// Monotonic nanoseconds when the request line arrived, for the access log's duration.
@@ -28,6 +30,7 @@ final class RequestState: @unchecked Sendable {
 
     init(rawURI: UnsafePointer<CChar>?) {
         badPercentEncoding = rawURI.map(Self.hasBadPercentEncoding) ?? false
+        rawQuery = rawURI.flatMap(Self.query(of:)) ?? ""
         startNanoseconds = Self.monotonicNanoseconds()
     }
 
@@ -35,6 +38,16 @@ final class RequestState: @unchecked Sendable {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// The part after the first `?` (before any `#`), or nil.
+    static func query(of uri: UnsafePointer<CChar>) -> String? {
+        guard let mark = strchr(uri, Int32(UInt8(ascii: "?"))) else { return nil }
+        let start = mark + 1
+        var end = start
+        while end.pointee != 0 && end.pointee != CChar(UInt8(ascii: "#")) { end += 1 }
+        let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// libmicrohttpd decodes `%zz` as the three characters it is; mockd answers 400 instead,

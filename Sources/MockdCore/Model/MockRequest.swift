@@ -6,13 +6,17 @@ public struct MockRequest: Sendable {
     public var path: String
     /// Decoded query arguments, in order.
     public var query: [(name: String, value: String?)]
+    /// The query string as sent (still percent-encoded, without `?`); empty when there is none.
+    public var rawQuery: String
     public var headers: [HTTPHeader]
     public var body: [UInt8]
 
-    public init(method: String, path: String, query: [(name: String, value: String?)] = [], headers: [HTTPHeader] = [], body: [UInt8] = []) {
+    public init(method: String, path: String, query: [(name: String, value: String?)] = [], rawQuery: String = "",
+                headers: [HTTPHeader] = [], body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.query = query
+        self.rawQuery = rawQuery
         self.headers = headers
         self.body = body
     }
