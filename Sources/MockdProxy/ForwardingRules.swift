@@ -1,0 +1,169 @@
+import MockdCore
+
+/// What a proxy passes on and what it keeps to itself (RFC 9110 §7.6.1), and how a decoded
+/// path goes back on the wire.
+public enum ForwardingRules {
+    /// Hop-by-hop fields: they describe one connection, never the message, so they are not forwarded either way.
+    public static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection",
+        "te", "trailer", "transfer-encoding", "upgrade",
+    ]
+
+    /// Request fields mockd does not pass upstream besides hop-by-hop ones: its own controls,
+    /// and fields the HTTP client sets itself (`Host` from the upstream URL, `Content-Length`
+    /// from the body, `Accept-Encoding` for the encodings it can decode — the body relayed to
+    /// the client is always decoded, so the client's own list does not apply; `Expect`: the
+    /// body has already been received in full).
+    public static let notForwarded: Set<String> = [
+        "host", "content-length", "accept-encoding", "expect", "x-mock-scenario", "x-mock-session",
+    ]
+
+    /// Response fields not relayed besides hop-by-hop ones: libmicrohttpd writes `Content-Length`
+    /// from the body it sends, and mockd adds its own `X-Mockd-Source`.
+    public static let notRelayed: Set<String> = ["content-length", "x-mockd-source"]
+
+    /// Content codings the HTTP client decodes by itself; a response that had one reaches mockd decoded.
+    public static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"]
+
+    /// Names listed in `Connection` (`Connection: close, X-Foo` makes `X-Foo` hop-by-hop too), lower-cased.
+    public static func connectionOptions(in headers: [HTTPHeader]) -> Set<String> {
+        var names: Set<String> = []
+        for header in headers where header.name.lowercased() == "connection" {
+            for option in header.value.split(separator: ",") {
+                let name = option.trimmed(of: " \t").lowercased()
+                if !name.isEmpty { names.insert(name) }
+            }
+        }
+        return names
+    }
+
+    /// The request headers to send upstream, same-name fields joined into one (`Cookie` with `; `,
+    /// others with `, `), in first-seen order.
+    public static func forwardedRequestHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        let dropped = hopByHop.union(notForwarded).union(connectionOptions(in: headers))
+        var result: [HTTPHeader] = []
+        var position: [String: Int] = [:]
+        for header in headers {
+            let key = header.name.lowercased()
+            guard !dropped.contains(key), isToken(header.name), !header.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else { continue }
+            if let at = position[key] {
+                result[at].value += (key == "cookie" ? "; " : ", ") + header.value
+            } else {
+                position[key] = result.count
+                result.append(header)
+            }
+        }
+        return result
+    }
+
+    /// The upstream's response headers as relayed: hop-by-hop ones, those named in its
+    /// `Connection`, `Content-Length` and `X-Mockd-Source` removed, and `Content-Encoding` too
+    /// when the body was decoded on the way. Sorted by name (the HTTP client hands them over unordered).
+    public static func relayedResponseHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        let dropped = hopByHop.union(notRelayed).union(connectionOptions(in: headers))
+        return headers.filter { header in
+            let key = header.name.lowercased()
+            if dropped.contains(key) { return false }
+            if key == "content-encoding" {
+                let codings = header.value.split(separator: ",").map { $0.trimmed(of: " \t").lowercased() }
+                return !codings.allSatisfy { decodedCodings.contains($0) }
+            }
+            return true
+        }
+        .sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    /// A percent-decoded path (as `MockRequest.path` holds it) encoded again for a URL: every
+    /// byte outside RFC 3986 `pchar` and `/` becomes `%XX` (so `%`, `?`, `#` and spaces in a
+    /// segment survive the trip). A `/` cannot be told from a decoded `%2F` and stays `/`.
+    public static func encodePath(_ path: String) -> String {
+        var out = path.hasPrefix("/") ? "" : "/"
+        out.reserveCapacity(path.utf8.count + 8)
+        for byte in path.utf8 {
+            if isPathByte(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += percent(byte)
+            }
+        }
+        return out
+    }
+
+    /// The raw query as sent, with any byte a URL cannot hold (space, `"`, `<`, `|`, non-ASCII,
+    /// a `%` not followed by two hex digits…) percent-encoded; a valid query comes out unchanged.
+    public static func sanitizeQuery(_ query: String) -> String {
+        let bytes = Array(query.utf8)
+        var out = ""
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                if index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
+                    out += "%"
+                } else {
+                    out += "%25"
+                }
+            } else if isPathByte(byte) || byte == UInt8(ascii: "?") {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += percent(byte)
+            }
+            index += 1
+        }
+        return out
+    }
+
+    // MARK: - Helpers
+
+    /// RFC 3986 `pchar` (unreserved, sub-delims, `:`, `@`) plus `/`.
+    static func isPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+             UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func isHex(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): return true
+        default: return false
+        }
+    }
+
+    static func percent(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF".unicodeScalars)
+        var out = "%"
+        out.unicodeScalars.append(digits[Int(byte >> 4)])
+        out.unicodeScalars.append(digits[Int(byte & 0x0F)])
+        return out
+    }
+
+    /// An RFC 9110 token (a valid field name).
+    static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
+    }
+}
+
+extension StringProtocol {
+    func trimmed(of set: String) -> String {
+        var slice = Substring(self)
+        while let first = slice.first, set.contains(first) { slice.removeFirst() }
+        while let last = slice.last, set.contains(last) { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,59 @@
+import MockdCore
+
+/// What `UpstreamProxy.forward` gives back: always a response to send, never a throw.
+public struct ProxyOutcome: Sendable {
+    /// The upstream's answer as relayed (`source` "proxy"), or mockd's JSON error answer (`source` "proxy error").
+    public var response: BuiltResponse
+    /// From handing the request to the HTTP client to its last byte of answer (or the failure).
+    public var upstreamDuration: Duration
+    /// nil when the upstream answered (whatever its status).
+    public var failure: ProxyFailure?
+
+    /// The response came from the upstream (record it); false for mockd's own 502/504 answers.
+    public var fromUpstream: Bool { failure == nil }
+
+    public init(response: BuiltResponse, upstreamDuration: Duration, failure: ProxyFailure?) {
+        self.response = response
+        self.upstreamDuration = upstreamDuration
+        self.failure = failure
+    }
+}
+
+/// Why the upstream gave no answer.
+public struct ProxyFailure: Sendable, Equatable, Error, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// Refused, down, DNS failure, connection lost: 502.
+        case unreachable = "upstream unreachable"
+        /// No complete answer within `--proxy-timeout`: 504.
+        case timedOut = "upstream timed out"
+        /// The TLS handshake or the certificate check failed: 502.
+        case tls = "upstream TLS failure"
+        /// The answer is larger than `maxResponseBytes`: 502.
+        case tooLarge = "upstream answer too large"
+        /// The request could not be turned into an upstream URL: 502.
+        case badRequest = "cannot forward the request"
+        /// The proxy was shut down or the request abandoned: 503.
+        case cancelled = "proxy request cancelled"
+        /// Anything else the HTTP client reported (a malformed answer…): 502.
+        case failed = "upstream failed"
+    }
+
+    public var kind: Kind
+    /// The HTTP client's words (curl's on Linux), e.g. "Failed to connect to 127.0.0.1 port 9 …".
+    public var reason: String
+
+    public init(_ kind: Kind, reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+
+    public var status: Int {
+        switch kind {
+        case .timedOut: return 504
+        case .cancelled: return 503
+        default: return 502
+        }
+    }
+
+    public var description: String { "\(kind.rawValue): \(reason)" }
+}

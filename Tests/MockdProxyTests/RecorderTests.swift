@@ -1,0 +1,335 @@
+import Foundation
+import MockdCore
+import MockdHTTP
+@testable import MockdProxy
+import Synchronization
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct RecorderTests {
+    /// `<tmp>/root` and `<tmp>/routes`, so anything written beside them shows up as a stray file.
+    struct Workspace {
+        let folder: TemporaryFolder
+        var root: String { folder.path + "/root" }
+        var routes: String { folder.path + "/routes" }
+
+        init() throws {
+            folder = try TemporaryFolder()
+            try FileManager.default.createDirectory(atPath: folder.path + "/root", withIntermediateDirectories: true)
+        }
+
+        func recorder(overwrite: Bool = false) -> Recorder {
+            Recorder(root: root, routesDirectory: routes, overwrite: overwrite, logger: testLogger)
+        }
+
+        func routeTable() throws -> [[String: Any]] {
+            let data = try #require(FileManager.default.contents(atPath: routes + "/recorded.json"))
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            return try #require(object["routes"] as? [[String: Any]])
+        }
+    }
+
+    static func json(_ body: String, status: Int = 200, headers: [HTTPHeader] = [HTTPHeader("Content-Type", "application/json")]) -> BuiltResponse {
+        BuiltResponse(status: status, headers: headers, body: Array(body.utf8), source: "proxy")
+    }
+
+    @Test func aJSONAnswerBecomesAPrettyMockFileWithItsKeysInOrder() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        let body = #"{"z":1,"a":{"y":[1,2.50,"\u00e9",true],"b":null,"e":{},"f":[]},"m":-0.5e+3}"#
+
+        let outcome = space.recorder().record(MockRequest(method: "GET", path: "/api/users/"), Self.json(body))
+
+        #expect(outcome == .wroteMock(space.root + "/mock_api_users_get.json"))
+        #expect(space.folder.read("root/mock_api_users_get.json") == """
+            {
+              "z": 1,
+              "a": {
+                "y": [
+                  1,
+                  2.50,
+                  "\\u00e9",
+                  true
+                ],
+                "b": null,
+                "e": {},
+                "f": []
+              },
+              "m": -0.5e+3
+            }
+
+            """)
+        #expect(space.folder.files() == ["root/mock_api_users_get.json"])
+    }
+
+    @Test func tellsItsOwnWritesApart() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        let recorder = space.recorder()
+        #expect(recorder.record(MockRequest(method: "GET", path: "/a"), Self.json("{}")) == .wroteMock(space.root + "/mock_a_get.json"))
+        #expect(recorder.record(MockRequest(method: "GET", path: "/b"), Self.json("{}", status: 404)) == .wroteRoute(0))
+        #expect(recorder.isOwnWrite(space.root + "/mock_a_get.json"))
+        #expect(recorder.isOwnWrite(space.routes + "/./recorded.json"))
+        #expect(recorder.isOwnWrite(space.root + "/recorded/" + Recorder.bodyFileName(method: "GET", path: "/b")))
+        #expect(recorder.isOwnWrite(space.root + "/.dat.nosync1A2B.x3y4z5"))
+        #expect(!recorder.isOwnWrite(space.root + "/mock_c_get.json"))
+        #expect(recorder.writtenFiles.count == 3)
+    }
+
+    @Test func otherAnswersBecomeRoutesWithBodyFiles() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        let recorder = space.recorder()
+
+        #expect(recorder.record(MockRequest(method: "GET", path: "/api/missing"),
+                                Self.json(#"{"error":"not found"}"#, status: 404, headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Date", "Mon, 01 Jan 2024 00:00:00 GMT")])) == .wroteRoute(0))
+        #expect(recorder.record(MockRequest(method: "POST", path: "/old"),
+                                BuiltResponse(status: 302, headers: [HTTPHeader("Location", "https://example.com/new")], source: "proxy")) == .wroteRoute(1))
+        #expect(recorder.record(MockRequest(method: "GET", path: "/hello"),
+                                BuiltResponse(status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: Array("hi there".utf8), source: "proxy")) == .wroteRoute(2))
+        #expect(recorder.record(MockRequest(method: "POST", path: "/login"),
+                                Self.json(#"{"ok":true}"#, headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Set-Cookie", "sid=1")])) == .wroteRoute(3))
+        #expect(recorder.record(MockRequest(method: "GET", path: "/users/:id"),
+                                BuiltResponse(status: 500, body: Array("boom".utf8), source: "proxy")) == .wroteRoute(4))
+
+        let missingBody = "recorded/" + Recorder.bodyFileName(method: "GET", path: "/api/missing")
+        let document = try #require(space.folder.read("routes/recorded.json"))
+        #expect(document.hasPrefix("""
+            {
+              "routes": [
+                {
+                  "name": "recorded GET /api/missing",
+                  "method": "GET",
+                  "path": "/api/missing",
+                  "response": {
+                    "status": 404,
+                    "headers": {
+                      "Content-Type": "application/json"
+                    },
+                    "file": "\(missingBody)"
+                  }
+                },
+                {
+                  "name": "recorded POST /old",
+                  "method": "POST",
+                  "path": "/old",
+                  "response": {
+                    "status": 302,
+                    "headers": {
+                      "Location": "https://example.com/new"
+                    }
+                  }
+                },
+
+            """))
+        let routes = try space.routeTable()
+        #expect(routes.count == 5)
+        #expect(routes[2]["path"] as? String == "/hello")
+        let hello = try #require(routes[2]["response"] as? [String: Any])
+        #expect(hello["status"] as? Int == 200)
+        #expect(hello["headers"] as? [String: String] == ["Content-Type": "text/plain"])
+        let helloFile = try #require(hello["file"] as? String)
+        #expect(space.folder.read("root/" + helloFile) == "hi there")
+        #expect(space.folder.read("root/" + missingBody) == #"{"error":"not found"}"#)
+        #expect((routes[3]["response"] as? [String: Any])?["headers"] as? [String: String] == ["Content-Type": "application/json", "Set-Cookie": "sid=1"])
+        // A path a route would read as a pattern is recorded as an exact regular expression.
+        #expect(routes[4]["pathPattern"] as? String == "^/users/:id$")
+        #expect(routes[4]["path"] == nil)
+        // Body files never look like mock names and stay in recorded/.
+        for file in space.folder.files() where file.hasPrefix("root/") {
+            #expect(file.hasPrefix("root/recorded/") && file.hasSuffix(".body"))
+            #expect(MockFileName.parse((file as NSString).lastPathComponent) == .other)
+        }
+    }
+
+    @Test func neverOverwritesAnExistingMockUnlessAsked() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        try space.folder.write("root/users/mock_api_users_get.json", "[\"kept\"]\n")
+        let handWritten = """
+            {"comment": "mine", "routes": [{"method": ["GET", "HEAD"], "path": "/api/gone/", "response": {"status": 410}}]}
+            """
+        try space.folder.write("routes/recorded.json", handWritten)
+        let kept = space.recorder()
+
+        #expect(kept.record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
+                == .keptExisting(space.root + "/users/mock_api_users_get.json"))
+        #expect(kept.record(MockRequest(method: "GET", path: "/api/gone"), Self.json("{}", status: 404))
+                == .keptExisting(space.routes + "/recorded.json#0"))
+        #expect(kept.record(MockRequest(method: "GET", path: "/api/users/"), Self.json("{}", status: 500)) == .duplicate(2))
+        // A route for a request that has a mock file would shadow the file: kept too.
+        #expect(space.recorder().record(MockRequest(method: "GET", path: "/api/users"), Self.json("{}", status: 500))
+                == .keptExisting(space.root + "/users/mock_api_users_get.json"))
+        #expect(space.folder.read("root/users/mock_api_users_get.json") == "[\"kept\"]\n")
+        #expect(space.folder.read("routes/recorded.json") == handWritten)
+        #expect(space.folder.files() == ["root/users/mock_api_users_get.json", "routes/recorded.json"])
+
+        let replacing = space.recorder(overwrite: true)
+        #expect(replacing.record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
+                == .wroteMock(space.root + "/users/mock_api_users_get.json"))
+        #expect(space.folder.read("root/users/mock_api_users_get.json") == "[\n  \"new\"\n]\n")
+        #expect(replacing.record(MockRequest(method: "GET", path: "/api/gone"), Self.json("{}", status: 404)) == .wroteRoute(0))
+        let document = try #require(space.folder.read("routes/recorded.json"))
+        // The rest of the hand-written file keeps its members and their order.
+        #expect(document.hasPrefix("{\n  \"comment\": \"mine\",\n  \"routes\": [\n"))
+        let routes = try space.routeTable()
+        #expect(routes.count == 1)
+        #expect((routes[0]["response"] as? [String: Any])?["status"] as? Int == 404)
+        // Overwriting a route with a 200 JSON answer writes the file and drops the route that would shadow it.
+        #expect(replacing.record(MockRequest(method: "GET", path: "/api/gone"), Self.json(#"{"back":1}"#)) == .duplicate(2))
+        let fresh = space.recorder(overwrite: true)
+        #expect(fresh.record(MockRequest(method: "GET", path: "/api/gone"), Self.json(#"{"back":1}"#))
+                == .wroteMock(space.root + "/mock_api_gone_get.json"))
+        #expect(try space.routeTable().isEmpty)
+    }
+
+    @Test func countsDuplicatesInsteadOfWritingTwice() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        let recorder = space.recorder(overwrite: true)
+        let request = MockRequest(method: "GET", path: "/api/items", rawQuery: "page=1")
+
+        #expect(recorder.record(request, Self.json(#"{"page":1}"#)) == .wroteMock(space.root + "/mock_api_items_get.json"))
+        #expect(recorder.record(MockRequest(method: "GET", path: "/api/items", rawQuery: "page=2"), Self.json(#"{"page":2}"#)) == .duplicate(2))
+        #expect(recorder.record(request, Self.json("{}", status: 404)) == .duplicate(3))
+        #expect(recorder.record(MockRequest(method: "POST", path: "/api/items"), Self.json(#"{"made":1}"#))
+                == .wroteMock(space.root + "/mock_api_items_post.json"))
+        #expect(space.folder.read("root/mock_api_items_get.json") == "{\n  \"page\": 1\n}\n")
+    }
+
+    @Test func skipsWhatIsNotAnAnswer() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        let recorder = space.recorder()
+        let skipped: [(MockRequest, BuiltResponse)] = [
+            (MockRequest(method: "HEAD", path: "/x"), Self.json("{}")),
+            (MockRequest(method: "GET", path: "/x"), BuiltResponse(status: 304, source: "proxy")),
+            (MockRequest(method: "GET", path: "/x"), BuiltResponse(status: 206, body: [1], source: "proxy")),
+            (MockRequest(method: "GET", path: "/x"), BuiltResponse.json(status: 502, "{}", source: "proxy error")),
+        ]
+        for (request, response) in skipped {
+            guard case .skipped = recorder.record(request, response) else {
+                Issue.record("\(request.method) \(response.status) was not skipped")
+                continue
+            }
+        }
+        #expect(space.folder.files().isEmpty)
+        // Skipping does not count: the next real answer is recorded.
+        #expect(recorder.record(MockRequest(method: "GET", path: "/x"), Self.json("{}")) == .wroteMock(space.root + "/mock_x_get.json"))
+    }
+
+    @Test func requestPathsCannotLeadOutsideTheRootOrTheRoutesFolder() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        let recorder = space.recorder()
+        let paths = ["/../../etc/passwd", "/..", "/../x/..", "/a/../../../../tmp/evil", "/./.", "/nul\0byte",
+                     "/" + String(repeating: "long/", count: 60), "/back\\slash/..\\..", "/.hidden", "/mock_x_get.json/.."]
+        for (index, path) in paths.enumerated() {
+            let json = recorder.record(MockRequest(method: "GET", path: path), Self.json(#"{"i":\#(index)}"#))
+            let text = recorder.record(MockRequest(method: "PUT", path: path), BuiltResponse(status: 400, body: Array("no".utf8), source: "proxy"))
+            guard case .wroteRoute = text else { Issue.record("PUT \(path): \(text)"); continue }
+            switch json {
+            case .wroteMock(let file):
+                #expect((file as NSString).deletingLastPathComponent == space.root, "\(path) → \(file)")
+            case .wroteRoute:
+                break
+            default:
+                Issue.record("GET \(path): \(json)")
+            }
+        }
+        for file in space.folder.files() {
+            #expect(file == "routes/recorded.json" || (file.hasPrefix("root/") && !file.dropFirst(5).contains("/"))
+                    || (file.hasPrefix("root/recorded/") && !file.dropFirst(14).contains("/")), "stray file \(file)")
+        }
+        // The long path's name would pass 255 bytes: recorded as a route instead of a mock file.
+        let routes = try space.routeTable()
+        #expect(routes.contains { ($0["path"] as? String)?.hasPrefix("/long/long/") == true && $0["method"] as? String == "GET" })
+        // Everything written loads.
+        let loaded = MockDataLoader(root: space.root).load()
+        #expect(loaded.snapshot != nil, "\(loaded.diagnostics)")
+    }
+
+    @Test func writesAtomically() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        let recorder = space.recorder()
+        #expect(recorder.record(MockRequest(method: "GET", path: "/first"), Self.json("{}", status: 404)) == .wroteRoute(0))
+        let routesFile = space.routes + "/recorded.json"
+        let firstInode = try #require(try FileManager.default.attributesOfItem(atPath: routesFile)[.systemFileNumber] as? UInt64)
+
+        // A reader that parses recorded.json over and over while 100 routes are added must never see a partial file.
+        let stop = Atomic<Bool>(false)
+        let reads = Atomic<Int>(0)
+        let badReads = Atomic<Int>(0)
+        let readerDone = DispatchSemaphore(value: 0)
+        Thread {
+            while !stop.load(ordering: .acquiring) {
+                guard let data = FileManager.default.contents(atPath: routesFile) else { badReads.add(1, ordering: .relaxed); continue }
+                if (try? JSONSerialization.jsonObject(with: data)) == nil { badReads.add(1, ordering: .relaxed) }
+                reads.add(1, ordering: .relaxed)
+            }
+            readerDone.signal()
+        }.start()
+        for index in 1...100 {
+            let outcome = recorder.record(MockRequest(method: "GET", path: "/item/\(index)"), BuiltResponse(status: 404, body: Array("missing \(index)".utf8), source: "proxy"))
+            #expect(outcome == .wroteRoute(index))
+        }
+        stop.store(true, ordering: .releasing)
+        #expect(readerDone.wait(timeout: .now() + 10) == .success)
+        #expect(badReads.load(ordering: .relaxed) == 0)
+        #expect(reads.load(ordering: .relaxed) > 0)
+        #expect(try space.routeTable().count == 101)
+        // Rewritten by rename, not in place: a new inode.
+        let lastInode = try #require(try FileManager.default.attributesOfItem(atPath: routesFile)[.systemFileNumber] as? UInt64)
+        #expect(lastInode != firstInode)
+        // No temp files left behind.
+        #expect(!space.folder.files().contains { ($0 as NSString).lastPathComponent.hasPrefix(".") })
+    }
+
+    @Test func aBrokenRecordedJSONIsLeftAlone() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        try space.folder.write("routes/recorded.json", "{\"routes\": [ oops")
+        let outcome = space.recorder().record(MockRequest(method: "GET", path: "/x"), Self.json("{}", status: 404))
+        guard case .failed(let why) = outcome else { Issue.record("expected a failure, got \(outcome)"); return }
+        #expect(why.contains("recorded.json"))
+        #expect(space.folder.read("routes/recorded.json") == "{\"routes\": [ oops")
+    }
+
+    @Test func aRecordedMockIsServedByteForByte() async throws {
+        let upstreamData = try TemporaryFolder()
+        defer { upstreamData.remove() }
+        let original = #"{"zeta":"last letter","alpha":[1,2.0,3e2],"nested":{"b":true,"a":null},"text":"caf\u00e9 \"quoted\""}"#
+        try upstreamData.write("mock_api_menu_get.json", original)
+        let upstream = try startMockd(root: upstreamData.path)
+        defer { upstream.shutdown(timeout: .seconds(1)) }
+        var configuration = try ProxyConfiguration(upstream: "http://127.0.0.1:\(upstream.port)")
+        configuration.timeout = .seconds(5)
+        let proxy = UpstreamProxy(configuration: configuration, logger: testLogger)
+        defer { proxy.shutdown() }
+
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        let request = MockRequest(method: "GET", path: "/api/menu")
+        let outcome = await proxy.forward(request)
+        #expect(outcome.fromUpstream)
+        #expect(space.recorder().record(request, outcome.response) == .wroteMock(space.root + "/mock_api_menu_get.json"))
+
+        let written = try #require(FileManager.default.contents(atPath: space.root + "/mock_api_menu_get.json"))
+        // Same JSON as the upstream's, keys in the upstream's order.
+        #expect(try OrderedJSON.parse(written) == OrderedJSON.parse(Array(original.utf8)))
+        let snapshot = try #require(MockDataLoader(root: space.root).load().snapshot)
+        #expect(snapshot.files["mock_api_menu_get.json"]?.response.body.array == Array(written))
+
+        // And a mockd on the recorded root serves those bytes.
+        let recorded = try startMockd(root: space.root)
+        defer { recorded.shutdown(timeout: .seconds(1)) }
+        var back = try ProxyConfiguration(upstream: "http://127.0.0.1:\(recorded.port)")
+        back.timeout = .seconds(5)
+        let client = UpstreamProxy(configuration: back, logger: testLogger)
+        defer { client.shutdown() }
+        let served = await client.forward(request)
+        #expect(served.response.status == 200)
+        #expect(served.response.body == Array(written))
+    }
+}
