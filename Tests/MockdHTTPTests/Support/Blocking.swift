@@ -1,0 +1,27 @@
+import Dispatch
+
+/// Runs blocking work (sockets, waiting for a process) on a GCD thread, so it never holds one
+/// of the few threads of Swift's cooperative pool while tests run in parallel.
+func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(with: Result { try work() })
+        }
+    }
+}
+
+/// A point in time a wait must not pass.
+struct Deadline: Sendable {
+    let instant: ContinuousClock.Instant
+
+    init(_ duration: Duration) { instant = .now + duration }
+
+    var hasPassed: Bool { ContinuousClock.now >= instant }
+    /// Milliseconds left, at least 0 (for poll(2)).
+    var remainingMilliseconds: Int32 {
+        let left = instant - .now
+        if left <= .zero { return 0 }
+        let (seconds, attoseconds) = left.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+    }
+}
