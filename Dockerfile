@@ -1,0 +1,66 @@
+# mockd in a container.
+#
+#   docker build -t mockd .
+#   docker run --rm -p 127.0.0.1:8080:8080 -v "$PWD/MockData:/data/MockData:ro" mockd
+#
+# Mount points (both read-only is fine; mockd never writes to them):
+#   /data/MockData   the mock files            (MOCKD_ROOT)   default: this repo's MockData/
+#   /data/routes     the route tables, if any  (MOCKD_ROUTES) default: this repo's routes/
+# Every serve option can be set with MOCKD_* variables (docker run -e MOCKD_SCENARIO=empty)
+# or as arguments (docker run mockd serve --scenario empty). See docs/DEPLOYMENT.md.
+
+ARG SWIFT_IMAGE=docker.io/library/swift:6.3-bookworm
+ARG RUNTIME_IMAGE=docker.io/library/debian:bookworm-slim
+
+# ---------------------------------------------------------------------------- build stage
+FROM ${SWIFT_IMAGE} AS build
+RUN apt-get -q update \
+ && DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends \
+      libmicrohttpd-dev pkg-config \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+
+# The context as .dockerignore filters it: Package.swift, Sources/, and Tests/ without its
+# sources (SwiftPM wants the folders of the test targets that Package.swift declares).
+COPY . .
+# The cache mount keeps SwiftPM's build folder (checkouts and objects) between builds on one
+# machine, so a change in Sources/ recompiles mockd but not its dependencies; the binary is
+# copied out of it.
+RUN --mount=type=cache,target=/src/.build,id=mockd-swift-build,sharing=locked \
+    swift build -c release --static-swift-stdlib --product mockd \
+ && install -D -m 0755 "$(swift build -c release --show-bin-path)/mockd" /out/mockd \
+ && strip /out/mockd
+
+# -------------------------------------------------------------------------- runtime stage
+FROM ${RUNTIME_IMAGE}
+# libmicrohttpd12 serves HTTP; libcurl4 is what FoundationNetworking (the proxy's
+# URLSession) loads. The Swift runtime and Foundation are linked into the binary.
+RUN apt-get -q update \
+ && DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends \
+      libmicrohttpd12 libcurl4 ca-certificates \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system --gid 10001 mockd \
+ && useradd --system --uid 10001 --gid mockd --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin mockd
+
+COPY --from=build /out/mockd /usr/local/bin/mockd
+COPY MockData/ /data/MockData/
+COPY routes/ /data/routes/
+
+ENV MOCKD_HOST=0.0.0.0 \
+    MOCKD_PORT=8080 \
+    MOCKD_ROOT=/data/MockData \
+    MOCKD_ROUTES=/data/routes
+
+USER 10001:10001
+WORKDIR /data
+EXPOSE 8080
+STOPSIGNAL SIGTERM
+# `mockd health` reads MOCKD_HOST/MOCKD_PORT, so it asks the port the server listens on.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 CMD ["mockd", "health"]
+ENTRYPOINT ["/usr/local/bin/mockd"]
+CMD ["serve"]
+
+LABEL org.opencontainers.image.title="mockd" \
+      org.opencontainers.image.description="Mock HTTP server: serves MockData/ files and route tables" \
+      org.opencontainers.image.documentation="docs/DEPLOYMENT.md"

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# make docker-test: builds the Docker image and runs docker-compose.yml's sidecar for real.
+#
+#   docker-compose.yml is valid against the compose-spec schema; the image builds (timed twice:
+#   as the layer cache is found, then warm); the sidecar comes up healthy; a mock comes back
+#   byte for byte through the published 127.0.0.1 port; mockd runs as non-root on a read-only
+#   root file system with every shared library found; SIGTERM ends it with exit code 0.
+#
+# Engine-neutral: a running Docker engine with `docker compose` is used when there is one;
+# otherwise podman with podman-compose, set up by ../shared/tools/container-env.sh (which also
+# builds local stand-ins for the Dockerfile's FROM images where Docker Hub is out of reach).
+#
+#   DOCKER_TEST_COLD=1   first build with --no-cache (a cold build's time)
+#   MOCKD_HOST_PORT=N    host port to publish on (default: a free one)
+#
+# Exit status: 0 all passed, 1 a check failed, 3 containers cannot run on this machine
+# (a line `SKIPPED docker-test: <reason>` says why).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+IMAGE=mockd
+PROJECT=mockdtest$$
+MOCK=MockData/mock_api_health_get.json
+
+say() { printf '[docker-test] %s\n' "$*" >&2; }
+skip() { echo "SKIPPED docker-test: $*"; exit 3; }
+passed=0 failed=0
+ok() { passed=$((passed + 1)); say "ok   $*"; }
+bad() { failed=$((failed + 1)); say "FAIL $*"; }
+die() { say "FAIL $*"; echo "docker-test: $passed passed, $((failed + 1)) failed"; exit 1; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# ---- the engine
+SWIFT_IMAGE=$(sed -n 's/^ARG SWIFT_IMAGE=//p' Dockerfile)
+RUNTIME_IMAGE=$(sed -n 's/^ARG RUNTIME_IMAGE=//p' Dockerfile)
+SCHEMA=${COMPOSE_SPEC_SCHEMA:-}
+PYTHON=python3
+if command -v docker >/dev/null && timeout 20 docker info >/dev/null 2>&1 \
+   && timeout 20 docker compose version >/dev/null 2>&1; then
+  ENGINE=docker COMPOSE=(docker compose)
+  say "engine: Docker $(docker version --format '{{.Server.Version}}' 2>/dev/null)"
+else
+  CONTAINER_ENV=${CONTAINER_ENV_SH:-}
+  for candidate in ../shared/tools/container-env.sh /work/shared/tools/container-env.sh; do
+    [ -n "$CONTAINER_ENV" ] || { [ -x "$candidate" ] && CONTAINER_ENV=$candidate; } || true
+  done
+  [ -n "$CONTAINER_ENV" ] || skip "no Docker engine, and no container-env.sh to set up podman"
+  start=$(now)
+  env_log=$(mktemp)
+  set +e
+  env_lines=$("$CONTAINER_ENV" "$SWIFT_IMAGE" "$RUNTIME_IMAGE" 2>"$env_log")
+  rc=$?
+  set -e
+  cat "$env_log" >&2
+  reason=$(sed -n 's/^\[container-env\] //p' "$env_log" | tail -1)
+  rm -f "$env_log"
+  [ $rc -eq 3 ] && skip "containers cannot run on this machine (container-env.sh: ${reason:-exit 3})"
+  [ $rc -eq 0 ] || die "container-env.sh exited $rc"
+  eval "$env_lines"
+  SCHEMA=${SCHEMA:-$COMPOSE_SPEC_SCHEMA}
+  PYTHON=$(command -v podman-compose | sed 's,/podman-compose$,/python,')
+  ENGINE=podman COMPOSE=(podman-compose)
+  say "engine: podman $(podman --version | awk '{print $3}') (stand-ins ready in $(since "$start") s)"
+fi
+[ -n "$SCHEMA" ] || for candidate in ../shared/tools/compose-spec.json /work/shared/tools/compose-spec.json; do
+  [ -f "$candidate" ] && { SCHEMA=$candidate; break; }
+done
+
+TMP=$(mktemp -d)
+compose() { timeout 180 "${COMPOSE[@]}" -p "$PROJECT" -f docker-compose.yml "$@"; }
+cleanup() {
+  compose down -t 5 >"$TMP/down.log" 2>&1 || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# ---- docker-compose.yml against the compose-spec JSON schema
+if [ -n "$SCHEMA" ] && "$PYTHON" -c 'import jsonschema, yaml' 2>/dev/null; then
+  if errors=$("$PYTHON" - "$SCHEMA" docker-compose.yml <<'PY' 2>&1
+import json, sys
+import jsonschema, yaml
+schema = json.load(open(sys.argv[1]))
+document = yaml.safe_load(open(sys.argv[2]))
+validator = jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+errors = [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}" for e in validator.iter_errors(document)]
+print("\n".join(errors))
+sys.exit(1 if errors else 0)
+PY
+  ); then
+    ok "docker-compose.yml is valid against $(basename "$SCHEMA")"
+  else
+    bad "docker-compose.yml against the compose-spec schema: $errors"
+  fi
+else
+  bad "cannot validate docker-compose.yml: no compose-spec schema or no python jsonschema+yaml"
+fi
+
+# ---- the image, built twice: the second build shows the warm (all cached) time
+first=()
+[ "${DOCKER_TEST_COLD:-0}" = 1 ] && first=(--no-cache)
+start=$(now)
+timeout 2400 $ENGINE build "${first[@]}" -t "$IMAGE" . >"$TMP/build1.log" 2>&1 \
+  || { tail -40 "$TMP/build1.log" >&2; die "$ENGINE build -t $IMAGE ."; }
+t_first=$(since "$start")
+start=$(now)
+timeout 600 $ENGINE build -t "$IMAGE" . >"$TMP/build2.log" 2>&1 \
+  || { tail -40 "$TMP/build2.log" >&2; die "second $ENGINE build"; }
+t_warm=$(since "$start")
+kind="layer cache as found"
+[ "${DOCKER_TEST_COLD:-0}" = 1 ] && kind="cold, --no-cache"
+ok "image built: first build ${t_first} s ($kind), warm build ${t_warm} s"
+
+config=$($ENGINE image inspect "$IMAGE" --format \
+  'user={{.Config.User}} stop={{.Config.StopSignal}} ports={{json .Config.ExposedPorts}} health={{json .Config.Healthcheck.Test}}')
+if [[ $config == *user=10001:10001* && $config == *stop=SIGTERM* && $config == *8080/tcp* \
+      && $config == *'"mockd","health"'* ]]; then
+  ok "image config: $config"
+else
+  bad "image config: $config"
+fi
+
+# ---- the sidecar
+PORT=${MOCKD_HOST_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+export MOCKD_HOST_PORT=$PORT
+compose up -d --no-build >"$TMP/up.log" 2>&1 || { cat "$TMP/up.log" >&2; die "compose up"; }
+C=$($ENGINE ps -aq --filter "label=com.docker.compose.project=$PROJECT" \
+      --filter "label=com.docker.compose.service=mockd" | head -1)
+[ -n "$C" ] || { cat "$TMP/up.log" >&2; die "no mockd container in project $PROJECT"; }
+
+# Docker runs the healthcheck by itself; podman schedules it with systemd timers, absent
+# here, so it is run by hand until it passes (or the deadline).
+health=""
+deadline=$(( $(date +%s) + 60 ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+  [ "$($ENGINE inspect --format '{{.State.Running}}' "$C")" = true ] || break
+  [ $ENGINE = podman ] && { timeout 10 podman healthcheck run "$C" >/dev/null 2>&1 || true; }
+  health=$($ENGINE inspect --format '{{.State.Health.Status}}' "$C" 2>/dev/null) || true
+  [ "$health" = healthy ] && break
+  sleep 1
+done
+if [ "$health" = healthy ]; then
+  ok "sidecar healthy (mockd health)"
+else
+  $ENGINE logs "$C" >&2 || true
+  die "sidecar not healthy within 60 s (health: ${health:-none})"
+fi
+
+if curl -sS --max-time 5 -o "$TMP/body" "http://127.0.0.1:$PORT/api/health" && cmp -s "$TMP/body" "$MOCK"; then
+  ok "GET http://127.0.0.1:$PORT/api/health returns the bytes of $MOCK"
+else
+  bad "GET http://127.0.0.1:$PORT/api/health: $(head -c 200 "$TMP/body" 2>/dev/null)"
+fi
+
+published=$($ENGINE port "$C" 8080/tcp 2>/dev/null | tr '\n' ' ')
+if [[ $published == "127.0.0.1:$PORT " ]]; then ok "published on 127.0.0.1:$PORT only"; else bad "published on '$published'"; fi
+
+uid=$(timeout 30 $ENGINE exec "$C" id -u) || uid=""
+if [ -n "$uid" ] && [ "$uid" != 0 ]; then ok "runs as uid $uid"; else bad "runs as uid '$uid'"; fi
+
+libs=$(timeout 30 $ENGINE exec "$C" ldd /usr/local/bin/mockd 2>&1) || true
+if [ -n "$libs" ] && ! grep -q 'not found' <<<"$libs"; then
+  ok "ldd: every shared library resolves ($(grep -c '=>' <<<"$libs") libraries)"
+else
+  bad "ldd /usr/local/bin/mockd: $(grep 'not found' <<<"$libs" || echo "$libs")"
+fi
+
+if ! timeout 30 $ENGINE exec "$C" sh -c 'touch /probe || touch /data/MockData/probe' 2>/dev/null; then
+  ok "root file system and MockData are read-only"
+else
+  bad "the container could write to / or /data/MockData"
+fi
+
+# ---- SIGTERM: a graceful exit 0
+timeout 30 $ENGINE kill --signal TERM "$C" >/dev/null || bad "$ENGINE kill --signal TERM"
+deadline=$(( $(date +%s) + 20 ))
+while [ "$($ENGINE inspect --format '{{.State.Running}}' "$C")" = true ] && [ "$(date +%s)" -lt "$deadline" ]; do
+  sleep 0.5
+done
+code=$($ENGINE inspect --format '{{.State.Running}} {{.State.ExitCode}}' "$C")
+if [ "$code" = "false 0" ]; then
+  ok "SIGTERM: exit code 0"
+else
+  $ENGINE logs --tail 20 "$C" >&2 || true
+  bad "after SIGTERM: running/exit code = $code"
+fi
+
+# ---- size
+bytes=$($ENGINE image inspect "$IMAGE" --format '{{.Size}}')
+gz=$($ENGINE save "$IMAGE" 2>/dev/null | gzip -1 | wc -c)
+say "image size: $(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB" \
+    "($(awk -v b="$gz" 'BEGIN { printf "%.1f", b / 1e6 }') MB gzipped); first build ${t_first} s, warm build ${t_warm} s"
+
+echo "docker-test: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
