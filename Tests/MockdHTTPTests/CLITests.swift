@@ -153,6 +153,15 @@ struct CLITests {
         #expect(result.stdout.contains("0 errors"), "\(result)")
     }
 
+    @Test func check_MissingRootExits1NamingIt() async throws {
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let missing = scratch.child("no-such-folder")
+        let result = try await runProcess(Self.executable, ["check", "--root", missing], currentDirectory: scratch.path)
+        #expect(result.status == 1, "\(result)")
+        #expect((result.stdout + result.stderr).contains(missing), "\(result)")
+    }
+
     @Test func check_WarningsAlsoFail() async throws {
         try await withTemporaryFolder(["mock_api_users_get.json": "[]", "mock_api_users_GET.json": "[]"]) { folder in
             let result = try await runProcess(Self.executable, ["check", "--root", folder.path], currentDirectory: folder.path)
@@ -161,7 +170,26 @@ struct CLITests {
         }
     }
 
+    @Test func serve_PortInUseFailsWithAClearMessage() async throws {
+        try await withTemporaryFolder(Fixture.standard) { folder in
+            let taken = try ReservedPort(listening: true)
+            let result = try await runProcess(Self.executable, ["--root", folder.path, "--port", String(taken.port)], currentDirectory: folder.path)
+            #expect(result.status != 0, "\(result)")
+            #expect(result.stderr.contains(String(taken.port)) && result.stderr.contains("in use"), "\(result)")
+            withExtendedLifetime(taken) {}
+        }
+    }
+
     // MARK: - Environment
+
+    @Test func environment_ABadNumberIsAUsageErrorNamingTheVariable() async throws {
+        try await withTemporaryFolder(Fixture.standard) { folder in
+            let result = try await runProcess(Self.executable, ["--root", folder.path], environment: ["MOCKD_PORT": "eighty"],
+                                              currentDirectory: folder.path)
+            #expect(result.status != 0, "\(result)")
+            #expect(result.stderr.contains("MOCKD_PORT"), "\(result)")
+        }
+    }
 
     @Test func environment_RootAndPortComeFromMOCKDVariables() async throws {
         try await withTemporaryFolder(Fixture.standard) { folder in

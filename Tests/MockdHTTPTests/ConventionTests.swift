@@ -30,6 +30,9 @@ struct ConventionTests {
         Row(method: "GET", target: "/a%2Fb", file: "mock_a_b_get.json"),
         Row(method: "GET", target: "/caf%C3%A9", file: "mock_café_get.json"),
         Row(method: "GET", target: "/my%20file", file: "mock_my file_get.json"),
+        // `+` is a plus in a path (only a query decodes it as a space), as URL.path keeps it.
+        Row(method: "GET", target: "/a+b", file: "mock_a+b_get.json"),
+        Row(method: "GET", target: "/a%2Bb", file: "mock_a+b_get.json"),
         Row(method: "GET", target: "/api/v1.2/report.final", file: "mock_api_v1.2_report.final_get.json"),
         Row(method: "GET", target: "/", file: "mock__get.json"),
         Row(method: "GET", target: "/?x=1", file: "mock__get.json"),

@@ -1,12 +1,14 @@
-import Dispatch
+import Foundation
 
-/// Runs blocking work (sockets, waiting for a process) on a GCD thread, so it never holds one
-/// of the few threads of Swift's cooperative pool while tests run in parallel.
+/// Runs blocking work (sockets, waiting for a process) on a thread of its own, so it never holds
+/// one of the few threads of Swift's cooperative pool or of GCD (which URLSession and Process's
+/// termination handler need) while tests run in parallel.
 func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
+        let thread = Thread {
             continuation.resume(with: Result { try work() })
         }
+        thread.start()
     }
 }
 

@@ -12,6 +12,7 @@ enum Fixture {
         "odd/mock_café_get.json": "{\"cafe\": true}\n",
         "odd/mock_a_b_get.json": "{\"a\": \"b\"}\n",
         "odd/mock_my file_get.json": "{\"space\": true}\n",
+        "odd/mock_a+b_get.json": "{\"plus\": true}\n",
         "odd/mock_api_v1.2_report.final_get.json": "{\"dots\": true}\n",
         "bodies/user.json": "{\"not\": \"served by the convention\"}\n",
     ]

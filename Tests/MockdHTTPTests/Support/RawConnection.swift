@@ -51,12 +51,21 @@ final class RawConnection {
         }
         guard result == 0 else {
             let reason = String(cString: strerror(errno))
-            close(fd)
+            _ = closeDescriptor(fd)
             throw RawHTTPError(description: "connect to 127.0.0.1:\(port): \(reason)")
         }
     }
 
-    deinit { close(fd) }
+    private var isClosed = false
+
+    deinit { close() }
+
+    /// Closes the connection now (a client hanging up).
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = closeDescriptor(fd)
+    }
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
@@ -205,4 +214,8 @@ private func socketSend(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int)
     #else
     send(fd, pointer, count, 0)
     #endif
+}
+
+private func closeDescriptor(_ fd: Int32) -> Int32 {
+    close(fd)
 }
