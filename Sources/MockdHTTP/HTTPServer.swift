@@ -220,7 +220,7 @@ public final class HTTPServer: Sendable {
     private func refuse(_ connection: OpaquePointer, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>,
                         state: RequestState, status: Int, reason: String) -> MHD_Result {
         state.phase = .answered
-        var body = BuiltResponse.json(status: status, #"{"error":"\#(reason.replacingOccurrences(of: "\"", with: "'"))"}"# + "\n", source: "refused")
+        var body = BuiltResponse.json(status: status, #"{"error":\#(JSONText.quoted(reason))}"# + "\n", source: "refused")
         body.headers.append(HTTPHeader("Connection", "close"))
         let result = queue(built: body, on: connection)
         logAccess(method: String(cString: method), path: String(cString: url), status: status, source: "refused: \(reason)", state: state)

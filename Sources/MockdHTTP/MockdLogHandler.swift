@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Logging
+import MockdCore
 import Synchronization
 
 /// Where log lines go: a file descriptor (stderr), written in batches.
@@ -177,26 +178,5 @@ enum Timestamp {
         }
         let millis = time.tv_nsec / 1_000_000
         return prefix + (millis < 10 ? ".00" : millis < 100 ? ".0" : ".") + String(millis) + "Z"
-    }
-}
-
-enum JSONText {
-    /// A JSON string literal for `text`.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The admin endpoints under `/__mockd/` (SPEC section 5). Pure: answers from the snapshot
 /// and runtime state it is given.
 public struct AdminAPI: Sendable {
@@ -30,20 +28,19 @@ public struct AdminAPI: Sendable {
         case ("GET", "/__mockd/health"), ("HEAD", "/__mockd/health"):
             return json(200, [
                 "status": "ok",
-                "files": context.snapshot.fileCount,
+                "files": .number(context.snapshot.fileCount),
                 "routes": 0,
-                "scenario": context.state.runtimeScenario(),
-                "uptime": (context.uptimeSeconds * 1000).rounded() / 1000,
+                "scenario": .string(context.state.runtimeScenario()),
+                "uptime": .number((context.uptimeSeconds * 1000).rounded() / 1000),
             ])
         default:
-            return json(404, ["error": "no admin endpoint \(request.method) \(request.path)",
+            return json(404, ["error": .string("no admin endpoint \(request.method) \(request.path)"),
                               "endpoints": ["GET /__mockd/health"]])
         }
     }
 
-    func json(_ status: Int, _ object: [String: Any]) -> BuiltResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
-                             body: Array(data) + [UInt8(ascii: "\n")], source: "admin")
+    func json(_ status: Int, _ value: JSONValue) -> BuiltResponse {
+        BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
+                      body: Array((value.serialized + "\n").utf8), source: "admin")
     }
 }

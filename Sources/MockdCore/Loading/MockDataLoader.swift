@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads a MockData folder into a `Snapshot`: every `mock_<path>_<method>.json` file is read,
 /// checked to be JSON, and turned into a prepared response. Collects every problem instead of
 /// stopping at the first.
@@ -21,57 +19,68 @@ public struct MockDataLoader: Sendable {
     }
 
     public func load() -> Result {
-        var diagnostics: [Diagnostic] = []
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return Result(snapshot: nil, diagnostics: [Diagnostic(file: root, "the mock root folder does not exist (give it with --root DIR)")])
-        }
         var builder = ResponseBuilder()
-        var files: [String: MockFile] = [:]
-        var overlays: [String: [String: MockFile]] = [:]
-        let display = Self.displayPath(root)
+        let files = loadFiles(into: &builder)
+        let errors = files.diagnostics.contains { $0.severity == .error }
+        let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
+                                               warnings: files.diagnostics, rootDisplayPath: Self.displayPath(root))
+        return Result(snapshot: snapshot, diagnostics: files.diagnostics)
+    }
 
-        for relativePath in Self.listFiles(under: root) {
-            let fileName = (relativePath as NSString).lastPathComponent
+    struct LoadedFiles {
+        var base: [String: MockFile] = [:]
+        var overlays: [String: [String: MockFile]] = [:]
+        var diagnostics: [Diagnostic] = []
+    }
+
+    /// Reads every mock file under the root; prepared responses are added to `builder`.
+    func loadFiles(into builder: inout ResponseBuilder) -> LoadedFiles {
+        var loaded = LoadedFiles()
+        guard FileTree.isDirectory(root) else {
+            loaded.diagnostics.append(Diagnostic(file: root, "the mock root folder does not exist (give it with --root DIR)"))
+            return loaded
+        }
+        let display = Self.displayPath(root)
+        for relativePath in FileTree.regularFiles(under: root) {
+            let fileName = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
             let shown = display + "/" + relativePath
             switch MockFileName.parse(fileName) {
             case .other:
                 continue
             case .unreachable(let why):
-                diagnostics.append(Diagnostic(.warning, file: shown, "not served: \(why)"))
+                loaded.diagnostics.append(Diagnostic(.warning, file: shown, "not served: \(why)"))
                 continue
             case .mock:
                 break
             }
-            let data: Data
+            let body: ResponseBody
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: root + "/" + relativePath))
+                body = try FileTree.read(root + "/" + relativePath)
             } catch {
-                diagnostics.append(Diagnostic(file: shown, "cannot read the file: \(error.localizedDescription)"))
+                loaded.diagnostics.append(Diagnostic(file: shown, error.reason))
                 continue
             }
-            if let problem = JSONSyntax.problem(in: data) {
-                diagnostics.append(Diagnostic(file: shown, location: problem.location, problem.message))
+            if let problem = JSONParser.validate(body.bytes) {
+                loaded.diagnostics.append(Diagnostic(file: shown, location: problem.location, "invalid JSON: \(problem.message)"))
                 continue
             }
             let scenario = Self.scenario(of: relativePath)
-            let existing = scenario.map { overlays[$0]?[fileName] } ?? files[fileName]
+            let existing = scenario.map { loaded.overlays[$0]?[fileName] } ?? loaded.base[fileName]
             if let existing {
-                diagnostics.append(Diagnostic(file: shown, "the same file name is also at \(display)/\(existing.relativePath); a name may appear once\(scenario.map { " per scenario (\($0))" } ?? ""), rename or remove one"))
+                let scope = scenario.map { " per scenario (\($0))" } ?? ""
+                loaded.diagnostics.append(Diagnostic(file: shown,
+                    "the same file name is also at \(display)/\(existing.relativePath); a name may appear once\(scope), rename or remove one"))
                 continue
             }
-            let response = builder.prepare(status: 200, contentType: ContentType.json, headers: [], body: data, source: "file \(fileName)")
+            let response = builder.prepare(status: 200, contentType: ContentType.json, headers: [], body: body, source: "file \(fileName)")
             let file = MockFile(name: fileName, relativePath: relativePath, response: response)
             if let scenario {
-                overlays[scenario, default: [:]][fileName] = file
+                loaded.overlays[scenario, default: [:]][fileName] = file
             } else {
-                files[fileName] = file
+                loaded.base[fileName] = file
             }
         }
-        let errors = diagnostics.contains { $0.severity == .error }
-        let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files, overlays: overlays,
-                                               warnings: diagnostics, rootDisplayPath: display)
-        return Result(snapshot: snapshot, diagnostics: diagnostics)
+        return loaded
     }
 
     /// `scenarios/<name>/…` → name; anything else → nil.
@@ -79,23 +88,6 @@ public struct MockDataLoader: Sendable {
         let parts = relativePath.split(separator: "/", omittingEmptySubsequences: true)
         guard parts.count >= 3, parts[0] == Self.scenariosFolder else { return nil }
         return String(parts[1])
-    }
-
-    /// Regular files below `root`, relative, sorted so errors come out in a stable order.
-    /// Hidden files and folders (`.git`, editors' swap files) are skipped.
-    static func listFiles(under root: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
-        var result: [String] = []
-        while let path = enumerator.nextObject() as? String {
-            let name = (path as NSString).lastPathComponent
-            if name.hasPrefix(".") {
-                if (enumerator.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { enumerator.skipDescendants() }
-                continue
-            }
-            if (enumerator.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { continue }
-            result.append(path)
-        }
-        return result.sorted()
     }
 
     /// The root as the user gave it, without a trailing slash, for messages.
@@ -110,11 +102,11 @@ public struct MockDataLoader: Sendable {
 struct ResponseBuilder {
     private(set) var responses: [PreparedResponse] = []
 
-    mutating func prepare(status: Int, contentType: String?, headers: [HTTPHeader], body: some Collection<UInt8>, source: String) -> PreparedResponse {
+    mutating func prepare(status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String) -> PreparedResponse {
         var all = headers
         if let contentType, all.first(named: "Content-Type") == nil { all.insert(HTTPHeader("Content-Type", contentType), at: 0) }
         all.append(HTTPHeader("X-Mockd-Source", source))
-        let response = PreparedResponse(id: responses.count, status: status, headers: all, body: ResponseBody(body), source: source)
+        let response = PreparedResponse(id: responses.count, status: status, headers: all, body: body, source: source)
         responses.append(response)
         return response
     }

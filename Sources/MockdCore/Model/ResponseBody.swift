@@ -12,6 +12,11 @@ public final class ResponseBody: Sendable {
         bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<source.count])
     }
 
+    /// Takes ownership of memory allocated with `UnsafeMutableRawBufferPointer.allocate`.
+    init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int) {
+        bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+    }
+
     public var count: Int { bytes.count }
     public var array: [UInt8] { Array(bytes) }
 

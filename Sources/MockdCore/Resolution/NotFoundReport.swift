@@ -1,5 +1,3 @@
-import Foundation
-
 /// The 404 a miss gets: what was looked for and what was near, so the user knows which
 /// file to create (SPEC section 3, step 6).
 public enum NotFoundReport {
@@ -28,29 +26,29 @@ public enum NotFoundReport {
         lookedFor.append("\(snapshot.rootDisplayPath)/\(name)")
         let other = otherMethods(path: request.path, except: request.method, in: snapshot)
         let near = nearNames(to: name, in: snapshot)
-        var report: [String: Any] = [
-            "error": "no mock for \(request.method) \(request.path)",
-            "method": request.method,
-            "path": request.path,
-            "scenario": scenario,
-            "file": name,
-            "lookedFor": lookedFor,
-            "otherMethods": other,
-            "nearNames": near,
-        ]
-        report["hint"] = other.isEmpty && near.isEmpty
+        let hint = other.isEmpty && near.isEmpty
             ? "create \(snapshot.rootDisplayPath)/\(name) with the JSON to answer"
             : "create \(snapshot.rootDisplayPath)/\(name), or check the method and path against the names listed here"
-        let data = (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        let report: JSONValue = [
+            "error": .string("no mock for \(request.method) \(request.path)"),
+            "method": .string(request.method),
+            "path": .string(request.path),
+            "scenario": .string(scenario),
+            "file": .string(name),
+            "lookedFor": .array(lookedFor.map { .string($0) }),
+            "otherMethods": .array(other.map { .object([("method", .string($0.method)), ("file", .string($0.file))]) }),
+            "nearNames": .array(near.map { .string($0) }),
+            "hint": .string(hint),
+        ]
+        return report.prettyPrinted + "\n"
     }
 
     /// Files for the same path with another method: `[{"method": "POST", "file": "mock_…_post.json"}]`.
-    static func otherMethods(path: String, except method: String, in snapshot: Snapshot) -> [[String: String]] {
+    static func otherMethods(path: String, except method: String, in snapshot: Snapshot) -> [(method: String, file: String)] {
         MockFileName.knownMethods.compactMap { other in
             guard other != method, !(method == "HEAD" && other == "GET") else { return nil }
             let name = MockFileName.forRequest(method: other, path: path)
-            return snapshot.files[name] == nil ? nil : ["method": other, "file": name]
+            return snapshot.files[name] == nil ? nil : (other, name)
         }
     }
 

@@ -1,0 +1,131 @@
+/// A JSON value that keeps object keys in the order they were written, so a `json` body in a
+/// route table is served the way the user wrote it.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// The number as written (`1`, `1.50`, `1e3`): kept as text so nothing is lost or reformatted.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b || (Double(a) != nil && Double(a) == Double(b))
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)):
+            a.count == b.count && a.allSatisfy { pair in b.contains { $0.key == pair.key && $0.value == pair.value } }
+        default: false
+        }
+    }
+
+    /// The member named `key` of an object (the last one if repeated, as most parsers do).
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last { $0.key == key }?.value
+    }
+
+    /// A short name of the kind of value, for error messages: `a string`, `an object`…
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): "\(value)"
+        case .number(let text): "the number \(text)"
+        case .string(let text): "the string \(JSONText.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text))"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// Serialized compactly, keys in their order.
+    public var serialized: String {
+        var output = ""
+        write(to: &output, indent: nil, level: 0)
+        return output
+    }
+
+    /// Serialized with two-space indentation, keys in their order.
+    public var prettyPrinted: String {
+        var output = ""
+        write(to: &output, indent: "  ", level: 0)
+        return output
+    }
+
+    private func write(to output: inout String, indent: String?, level: Int) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .number(let text): output += text
+        case .string(let text): output += JSONText.quoted(text)
+        case .array(let items):
+            if items.isEmpty { output += "[]"; return }
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                newline(&output, indent, level + 1)
+                item.write(to: &output, indent: indent, level: level + 1)
+            }
+            newline(&output, indent, level)
+            output += "]"
+        case .object(let members):
+            if members.isEmpty { output += "{}"; return }
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                newline(&output, indent, level + 1)
+                output += JSONText.quoted(member.key)
+                output += indent == nil ? ":" : ": "
+                member.value.write(to: &output, indent: indent, level: level + 1)
+            }
+            newline(&output, indent, level)
+            output += "}"
+        }
+    }
+
+    private func newline(_ output: inout String, _ indent: String?, _ level: Int) {
+        guard let indent else { return }
+        output += "\n"
+        for _ in 0..<level { output += indent }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(String(value)) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements.map { (key: $0.0, value: $0.1) }) }
+    public init(nilLiteral: ()) { self = .null }
+
+    public static func number(_ value: Int) -> JSONValue { .number(String(value)) }
+    public static func number(_ value: Double) -> JSONValue {
+        value.isFinite ? .number(value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)) : .null
+    }
+}
+
+/// JSON string literals.
+public enum JSONText {
+    public static func quoted(_ text: String) -> String {
+        var result = "\""
+        result.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
