@@ -104,6 +104,25 @@ final class ChildProcess: @unchecked Sendable {
         return status.value.withLock { $0 }
     }
 
+    /// Polls until the process has exited (a zombie or reaped), without waiting for Foundation's
+    /// termination handler, which can lag behind on a busy machine. True when it exited in time.
+    func waitUntilExited(timeout: Duration) -> Bool {
+        #if os(Linux)
+        let deadline = Deadline(timeout)
+        repeat {
+            if status.value.withLock({ $0 }) != nil { return true }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return true }
+            // pid (comm) STATE …
+            if stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z") { return true }
+            usleep(2_000)
+        } while !deadline.hasPassed
+        return false
+        #else
+        return waitForExit(timeout: timeout) != nil
+        #endif
+    }
+
     /// Kills it (by PID) if it still runs and reaps it.
     func stop() {
         if status.value.withLock({ $0 }) != nil { return }
