@@ -63,6 +63,12 @@ else
   ENGINE=podman COMPOSE=(podman-compose)
   say "engine: podman $(podman --version | awk '{print $3}') (stand-ins ready in $(since "$start") s)"
 fi
+if ! "$PYTHON" -c 'import jsonschema, yaml' 2>/dev/null; then
+  venv=${XDG_CACHE_HOME:-$HOME/.cache}/mockd-docker-test
+  [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import jsonschema, yaml' 2>/dev/null \
+    || { python3 -m venv "$venv" && "$venv/bin/pip" install -q jsonschema pyyaml; } >&2 || true
+  PYTHON=$venv/bin/python
+fi
 [ -n "$SCHEMA" ] || for candidate in ../shared/tools/compose-spec.json /work/shared/tools/compose-spec.json; do
   [ -f "$candidate" ] && { SCHEMA=$candidate; break; }
 done
