@@ -26,12 +26,28 @@ public final class HTTPServer: Sendable {
     let openConnections = Atomic<Int>(0)
     private let startedAt = RequestState.monotonicNanoseconds()
     private let admin = AdminAPI()
+    public let journal: RequestJournal
+    let missHandler: (any MissHandler)?
+    /// Reads the configuration again (files and routes); nil when the server cannot reload.
+    private let loader: (@Sendable () -> MockDataLoader.Result)?
+    private let systemd: SystemdNotifier
+    /// One reload at a time; the last report, for `GET /__mockd/health`.
+    private let reloads = Mutex<ReloadReport?>(nil)
+    /// Requests suspended in libmicrohttpd right now, so shutdown can resume them all first
+    /// (stopping a daemon with a suspended connection aborts the process).
+    private let parked = Mutex<[ObjectIdentifier: ParkedRequest]>([:])
 
-    public init(configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger) {
+    public init(configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
+                journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil,
+                loader: (@Sendable () -> MockDataLoader.Result)? = nil, systemd: SystemdNotifier = SystemdNotifier(socketPath: nil)) {
         self.configuration = configuration
         self.runtime = runtime
         self.logger = logger
-        self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime))
+        self.journal = journal
+        self.missHandler = missHandler
+        self.loader = loader
+        self.systemd = systemd
+        self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime, globalDelay: configuration.globalDelay))
     }
 
     /// The port actually bound (useful with port 0).
@@ -42,9 +58,58 @@ public final class HTTPServer: Sendable {
 
     /// Swaps in a new snapshot. Requests already resolved finish with the old one.
     public func install(_ snapshot: Snapshot) {
-        let next = ServingState(snapshot: snapshot, runtime: runtime)
+        let next = ServingState(snapshot: snapshot, runtime: runtime, globalDelay: configuration.globalDelay)
         current.withLock { $0 = next }
     }
+
+    /// Reads files and routes again and serves them if they are valid; otherwise keeps serving
+    /// the last good configuration. Requests already resolved finish on the old one.
+    @discardableResult
+    public func reload(trigger: String) -> ReloadReport {
+        reloads.withLock { last in
+            let started = RequestState.monotonicNanoseconds()
+            systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
+            defer { systemd.notify("READY=1\nSTATUS=\(statusLine)") }
+            guard let loader else {
+                return ReloadReport(time: Self.now(), ok: false, files: 0, routes: 0, errors: ["reload is not available"], durationMilliseconds: 0, trigger: trigger)
+            }
+            let result = loader()
+            let elapsed = Double(RequestState.monotonicNanoseconds() - started) / 1e6
+            let report: ReloadReport
+            if let snapshot = result.snapshot {
+                install(snapshot)
+                report = ReloadReport(time: Self.now(), ok: true, files: snapshot.fileCount, routes: snapshot.routes.count,
+                                      errors: [], durationMilliseconds: elapsed, trigger: trigger)
+                logger.info("reloaded", metadata: ["trigger": "\(trigger)", "files": "\(snapshot.fileCount)",
+                                                   "routes": "\(snapshot.routes.count)", "durationMs": "\(Int(elapsed))"])
+                for warning in result.diagnostics { logger.warning("\(warning)") }
+            } else {
+                let errors = result.diagnostics.filter { $0.severity == .error }.map(\.description)
+                report = ReloadReport(time: Self.now(), ok: false, files: snapshot.fileCount, routes: snapshot.routes.count,
+                                      errors: errors, durationMilliseconds: elapsed, trigger: trigger)
+                logger.error("reload failed; still serving the last good configuration\n\(ConfigurationError(result.diagnostics))")
+            }
+            last = report
+            return report
+        }
+    }
+
+    public var lastReload: ReloadReport? { reloads.withLock { $0 } }
+
+    /// For systemd's STATUS= line.
+    public var statusLine: String {
+        let snapshot = self.snapshot
+        return "serving \(snapshot.fileCount) files and \(snapshot.routes.count) routes on \(urls.joined(separator: " "))"
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Requests parked right now (delays, timeout faults, upstream calls).
+    public var parkedCount: Int { parked.withLock { $0.count } }
 
     /// Binds and starts serving. Throws with the address and the reason when it cannot.
     public func start() throws(ServerError) {
@@ -77,11 +142,20 @@ public final class HTTPServer: Sendable {
         }
         guard !handles.isEmpty else { return }
         let listenSockets = handles.map { MHD_quiesce_daemon($0.raw) }
+        // Delays are cut short (the answer goes out now), stalled requests are closed, and
+        // upstream calls are cancelled; none may stay suspended when the daemon stops.
+        missHandler?.shutdown()
+        // Upstream calls are left to end by themselves: the miss handler answers them at once now.
+        for request in parked.withLock({ Array($0.values) }) where request.kind != .upstream {
+            resume(request.state)
+        }
         let deadline = ContinuousClock.now + timeout
         while activeRequests.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
             var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
             nanosleep(&pause, nil)
         }
+        // Anything parked after the sweep above (an upstream call that was just starting).
+        for request in parked.withLock({ Array($0.values) }) { resume(request.state) }
         for handle in handles { MHD_stop_daemon(handle.raw) }
         // libmicrohttpd wants the quiesced listen socket closed only after the daemon stopped.
         for socket in listenSockets where socket >= 0 { close(socket) }
@@ -166,6 +240,17 @@ public final class HTTPServer: Sendable {
                               reason: "the chunked body exceeded \(configuration.maxBodyBytes) bytes (--max-body-bytes)")
             }
             return answer(connection, url: url, method: method, state: state)
+        case .parked:
+            // Resumed: send what the timer or the upstream call left.
+            guard let pending = state.pending.withLock({ $0 }) else { return .NO }
+            state.phase = .answered
+            switch pending.action {
+            case .close:
+                finish(pending.request, status: 0, source: "closed: timeout fault", scenario: "", state: state)
+                return .NO
+            case .respond(let answer, let serving):
+                return deliver(answer, serving: serving, request: pending.request, connection: connection, state: state)
+            }
         case .answered:
             return .YES
         }
@@ -173,34 +258,114 @@ public final class HTTPServer: Sendable {
 
     private func answer(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, state: RequestState) -> MHD_Result {
         state.phase = .answered
-        guard let path = String(validatingCString: url) else {
+        guard var path = String(validatingCString: url) else {
             return refuse(connection, method: method, url: url, state: state, status: 400,
                           reason: "the path is not UTF-8 once percent-decoded")
         }
+        path = Self.originForm(path)
         let request = MockRequest(method: String(cString: method), path: path,
                                   query: state.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection), rawQuery: state.rawQuery,
                                   headers: Self.headers(of: connection), body: state.body)
         let serving = current.withLock { $0 }
-        let result: MHD_Result
-        let status: Int, source: String
         if configuration.adminEnabled && AdminAPI.isAdminPath(path) {
             let response = adminResponse(request, serving: serving)
-            status = response.status
-            source = response.source
-            result = queue(built: response, on: connection)
-        } else {
-            let answer = serving.resolver.resolve(request)
-            status = answer.status
-            source = answer.source
-            switch answer.response {
-            case .prepared(let prepared):
-                result = MHD_queue_response(connection, UInt32(prepared.status), serving.responses[prepared.id].raw)
-            case .built(let built):
-                result = queue(built: built, on: connection)
+            finish(request, status: response.status, source: response.source, scenario: "", state: state)
+            return queue(built: response, on: connection)
+        }
+        let answer = serving.resolver.resolve(request)
+        if answer.isMiss, let missHandler {
+            return park(connection, state: state, request: request, kind: .upstream) { [self] in
+                let response = await missHandler.answer(request)
+                let relayed = Answer(.built(response), scenario: answer.scenario)
+                state.pending.withLock { $0 = .init(action: .respond(relayed, serving), request: request) }
+                resume(state)
             }
         }
-        logAccess(method: request.method, path: path, status: status, source: source, state: state)
-        return result
+        if answer.fault == .timeout {
+            let limit = configuration.stallLimit
+            state.pending.withLock { $0 = .init(action: .close, request: request) }
+            return park(connection, state: state, request: request, kind: .stall) { [self] in
+                try? await Task.sleep(for: limit)
+                resume(state)
+            }
+        }
+        if answer.delay > .zero {
+            let delay = answer.delay
+            state.pending.withLock { $0 = .init(action: .respond(answer, serving), request: request) }
+            return park(connection, state: state, request: request, kind: .delay) { [self] in
+                try? await Task.sleep(for: delay)
+                resume(state)
+            }
+        }
+        return deliver(answer, serving: serving, request: request, connection: connection, state: state)
+    }
+
+    /// Sends an answer (or breaks the connection, for faults) and logs it.
+    private func deliver(_ answer: Answer, serving: ServingState, request: MockRequest, connection: OpaquePointer, state: RequestState) -> MHD_Result {
+        switch answer.fault {
+        case .reset?:
+            finish(request, status: 0, source: answer.source + " (fault reset)", scenario: answer.scenario, state: state)
+            Self.resetOnClose(connection)
+            return .NO
+        case .truncated?:
+            finish(request, status: answer.status, source: answer.source + " (fault truncated)", scenario: answer.scenario, state: state)
+            guard let response = MHDResponse(truncating: answer) else { return .NO }
+            return MHD_queue_response(connection, UInt32(answer.status), response.raw)
+        case .timeout?, nil:
+            break
+        }
+        finish(request, status: answer.status, source: answer.source, scenario: answer.scenario, state: state)
+        switch answer.response {
+        case .prepared(let prepared):
+            return MHD_queue_response(connection, UInt32(prepared.status), serving.responses[prepared.id].raw)
+        case .built(let built):
+            return queue(built: built, on: connection)
+        }
+    }
+
+    /// Suspends the connection and runs `work`, which must end by calling `resume(state)`.
+    /// Nothing holds a thread meanwhile: a delay is a sleeping task, not a sleeping worker.
+    private func park(_ connection: OpaquePointer, state: RequestState, request: MockRequest, kind: ParkedRequest.Kind,
+                      _ work: @escaping @Sendable () async -> Void) -> MHD_Result {
+        let admitted = parked.withLock { parked -> Bool in
+            guard parked.count < configuration.maxParked else { return false }
+            parked[ObjectIdentifier(state)] = ParkedRequest(state: state, connection: ConnectionHandle(raw: connection), kind: kind)
+            return true
+        }
+        guard admitted else {
+            let response = BuiltResponse.json(status: 503, #"{"error":"too many parked requests (--max-parked \#(configuration.maxParked)): delays, timeout faults and upstream calls wait in parallel up to that limit"}"# + "\n", source: "refused: too many parked requests")
+            finish(request, status: 503, source: response.source, scenario: "", state: state)
+            return queue(built: response, on: connection)
+        }
+        state.phase = .parked
+        MHD_suspend_connection(connection)
+        Task(operation: work)
+        return .YES
+    }
+
+    /// Resumes a parked request exactly once, whoever asks first (its timer, its upstream
+    /// call, or shutdown); later calls do nothing.
+    func resume(_ state: RequestState) {
+        guard state.resumeClaimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        guard let request = parked.withLock({ $0.removeValue(forKey: ObjectIdentifier(state)) }) else { return }
+        MHD_resume_connection(request.connection.raw)
+    }
+
+    /// `GET http://host:port/path` (absolute form, as proxies send it) → `/path`.
+    static func originForm(_ path: String) -> String {
+        guard path.hasPrefix("http://") || path.hasPrefix("https://") else { return path }
+        let afterScheme = path.drop { $0 != "/" }.dropFirst(2)
+        guard let slash = afterScheme.firstIndex(of: "/") else { return "/" }
+        return String(afterScheme[slash...])
+    }
+
+    /// With TURBO mode libmicrohttpd skips its orderly shutdown, so a zero linger turns the
+    /// close into a reset (RST), which is what a dropped connection looks like to a client.
+    static func resetOnClose(_ connection: OpaquePointer) {
+        let fd = cmhd_connection_fd(connection)
+        guard fd >= 0 else { return }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 
     private func adminResponse(_ request: MockRequest, serving: ServingState) -> BuiltResponse {
@@ -208,7 +373,9 @@ public final class HTTPServer: Sendable {
             return BuiltResponse.json(status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n", source: "admin")
         }
         let uptime = Double(RequestState.monotonicNanoseconds() - startedAt) / 1e9
-        return admin.handle(request, context: AdminAPI.Context(snapshot: serving.snapshot, state: runtime, uptimeSeconds: uptime))
+        let context = AdminAPI.Context(snapshot: serving.snapshot, state: runtime, journal: journal, uptimeSeconds: uptime,
+                                       reload: { [self] in reload(trigger: "admin") }, lastReload: lastReload)
+        return admin.handle(request, context: context)
     }
 
     private func queue(built: BuiltResponse, on connection: OpaquePointer) -> MHD_Result {
@@ -223,20 +390,29 @@ public final class HTTPServer: Sendable {
         var body = BuiltResponse.json(status: status, #"{"error":\#(JSONText.quoted(reason))}"# + "\n", source: "refused")
         body.headers.append(HTTPHeader("Connection", "close"))
         let result = queue(built: body, on: connection)
-        logAccess(method: String(cString: method), path: String(cString: url), status: status, source: "refused: \(reason)", state: state)
+        let request = MockRequest(method: String(cString: method), path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)), as: UTF8.self))
+        finish(request, status: status, source: "refused: \(reason)", scenario: "", state: state)
         return result
     }
 
-    private func logAccess(method: String, path: String, status: Int, source: String, state: RequestState) {
-        guard logger.logLevel <= .info else { return }
+    /// The access-log line and the journal entry for a request that is done.
+    private func finish(_ request: MockRequest, status: Int, source: String, scenario: String, state: RequestState) {
         let micros = (RequestState.monotonicNanoseconds() - state.startNanoseconds) / 1000
-        logger.info("request", metadata: [
-            "method": .string(method),
-            "path": .string(path),
-            "status": .stringConvertible(status),
-            "source": .string(source),
-            "durationMs": .string(AccessLogFormat.milliseconds(micros)),
-        ])
+        if logger.logLevel <= .info {
+            logger.info("request", metadata: [
+                "method": .string(request.method),
+                "path": .string(request.path),
+                "status": .stringConvertible(status),
+                "source": .string(source),
+                "durationMs": .string(AccessLogFormat.milliseconds(micros)),
+            ])
+        }
+        guard journal.isEnabled, !AdminAPI.isAdminPath(request.path) else { return }
+        let truncated = request.body.count > journal.bodyLimit
+        journal.append(RequestJournal.Entry(
+            time: Self.now(), method: request.method, path: request.path, query: request.rawQuery, headers: request.headers,
+            body: truncated ? Array(request.body.prefix(journal.bodyLimit)) : request.body, bodyTruncated: truncated,
+            scenario: scenario, session: request.session, source: source, status: status, durationMicroseconds: micros))
     }
 
     /// Request headers, in order.
@@ -265,9 +441,9 @@ final class ServingState: Sendable {
     /// libmicrohttpd responses by `PreparedResponse.id`, built once per snapshot.
     let responses: [MHDResponse]
 
-    init(snapshot: Snapshot, runtime: RuntimeState) {
+    init(snapshot: Snapshot, runtime: RuntimeState, globalDelay: Duration) {
         self.snapshot = snapshot
-        self.resolver = Resolver(snapshot: snapshot, state: runtime)
+        self.resolver = Resolver(snapshot: snapshot, state: runtime, globalDelay: globalDelay)
         self.responses = snapshot.preparedResponses.map { prepared in
             guard let response = MHDResponse(prepared: prepared) else {
                 fatalError("libmicrohttpd could not create a response for \(prepared.source) (out of memory)")
@@ -280,6 +456,28 @@ final class ServingState: Sendable {
 /// A started daemon. The pointer is only used to stop it, from one thread.
 struct DaemonHandle: @unchecked Sendable {
     let raw: OpaquePointer
+}
+
+/// A suspended connection. The pointer is only used for the one `MHD_resume_connection`
+/// (guarded by `RequestState.resumeClaimed`), while the request is certainly alive: a
+/// suspended request cannot complete.
+struct ConnectionHandle: @unchecked Sendable {
+    let raw: OpaquePointer
+}
+
+struct ParkedRequest: Sendable {
+    enum Kind: Sendable {
+        /// Answers when its delay is over (or at once, at shutdown).
+        case delay
+        /// A timeout fault: closed without an answer after the stall limit (or at shutdown).
+        case stall
+        /// Waiting for the upstream (`--proxy`).
+        case upstream
+    }
+
+    let state: RequestState
+    let connection: ConnectionHandle
+    let kind: Kind
 }
 
 enum AccessLogFormat {
@@ -365,5 +563,10 @@ private func libraryLog(_ context: UnsafeMutableRawPointer?, _ format: UnsafePoi
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
     var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     while message.last?.isNewline == true { message.removeLast() }
-    server(context).logger.notice("libmicrohttpd: \(message)")
+    // Returning MHD_NO is how mockd drops a connection on purpose (faults): not news.
+    if message.hasPrefix("Application reported internal error") {
+        server(context).logger.debug("libmicrohttpd: \(message)")
+    } else {
+        server(context).logger.notice("libmicrohttpd: \(message)")
+    }
 }

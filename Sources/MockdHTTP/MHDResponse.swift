@@ -35,7 +35,10 @@ final class MHDResponse: Sendable {
         _ = MHD_add_response_header(raw, "X-Mockd-Source", built.source)
     }
 
-    /// An empty response with `Connection: close`, for refusals.
+    init(adopting raw: OpaquePointer) {
+        self.raw = raw
+    }
+
     static func add(_ headers: [HTTPHeader], to raw: OpaquePointer) {
         for header in headers {
             _ = MHD_add_response_header(raw, header.name, header.value)
@@ -52,4 +55,52 @@ final class MHDResponse: Sendable {
 private func releaseResponseBody(_ context: UnsafeMutableRawPointer?) {
     guard let context else { return }
     Unmanaged<ResponseBody>.fromOpaque(context).release()
+}
+
+extension MHDResponse {
+    /// The `truncated` fault: promises the whole body's Content-Length, sends the first half,
+    /// then tells libmicrohttpd the content failed, which closes the connection.
+    convenience init?(truncating answer: Answer) {
+        let headers: [HTTPHeader]
+        let bytes: [UInt8]
+        switch answer.response {
+        case .prepared(let prepared):
+            headers = prepared.headers
+            bytes = prepared.body.array
+        case .built(let built):
+            headers = built.headers + [HTTPHeader("X-Mockd-Source", built.source)]
+            bytes = built.body
+        }
+        let body = TruncatedBody(bytes: bytes)
+        let context = Unmanaged.passRetained(body).toOpaque()
+        guard let raw = MHD_create_response_from_callback(UInt64(bytes.count), 4096, readTruncated, context, releaseTruncated) else {
+            Unmanaged<TruncatedBody>.fromOpaque(context).release()
+            return nil
+        }
+        self.init(adopting: raw)
+        Self.add(headers, to: raw)
+    }
+}
+
+final class TruncatedBody: Sendable {
+    let bytes: [UInt8]
+    var cutAt: Int { bytes.count / 2 }
+    init(bytes: [UInt8]) { self.bytes = bytes }
+}
+
+private func readTruncated(_ context: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+    guard let context, let buffer else { return -2 }
+    let body = Unmanaged<TruncatedBody>.fromOpaque(context).takeUnretainedValue()
+    let start = Int(position)
+    guard start < body.cutAt else { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR: close now
+    let count = min(max, body.cutAt - start)
+    body.bytes.withUnsafeBytes { raw in
+        UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress! + start, byteCount: count)
+    }
+    return count
+}
+
+private func releaseTruncated(_ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    Unmanaged<TruncatedBody>.fromOpaque(context).release()
 }

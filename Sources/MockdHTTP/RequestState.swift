@@ -3,20 +3,40 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MockdCore
+import Synchronization
 
 /// What mockd remembers about one request between libmicrohttpd's calls of the access handler.
 ///
 /// libmicrohttpd calls the handler for a connection from one thread at a time, so the fields
 /// need no lock; it is created in the URI-log callback and released in the completion callback.
-final class RequestState: @unchecked Sendable {
+final class RequestState: @unchecked Sendable {  // mutable fields: one libmicrohttpd thread at a time
     enum Phase {
         /// Only the request line has been seen (URI-log callback).
         case new
         /// Headers seen; the body, if any, is arriving.
         case receiving
+        /// Suspended (delay, timeout fault, upstream call); `pending` says what to send when resumed.
+        case parked
         /// A response was queued.
         case answered
     }
+
+    /// What a parked request sends once it is resumed.
+    struct Pending: Sendable {
+        enum Action: Sendable {
+            case respond(Answer, ServingState)
+            /// The timeout fault ran out (or mockd is stopping): close without an answer.
+            case close
+        }
+        var action: Action
+        var request: MockRequest
+    }
+
+    /// Set before resuming, read by the handler call that follows on the libmicrohttpd thread.
+    let pending = Mutex<Pending?>(nil)
+    /// Resuming twice is undefined behaviour in libmicrohttpd: whoever flips this first resumes.
+    let resumeClaimed = Atomic<Bool>(false)
 
     var phase = Phase.new
     /// The raw URI had a `%` not followed by two hex digits, or `%00`.

@@ -18,6 +18,14 @@ public struct ServerConfiguration: Sendable {
     public var adminEnabled: Bool = true
     /// When set, admin calls need `Authorization: Bearer <token>`.
     public var adminToken: String? = nil
+    /// `--delay`: added to every mocked answer.
+    public var globalDelay: Duration = .zero
+    /// Most requests parked at once (delayed, stalled by a timeout fault, or waiting on the
+    /// upstream); past it a request that would be parked gets 503 at once.
+    public var maxParked: Int = 10_000
+    /// A `timeout` fault holds the request this long, then closes the connection: a client
+    /// that never gives up cannot pin a slot forever.
+    public var stallLimit: Duration = .seconds(120)
 
     public init() {}
 

@@ -1,11 +1,11 @@
 import MockdCore
 
-/// Loads MockData (and, later, route tables) into a snapshot for the commands.
-struct ConfigurationLoader {
+/// Loads MockData and route tables into a snapshot for the commands.
+struct ConfigurationLoader: Sendable {
     let root: String
     let routes: String?
 
     func load() -> MockDataLoader.Result {
-        MockDataLoader(root: root).load()
+        MockDataLoader(root: root, routes: routes).load()
     }
 }

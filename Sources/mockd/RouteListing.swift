@@ -1,34 +1,20 @@
-import Foundation
 import MockdCore
 
-/// The resolved table as text: one line per thing that answers, in resolution order.
+/// The resolved table as text: one line per thing that answers, routes first (in table
+/// order), then scenario overlays, then files.
 struct RouteListing {
     let snapshot: Snapshot
 
-    var rows: [[String]] {
-        var rows: [[String]] = []
-        for scenario in snapshot.overlays.keys.sorted() {
-            for file in snapshot.overlays[scenario]!.values.sorted(by: { $0.name < $1.name }) {
-                rows.append(row(file, scenario: scenario))
-            }
-        }
-        for file in snapshot.files.values.sorted(by: { $0.name < $1.name }) {
-            rows.append(row(file, scenario: "*"))
-        }
-        return rows
-    }
-
-    private func row(_ file: MockFile, scenario: String) -> [String] {
-        guard case .mock(let method, _) = MockFileName.parse(file.name) else { return [] }
-        return [method, file.name, scenario, "\(snapshot.rootDisplayPath)/\(file.relativePath)"]
-    }
-
     var text: String {
-        let all = [["METHOD", "MATCHES", "SCENARIO", "SOURCE"]] + rows
-        let widths = (0..<4).map { column in all.map { $0[column].count }.max() ?? 0 }
+        let header = ["METHOD", "PATH OR FILE", "SCENARIO", "CONDITIONS", "SOURCE"]
+        let rows = RouteDescription.rows(snapshot).map { row in
+            [row.method, row.path, row.scenario, row.conditions.isEmpty ? "-" : row.conditions.joined(separator: "; "), row.source]
+        }
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index] + 2, withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count + 2)
             }.joined()
         }.joined(separator: "\n")
     }

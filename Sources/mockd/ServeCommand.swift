@@ -2,6 +2,8 @@ import ArgumentParser
 import Logging
 import MockdCore
 import MockdHTTP
+import MockdProxy
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,6 +39,33 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds before an idle or stalled client is disconnected. [env: MOCKD_IDLE_TIMEOUT; default: 30]", valueName: "seconds"))
     var idleTimeout: Int?
 
+    @Option(help: ArgumentHelp("Milliseconds added to every mocked answer. [env: MOCKD_DELAY; default: 0]", valueName: "ms"))
+    var delay: Int?
+
+    @Option(help: ArgumentHelp("Forward requests nothing matched to this upstream (partial mocking). [env: MOCKD_PROXY]", valueName: "url"))
+    var proxy: String?
+
+    @Option(name: .customLong("proxy-timeout"), help: ArgumentHelp("Seconds to wait for the upstream before answering 504. [env: MOCKD_PROXY_TIMEOUT; default: 30]", valueName: "seconds"))
+    var proxyTimeout: Double?
+
+    @Flag(help: "With --proxy: save each upstream answer as a mock (a file, or a route in routes/recorded.json). [env: MOCKD_RECORD]")
+    var record = false
+
+    @Flag(name: .customLong("record-overwrite"), help: "With --record: replace mocks that already exist. [env: MOCKD_RECORD_OVERWRITE]")
+    var recordOverwrite = false
+
+    @Flag(inversion: .prefixedNo, help: "Reload when a file under the root or the routes folder changes. [env: MOCKD_WATCH; default: on]")
+    var watch: Bool?
+
+    @Option(name: .customLong("journal-size"), help: ArgumentHelp("Requests kept for GET /__mockd/requests; 0 turns the journal off. [env: MOCKD_JOURNAL_SIZE; default: 1000]", valueName: "n"))
+    var journalSize: Int?
+
+    @Option(name: .customLong("journal-body-bytes"), help: ArgumentHelp("Bytes of each request body kept in the journal. [env: MOCKD_JOURNAL_BODY_BYTES; default: 65536]", valueName: "n"))
+    var journalBodyBytes: Int?
+
+    @Option(name: .customLong("max-parked"), help: ArgumentHelp("Requests waiting at once on delays, timeout faults or the upstream; more get 503. [env: MOCKD_MAX_PARKED; default: 10000]", valueName: "n"))
+    var maxParked: Int?
+
     @Flag(name: .customLong("no-admin"), help: "Do not serve the admin API under /__mockd/. [env: MOCKD_NO_ADMIN]")
     var noAdmin = false
 
@@ -55,6 +84,10 @@ struct ServeCommand: ParsableCommand {
         var scenario = Scenario.default
         var logFormat = MockdLogHandler.Format.text
         var logLevel = Logger.Level.info
+        var proxy: ProxyConfiguration?
+        var watch = true
+        var journalSize = 1000
+        var journalBodyBytes = 64 * 1024
     }
 
     func settings() throws -> Settings {
@@ -83,6 +116,36 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--log-level \(level): expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         settings.logLevel = parsedLevel
+        let delay = try self.delay ?? Environment.int("MOCKD_DELAY") ?? 0
+        guard (0...600_000).contains(delay) else { throw ValidationError("--delay \(delay): expected 0-600000 milliseconds") }
+        settings.server.globalDelay = .milliseconds(delay)
+        settings.server.maxParked = try maxParked ?? Environment.int("MOCKD_MAX_PARKED") ?? settings.server.maxParked
+        settings.watch = try watch ?? Environment.bool("MOCKD_WATCH") ?? true
+        settings.journalSize = try journalSize ?? Environment.int("MOCKD_JOURNAL_SIZE") ?? settings.journalSize
+        settings.journalBodyBytes = try journalBodyBytes ?? Environment.int("MOCKD_JOURNAL_BODY_BYTES") ?? settings.journalBodyBytes
+        guard settings.journalSize >= 0, settings.journalBodyBytes >= 0 else { throw ValidationError("--journal-size and --journal-body-bytes: expected 0 or more") }
+        let record = try record || (Environment.bool("MOCKD_RECORD") ?? false)
+        let overwrite = try recordOverwrite || (Environment.bool("MOCKD_RECORD_OVERWRITE") ?? false)
+        if let upstream = proxy ?? Environment.string("MOCKD_PROXY") {
+            do {
+                var proxy = try ProxyConfiguration(upstream: upstream)
+                let timeout = try proxyTimeout ?? Environment.string("MOCKD_PROXY_TIMEOUT").map { text in
+                    guard let value = Double(text) else { throw ValidationError("MOCKD_PROXY_TIMEOUT=\(text): expected seconds") }
+                    return value
+                } ?? 30
+                guard timeout > 0 else { throw ValidationError("--proxy-timeout: expected more than 0 seconds") }
+                proxy.timeout = .milliseconds(Int(timeout * 1000))
+                proxy.record = record
+                proxy.recordOverwrite = overwrite
+                settings.proxy = proxy
+            } catch let error as ValidationError {
+                throw error
+            } catch {
+                throw ValidationError("--proxy \(upstream): \(error)")
+            }
+        } else if record || overwrite {
+            throw ValidationError("--record needs --proxy URL: it saves what the upstream answers")
+        }
         return settings
     }
 
@@ -111,8 +174,19 @@ struct ServeCommand: ParsableCommand {
         }
         for warning in loaded.diagnostics { logger.warning("\(warning)") }
 
+        var missHandler: ProxyMissHandler?
+        var recorder: Recorder?
+        if let proxy = settings.proxy {
+            if proxy.record {
+                recorder = Recorder(root: loader.root, routesDirectory: loader.routes ?? "routes", overwrite: proxy.recordOverwrite, logger: logger)
+            }
+            missHandler = ProxyMissHandler(proxy: UpstreamProxy(configuration: proxy, logger: logger), recorder: recorder, logger: logger)
+        }
         let runtime = RuntimeState(startupScenario: settings.scenario)
-        let server = HTTPServer(configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger)
+        let systemd = SystemdNotifier()
+        let server = HTTPServer(configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
+                                journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
+                                missHandler: missHandler, loader: { loader.load() }, systemd: systemd)
         do {
             try server.start()
         } catch {
@@ -121,30 +195,44 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode.failure
         }
         FileHandleOutput.standardOutput(
-            "mockd listening on \(server.urls.joined(separator: " and ")) (\(snapshot.fileCount) files, 0 routes, scenario \(settings.scenario))")
-        let systemd = SystemdNotifier()
-        systemd.notify("READY=1\nSTATUS=serving \(snapshot.fileCount) files on \(server.urls.joined(separator: " "))")
+            "mockd listening on \(server.urls.joined(separator: " and ")) (\(snapshot.fileCount) files, \(snapshot.routes.count) routes, scenario \(settings.scenario))")
+        if let proxy = settings.proxy {
+            FileHandleOutput.standardOutput("mockd proxies what nothing matches to \(proxy.upstream.absoluteString)"
+                + (recorder.map { " and records answers into \($0.root) and \($0.routesFile)" } ?? ""))
+        }
+        systemd.notify("READY=1\nSTATUS=\(server.statusLine)")
+        let watcher = try startWatcher(enabled: settings.watch, loader: loader, server: server, recorder: recorder, logger: logger)
 
         while true {
             let signal = Signals.wait()
             if signal == SIGHUP {
-                systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
-                let reloaded = loader.load()
-                if let snapshot = reloaded.snapshot {
-                    server.install(snapshot)
-                    logger.info("reloaded", metadata: ["files": "\(snapshot.fileCount)"])
-                } else {
-                    logger.error("reload failed; still serving the last good configuration\n\(ConfigurationError(reloaded.diagnostics))")
-                }
-                systemd.notify("READY=1\nSTATUS=serving \(server.snapshot.fileCount) files on \(server.urls.joined(separator: " "))")
+                server.reload(trigger: "SIGHUP")
                 continue
             }
             logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
             systemd.notify("STOPPING=1")
+            watcher?.stop()
             server.shutdown()
             logger.info("stopped")
             sink.flush()
             return
         }
+    }
+
+    /// Reloads on edits under the root and the routes folder (not on the recorder's own writes).
+    func startWatcher(enabled: Bool, loader: ConfigurationLoader, server: HTTPServer, recorder: Recorder?, logger: Logger) throws -> FileWatcher? {
+        guard enabled else { return nil }
+        let paths = [loader.root] + (loader.routes.map { [$0] } ?? [])
+        let watcher = FileWatcher(paths: paths, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {
+            server.reload(trigger: "watch")
+        }
+        do {
+            try watcher.start()
+        } catch {
+            logger.warning("not watching for changes: \(error) (SIGHUP or POST /__mockd/reload still reload)")
+            return nil
+        }
+        logger.info("watching for changes", metadata: ["mode": "\(watcher.mode)", "paths": "\(paths.joined(separator: " "))"])
+        return watcher
     }
 }

@@ -1,11 +1,14 @@
-/// Reads a MockData folder into a `Snapshot`: every `mock_<path>_<method>.json` file is read,
-/// checked to be JSON, and turned into a prepared response. Collects every problem instead of
-/// stopping at the first.
+/// Reads a MockData folder and a routes folder into a `Snapshot`: every
+/// `mock_<path>_<method>.json` file is read, checked to be JSON, and turned into a prepared
+/// response; every route table is decoded. Collects every problem instead of stopping at the first.
 public struct MockDataLoader: Sendable {
     public let root: String
+    /// The folder of route tables, if any.
+    public let routes: String?
 
-    public init(root: String) {
+    public init(root: String, routes: String? = nil) {
         self.root = root
+        self.routes = routes
     }
 
     /// The folder under the root that holds per-scenario overlays.
@@ -21,10 +24,17 @@ public struct MockDataLoader: Sendable {
     public func load() -> Result {
         var builder = ResponseBuilder()
         let files = loadFiles(into: &builder)
-        let errors = files.diagnostics.contains { $0.severity == .error }
+        var diagnostics = files.diagnostics
+        var routeList: [Route] = []
+        if let routes {
+            let tables = RouteTableLoader(directory: routes, root: root).load(into: &builder)
+            routeList = tables.routes
+            diagnostics += tables.diagnostics
+        }
+        let errors = diagnostics.contains { $0.severity == .error }
         let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
-                                               warnings: files.diagnostics, rootDisplayPath: Self.displayPath(root))
-        return Result(snapshot: snapshot, diagnostics: files.diagnostics)
+                                               routes: routeList, warnings: diagnostics, rootDisplayPath: Self.displayPath(root))
+        return Result(snapshot: snapshot, diagnostics: diagnostics)
     }
 
     struct LoadedFiles {

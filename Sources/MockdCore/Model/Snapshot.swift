@@ -9,7 +9,10 @@ public final class Snapshot: Sendable {
     public let files: [String: MockFile]
     /// Files under `scenarios/<name>/`: scenario → file name → response.
     public let overlays: [String: [String: MockFile]]
-    /// Scenario names known from overlays (and, later, route tables), sorted.
+    /// Route tables, in resolution order.
+    public var routes: [Route] { routeIndex.routes }
+    let routeIndex: RouteIndex
+    /// Scenario names known from overlays and route tables, sorted.
     public let scenarios: [String]
     /// Problems that did not stop loading (unreachable names…), for logs and `mockd check`.
     public let warnings: [Diagnostic]
@@ -22,11 +25,12 @@ public final class Snapshot: Sendable {
     let notFoundCache = Mutex<[String: BuiltResponse]>([:])
 
     public init(preparedResponses: [PreparedResponse], files: [String: MockFile], overlays: [String: [String: MockFile]],
-                warnings: [Diagnostic], rootDisplayPath: String) {
+                routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String) {
         self.preparedResponses = preparedResponses
         self.files = files
         self.overlays = overlays
-        self.scenarios = Array(overlays.keys).sorted()
+        self.routeIndex = RouteIndex(routes: routes)
+        self.scenarios = Array(Set(overlays.keys).union(routes.compactMap(\.scenario))).sorted()
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath
         var byLength: [Int: [String]] = [:]

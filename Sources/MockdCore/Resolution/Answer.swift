@@ -10,10 +10,19 @@ public struct Answer: Sendable {
     public var response: Response
     /// The scenario the request was resolved in.
     public var scenario: String
+    /// Wait this long before answering (`--delay` plus the response's `delayMs`).
+    public var delay: Duration
+    /// Instead of (or while) answering, break the connection this way.
+    public var fault: Fault?
+    /// Nothing matched: the answer is the 404 report (or, with `--proxy`, upstream's).
+    public var isMiss: Bool
 
-    public init(_ response: Response, scenario: String) {
+    public init(_ response: Response, scenario: String, delay: Duration = .zero, fault: Fault? = nil, isMiss: Bool = false) {
         self.response = response
         self.scenario = scenario
+        self.delay = delay
+        self.fault = fault
+        self.isMiss = isMiss
     }
 
     public var status: Int {

@@ -7,9 +7,12 @@ public enum NotFoundReport {
     static let cacheLimit = 512
 
     public static func response(for request: MockRequest, scenario: String, in snapshot: Snapshot) -> BuiltResponse {
+        // Near routes depend on headers and bodies, so only reports without them are cached.
+        let near = nearRoutes(for: request, scenario: scenario, in: snapshot)
         let key = request.method + " " + request.path + " " + scenario
-        if let cached = snapshot.notFoundCache.withLock({ $0[key] }) { return cached }
-        let report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot), source: "404")
+        if near.isEmpty, let cached = snapshot.notFoundCache.withLock({ $0[key] }) { return cached }
+        let report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot, nearRoutes: near), source: "404")
+        guard near.isEmpty else { return report }
         snapshot.notFoundCache.withLock { cache in
             if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[key] = report
@@ -17,7 +20,7 @@ public enum NotFoundReport {
         return report
     }
 
-    static func body(for request: MockRequest, scenario: String, in snapshot: Snapshot) -> String {
+    static func body(for request: MockRequest, scenario: String, in snapshot: Snapshot, nearRoutes: [JSONValue] = []) -> String {
         let name = MockFileName.forRequest(method: request.method == "HEAD" ? "GET" : request.method, path: request.path)
         var lookedFor: [String] = []
         if snapshot.overlays[scenario] != nil || scenario != Scenario.default {
@@ -26,7 +29,7 @@ public enum NotFoundReport {
         lookedFor.append("\(snapshot.rootDisplayPath)/\(name)")
         let other = otherMethods(path: request.path, except: request.method, in: snapshot)
         let near = nearNames(to: name, in: snapshot)
-        let hint = other.isEmpty && near.isEmpty
+        let hint = other.isEmpty && near.isEmpty && nearRoutes.isEmpty
             ? "create \(snapshot.rootDisplayPath)/\(name) with the JSON to answer"
             : "create \(snapshot.rootDisplayPath)/\(name), or check the method and path against the names listed here"
         let report: JSONValue = [
@@ -38,9 +41,34 @@ public enum NotFoundReport {
             "lookedFor": .array(lookedFor.map { .string($0) }),
             "otherMethods": .array(other.map { .object([("method", .string($0.method)), ("file", .string($0.file))]) }),
             "nearNames": .array(near.map { .string($0) }),
+            "nearRoutes": .array(nearRoutes),
             "hint": .string(hint),
         ]
         return report.prettyPrinted + "\n"
+    }
+
+    /// Routes whose path matches but that did not answer, and why: another method, another
+    /// scenario, or the first condition that failed.
+    static func nearRoutes(for request: MockRequest, scenario: String, in snapshot: Snapshot) -> [JSONValue] {
+        guard !snapshot.routes.isEmpty else { return [] }
+        var body = RequestBody(request.body)
+        var near: [JSONValue] = []
+        for route in snapshot.routes where route.path.match(request.path) != nil {
+            let why: String
+            if !route.methods.contains(request.method) {
+                why = "method is \(route.methods.description), not \(request.method)"
+            } else if let only = route.scenario, only != scenario {
+                why = "only in scenario \(only) (this request: \(scenario); send X-Mock-Scenario: \(only))"
+            } else if let failed = route.conditions.first(where: { !Resolver.holds($0, request, &body) }) {
+                why = "condition not met: \(failed.description)"
+            } else {
+                continue
+            }
+            near.append(.object([("route", .string(route.source)), ("method", .string(route.methods.description)),
+                                 ("path", .string(route.path.source)), ("why", .string(why))]))
+            if near.count == 10 { break }
+        }
+        return near
     }
 
     /// Files for the same path with another method: `[{"method": "POST", "file": "mock_…_post.json"}]`.

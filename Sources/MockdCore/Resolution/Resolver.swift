@@ -1,38 +1,132 @@
 /// Decides the answer to a request from a snapshot. Pure: no I/O, no sockets.
 ///
-/// Order for a request in scenario S (SPEC section 3), first hit wins:
-/// files under `scenarios/S/`, then files anywhere else, then a 404 that says what was looked for.
+/// Order for a request in scenario S (SPEC section 3), first hit wins: routes with
+/// `"scenario": S`, files under `scenarios/S/`, routes with no scenario, files anywhere else,
+/// then a miss (the 404 report, or the upstream with `--proxy`).
 public struct Resolver: Sendable {
     public let snapshot: Snapshot
     public let state: RuntimeState
+    /// `--delay`: added to every mocked answer.
+    public let globalDelay: Duration
 
-    public init(snapshot: Snapshot, state: RuntimeState) {
+    public init(snapshot: Snapshot, state: RuntimeState, globalDelay: Duration = .zero) {
         self.snapshot = snapshot
         self.state = state
+        self.globalDelay = globalDelay
     }
 
     public func resolve(_ request: MockRequest) -> Answer {
         let scenario = state.scenario(for: request)
-        if let file = file(for: request, scenario: scenario) {
-            return Answer(.prepared(file.response), scenario: scenario)
+        var body = RequestBody(request.body)
+        let candidates = snapshot.routeIndex.isEmpty ? [] : snapshot.routeIndex.candidates(method: request.method, path: request.path)
+        if !candidates.isEmpty, scenario != Scenario.default || hasScenarioRoutes(candidates) {
+            for route in candidates where route.scenario == scenario {
+                if let parameters = Self.match(route, request, &body) { return answer(route, parameters, request, scenario) }
+            }
         }
-        return Answer(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot)), scenario: scenario)
+        if let file = overlayFile(for: request, scenario: scenario) {
+            return Answer(.prepared(file.response), scenario: scenario, delay: globalDelay)
+        }
+        for route in candidates where route.scenario == nil {
+            if let parameters = Self.match(route, request, &body) { return answer(route, parameters, request, scenario) }
+        }
+        if let file = baseFile(for: request) {
+            return Answer(.prepared(file.response), scenario: scenario, delay: globalDelay)
+        }
+        return Answer(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot)), scenario: scenario, isMiss: true)
     }
 
-    /// The mock file for a request. HEAD uses `_head.json` when there is one, else `_get.json`.
-    func file(for request: MockRequest, scenario: String) -> MockFile? {
-        let name = MockFileName.forRequest(method: request.method, path: request.path)
-        if let file = lookup(name, scenario: scenario) { return file }
-        if request.method == "HEAD" {
-            return lookup(MockFileName.forRequest(method: "GET", path: request.path), scenario: scenario)
+    private func hasScenarioRoutes(_ routes: [Route]) -> Bool {
+        routes.contains { $0.scenario != nil }
+    }
+
+    private func answer(_ route: Route, _ parameters: [String: String], _ request: MockRequest, _ scenario: String) -> Answer {
+        let response = route.responses[state.nextResponse(route: route, session: request.session)]
+        let delay = globalDelay + (response.delay?.sample() ?? .zero)
+        switch response.body {
+        case .prepared(let prepared):
+            return Answer(.prepared(prepared), scenario: scenario, delay: delay, fault: response.fault)
+        case .template(let template):
+            return Answer(.built(template.render(request: request, parameters: parameters)), scenario: scenario, delay: delay, fault: response.fault)
+        case .none:
+            return Answer(.built(BuiltResponse(status: response.status, source: "route \(route.source)")), scenario: scenario, delay: delay,
+                          fault: response.fault)
         }
+    }
+
+    /// The path parameters when `route` answers `request`, nil when it does not.
+    static func match(_ route: Route, _ request: MockRequest, _ body: inout RequestBody) -> [String: String]? {
+        guard route.methods.contains(request.method), let parameters = route.path.match(request.path) else { return nil }
+        for condition in route.conditions where !holds(condition, request, &body) { return nil }
+        return parameters
+    }
+
+    static func holds(_ condition: Condition, _ request: MockRequest, _ body: inout RequestBody) -> Bool {
+        switch condition {
+        case .header(let name, let pattern):
+            guard let value = request.headers.first(named: name) else { return false }
+            return pattern.source == "*" || pattern.matches(value)
+        case .query(let name, let pattern):
+            guard let argument = request.query.first(where: { $0.name == name }) else { return false }
+            return pattern.source == "*" || pattern.matches(argument.value ?? "")
+        case .json(let expected):
+            guard let actual = body.json else { return false }
+            return actual.contains(expected)
+        case .text(let text):
+            return body.text.contains(text)
+        }
+    }
+
+    /// The mock file for a request in a scenario's overlay.
+    func overlayFile(for request: MockRequest, scenario: String) -> MockFile? {
+        guard !snapshot.overlays.isEmpty, let overlay = snapshot.overlays[scenario] else { return nil }
+        return lookup(request, in: overlay)
+    }
+
+    func baseFile(for request: MockRequest) -> MockFile? {
+        lookup(request, in: snapshot.files)
+    }
+
+    /// HEAD uses `_head.json` when there is one, else `_get.json`.
+    private func lookup(_ request: MockRequest, in files: [String: MockFile]) -> MockFile? {
+        if let file = files[MockFileName.forRequest(method: request.method, path: request.path)] { return file }
+        if request.method == "HEAD" { return files[MockFileName.forRequest(method: "GET", path: request.path)] }
         return nil
     }
+}
 
-    private func lookup(_ name: String, scenario: String) -> MockFile? {
-        if scenario != Scenario.default || !snapshot.overlays.isEmpty, let overlay = snapshot.overlays[scenario]?[name] {
-            return overlay
+/// The request body, parsed as JSON at most once and only if a condition asks.
+struct RequestBody {
+    let bytes: [UInt8]
+    private var parsed: JSONValue??
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var json: JSONValue? {
+        mutating get {
+            if let parsed { return parsed }
+            let value = bytes.isEmpty ? nil : try? JSONParser.parse(bytes)
+            parsed = .some(value)
+            return value
         }
-        return snapshot.files[name]
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+extension JSONValue {
+    /// `expected` is a subset of `self`: objects by key (extra keys allowed), arrays when every
+    /// expected item is contained in some item, scalars by value (numbers numerically).
+    public func contains(_ expected: JSONValue) -> Bool {
+        switch (self, expected) {
+        case (.object, .object(let wanted)):
+            return wanted.allSatisfy { member in self[member.key].map { $0.contains(member.value) } ?? false }
+        case (.array(let items), .array(let wanted)):
+            return wanted.allSatisfy { item in items.contains { $0.contains(item) } }
+        default:
+            return self == expected
+        }
     }
 }

@@ -6,6 +6,13 @@ public final class RuntimeState: Sendable {
     /// `--scenario`, or `default`.
     public let startupScenario: String
     private let scenarios = Mutex<(global: String?, sessions: [String: String])>((nil, [:]))
+    /// How many times each route with `responses` has answered, per session ("" = no session).
+    private let sequenceCounters = Mutex<[SequenceKey: Int]>([:])
+
+    struct SequenceKey: Hashable {
+        let session: String
+        let route: String
+    }
 
     public init(startupScenario: String = Scenario.default) {
         self.startupScenario = startupScenario
@@ -36,9 +43,32 @@ public final class RuntimeState: Sendable {
         }
     }
 
-    /// Back to the start: no runtime scenario, no sessions.
+    /// Which of `count` responses answers this time, and counts the call. Each concurrent
+    /// request gets its own position.
+    func nextResponse(route: Route, session: String?) -> Int {
+        let count = route.responses.count
+        if count == 1 { return 0 }
+        let key = SequenceKey(session: session ?? "", route: route.identity)
+        let call = sequenceCounters.withLock { counters in
+            let call = counters[key, default: 0]
+            counters[key] = call + 1
+            return call
+        }
+        switch route.sequence {
+        case .repeatLast: return min(call, count - 1)
+        case .cycle: return call % count
+        }
+    }
+
+    /// Sequences start over (all sessions).
+    public func resetSequences() {
+        sequenceCounters.withLock { $0.removeAll() }
+    }
+
+    /// Back to the start: no runtime scenario, no sessions, sequences from their first response.
     public func reset() {
         scenarios.withLock { $0 = (nil, [:]) }
+        resetSequences()
     }
 }
 

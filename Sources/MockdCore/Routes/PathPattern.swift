@@ -1,0 +1,100 @@
+/// The `path` of a route: literal segments, `:name` (one segment, captured), `*` (one
+/// segment), a final `**` (the rest); or `pathPattern`, a regular expression.
+public enum PathPattern: @unchecked Sendable {
+    public enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        case wildcard
+        case rest
+    }
+
+    case segments([Segment], source: String)
+    /// Regex values are immutable; Swift does not mark `Regex` Sendable yet.
+    case regex(Regex<AnyRegexOutput>, source: String)
+
+    public var source: String {
+        switch self {
+        case .segments(_, let source): source
+        case .regex(_, let source): "~" + source
+        }
+    }
+
+    public static func parse(_ path: String) -> PathPattern {
+        let parts = Self.split(path)
+        let segments: [Segment] = parts.map { part in
+            if part == "**" { return .rest }
+            if part == "*" { return .wildcard }
+            if part.hasPrefix(":"), part.count > 1 { return .parameter(String(part.dropFirst())) }
+            return .literal(String(part))
+        }
+        return .segments(segments, source: path)
+    }
+
+    /// Path segments; one trailing slash is ignored as for files.
+    static func split(_ path: String) -> [Substring] {
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.first == "" { parts.removeFirst() }
+        if parts.count > 1, parts.last == "" { parts.removeLast() }
+        if parts == [""] { return [] }
+        return parts
+    }
+
+    /// The captured parameters when `path` matches, nil otherwise.
+    public func match(_ path: String) -> [String: String]? {
+        switch self {
+        case .segments(let segments, _):
+            let parts = Self.split(path)
+            var parameters: [String: String] = [:]
+            var index = 0
+            for segment in segments {
+                switch segment {
+                case .rest:
+                    return parameters
+                case .literal(let literal):
+                    guard index < parts.count, parts[index] == literal else { return nil }
+                case .parameter(let name):
+                    guard index < parts.count, !parts[index].isEmpty else { return nil }
+                    parameters[name] = String(parts[index])
+                case .wildcard:
+                    guard index < parts.count, !parts[index].isEmpty else { return nil }
+                }
+                index += 1
+            }
+            return index == parts.count ? parameters : nil
+        case .regex(let regex, _):
+            guard let match = try? regex.wholeMatch(in: path) else { return nil }
+            var parameters: [String: String] = [:]
+            for (index, capture) in match.output.enumerated() where index > 0 {
+                guard let substring = capture.substring else { continue }
+                parameters[capture.name ?? String(index)] = String(substring)
+            }
+            return parameters
+        }
+    }
+
+    /// The first segment when it is a literal: routes are indexed by it.
+    var firstLiteral: String? {
+        guard case .segments(let segments, _) = self, case .literal(let literal)? = segments.first else { return nil }
+        return literal
+    }
+
+    /// Every path this pattern matches is matched by `self` (used to find routes that can never win).
+    func covers(_ other: PathPattern) -> Bool {
+        guard case .segments(let mine, _) = self else { return false }
+        guard case .segments(let theirs, _) = other else { return mine == [.rest] }
+        var index = 0
+        for segment in mine {
+            if segment == .rest { return true }
+            guard index < theirs.count else { return false }
+            switch (segment, theirs[index]) {
+            case (.literal(let a), .literal(let b)): if a != b { return false }
+            case (.literal, _): return false
+            case (.parameter, .rest), (.wildcard, .rest): return false
+            case (.parameter, _), (.wildcard, _): break
+            case (.rest, _): return true
+            }
+            index += 1
+        }
+        return index == theirs.count
+    }
+}

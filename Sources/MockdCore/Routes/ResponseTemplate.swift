@@ -1,0 +1,83 @@
+import FoundationEssentials
+import Mustache
+import Synchronization
+
+/// A `template: true` body: parsed once at load, rendered per request over
+/// `path.<param>`, `query.<name>`, `headers.<name>`, `json.<field>`, `now`, `uuid`.
+public struct ResponseTemplate: Sendable {
+    let template: MustacheTemplate
+    public let status: Int
+    public let headers: [HTTPHeader]
+    public let source: String
+
+    /// Parses `text`; values are escaped for JSON strings when the body is JSON, left alone otherwise.
+    init(text: String, json: Bool, status: Int, headers: [HTTPHeader], source: String) throws {
+        JSONStringContentType.registerOnce()
+        let pragma = json ? "{{% CONTENT_TYPE: JSON_STRING }}" : "{{% CONTENT_TYPE: TEXT }}"
+        template = try MustacheTemplate(string: pragma + text)
+        self.status = status
+        self.headers = headers
+        self.source = source
+    }
+
+    public func render(request: MockRequest, parameters: [String: String]) -> BuiltResponse {
+        let body = template.render(Self.context(request: request, parameters: parameters))
+        return BuiltResponse(status: status, headers: headers, body: Array(body.utf8), source: source)
+    }
+
+    /// What a template can name. Header names are there as sent and in lower case.
+    static func context(request: MockRequest, parameters: [String: String]) -> [String: Any] {
+        var query: [String: String] = [:]
+        for argument in request.query where query[argument.name] == nil { query[argument.name] = argument.value ?? "" }
+        var headers: [String: String] = [:]
+        for header in request.headers {
+            headers[header.name] = header.value
+            headers[header.name.lowercased()] = header.value
+        }
+        var json: Any = [String: Any]()
+        if !request.body.isEmpty, let value = try? JSONParser.parse(request.body) { json = value.mustacheValue }
+        return [
+            "path": parameters,
+            "query": query,
+            "headers": headers,
+            "json": json,
+            "now": Date.now.formatted(.iso8601),
+            "uuid": UUID().uuidString.lowercased(),
+        ]
+    }
+}
+
+extension JSONValue {
+    /// Dictionaries, arrays and strings, as Mustache reads them.
+    var mustacheValue: Any {
+        switch self {
+        case .null: return ""
+        case .bool(let value): return value
+        case .number(let text): return text
+        case .string(let text): return text
+        case .array(let items): return items.map(\.mustacheValue)
+        case .object(let members):
+            var dictionary: [String: Any] = [:]
+            for member in members { dictionary[member.key] = member.value.mustacheValue }
+            return dictionary
+        }
+    }
+}
+
+/// Escapes values so they can sit inside a JSON string: `{"name": "{{json.name}}"}` stays valid
+/// JSON whatever the name is (Mustache's default would HTML-escape it instead).
+struct JSONStringContentType: MustacheContentType {
+    func escapeText(_ text: String) -> String {
+        String(JSONText.quoted(text).dropFirst().dropLast())
+    }
+
+    private static let registered = Mutex(false)
+
+    static func registerOnce() {
+        registered.withLock { done in
+            guard !done else { return }
+            MustacheContentTypes.register(JSONStringContentType(), named: "JSON_STRING")
+            done = true
+        }
+    }
+}

@@ -1,0 +1,145 @@
+/// One entry of a route table: when it applies and what it answers.
+public struct Route: Sendable {
+    /// Position in resolution order over all tables.
+    public let order: Int
+    public let name: String?
+    /// `routes/auth.json#2` (the index is the one in the file's `routes` array, from 0).
+    public let source: String
+    /// Survives reloads while the route keeps its file, name, methods, path and scenario;
+    /// sequence counters are kept under it.
+    public let identity: String
+    public let methods: MethodSet
+    public let path: PathPattern
+    public let conditions: [Condition]
+    public let scenario: String?
+    public let responses: [RouteResponse]
+    public let sequence: SequenceMode
+}
+
+public enum SequenceMode: String, Sendable {
+    /// After the last response, keep answering with it.
+    case repeatLast = "repeat-last"
+    /// After the last response, start again from the first.
+    case cycle
+}
+
+/// `"method": "GET"`, `["GET", "HEAD"]` or `"*"`.
+public enum MethodSet: Sendable, Equatable {
+    case any
+    case only([String])
+
+    public func contains(_ method: String) -> Bool {
+        switch self {
+        case .any: true
+        case .only(let methods): methods.contains(method) || (method == "HEAD" && methods.contains("GET"))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .any: "*"
+        case .only(let methods): methods.joined(separator: ",")
+        }
+    }
+
+    /// Every method `other` accepts is accepted here.
+    func covers(_ other: MethodSet) -> Bool {
+        switch (self, other) {
+        case (.any, _): true
+        case (.only, .any): false
+        case (.only(let mine), .only(let theirs)): theirs.allSatisfy { mine.contains($0) }
+        }
+    }
+}
+
+/// A condition of `match`.
+public enum Condition: Sendable {
+    /// Header `name` (case-insensitive) is present (`"*"`) or matches a glob.
+    case header(name: String, pattern: Glob)
+    /// Query argument `name` is present (`"*"`) or matches a glob.
+    case query(name: String, pattern: Glob)
+    /// The body is JSON and contains this value as a subset.
+    case json(JSONValue)
+    /// The raw body contains this text.
+    case text(String)
+
+    public var description: String {
+        switch self {
+        case .header(let name, let pattern): "header \(name): \(pattern.source)"
+        case .query(let name, let pattern): "query \(name)=\(pattern.source)"
+        case .json(let value): "json body contains \(value.serialized)"
+        case .text(let text): "body contains \(JSONText.quoted(text))"
+        }
+    }
+}
+
+/// A value pattern where `*` stands for any run of characters, and `"*"` alone for "present".
+public struct Glob: Sendable {
+    public let source: String
+    private let parts: [Substring]
+
+    public init(_ source: String) {
+        self.source = source
+        self.parts = source.split(separator: "*", omittingEmptySubsequences: false)
+    }
+
+    public func matches(_ value: String) -> Bool {
+        if parts.count == 1 { return value == source }
+        var rest = Substring(value)
+        guard rest.hasPrefix(parts[0]) else { return false }
+        rest = rest.dropFirst(parts[0].count)
+        let last = parts[parts.count - 1]
+        for part in parts.dropFirst().dropLast() where !part.isEmpty {
+            guard let range = rest.range(of: part) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return rest.count >= last.count && rest.hasSuffix(last)
+    }
+}
+
+/// A status, headers and body, with what happens on the wire (delay, fault).
+public struct RouteResponse: Sendable {
+    public enum Body: Sendable {
+        /// The same bytes every time: built once at load.
+        case prepared(PreparedResponse)
+        /// A Mustache template rendered per request.
+        case template(ResponseTemplate)
+        /// No response at all (`fault` says what happens instead).
+        case none
+    }
+
+    public let body: Body
+    public let delay: Delay?
+    public let fault: Fault?
+    public let status: Int
+}
+
+/// Added latency: fixed, or uniform between two bounds.
+public struct Delay: Sendable, Equatable {
+    public let minimumMilliseconds: Int
+    public let maximumMilliseconds: Int
+
+    public init(milliseconds: Int) {
+        minimumMilliseconds = milliseconds
+        maximumMilliseconds = milliseconds
+    }
+
+    public init(minimum: Int, maximum: Int) {
+        minimumMilliseconds = minimum
+        maximumMilliseconds = maximum
+    }
+
+    public func sample() -> Duration {
+        .milliseconds(minimumMilliseconds == maximumMilliseconds ? minimumMilliseconds : Int.random(in: minimumMilliseconds...maximumMilliseconds))
+    }
+}
+
+/// What a broken network does instead of answering.
+public enum Fault: String, Sendable, CaseIterable {
+    /// The connection is reset with no response.
+    case reset
+    /// No answer at all; the client times out (mockd gives up after `Fault.timeoutCap`).
+    case timeout
+    /// A Content-Length is promised, part of the body sent, then the connection closes.
+    case truncated
+}

@@ -1,0 +1,380 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns one parsed route table into routes. Keeps going after an error so that every
+/// problem in the file is reported at once, each as `file: json.path: expected …, found …`.
+struct RouteDecoder {
+    let file: String
+    let root: String
+    var builder: ResponseBuilder
+    let firstOrder: Int
+    var routes: [Route] = []
+    var diagnostics: [Diagnostic] = []
+
+    init(file: String, root: String, builder: ResponseBuilder, firstOrder: Int) {
+        self.file = file
+        self.root = root
+        self.builder = builder
+        self.firstOrder = firstOrder
+    }
+
+    static let tableKeys = ["routes"]
+    static let routeKeys = ["name", "method", "path", "pathPattern", "match", "scenario", "response", "responses", "sequence"]
+    static let matchKeys = ["headers", "query", "json", "text"]
+    static let responseKeys = ["status", "headers", "json", "text", "file", "template", "delayMs", "fault"]
+    /// Longest delay a route may ask for: a forgotten value cannot park connections for hours.
+    static let maximumDelayMilliseconds = 600_000
+
+    mutating func decodeTable(_ value: JSONValue) {
+        guard case .object = value else {
+            return error("", "expected an object like {\"routes\": [ … ]}, found \(found(value))")
+        }
+        checkKeys(value, allowed: Self.tableKeys, at: "")
+        guard let list = value["routes"] else { return error("", "missing \"routes\": expected {\"routes\": [ … ]}") }
+        guard case .array(let items) = list else { return error("routes", "expected an array of routes, found \(found(list))") }
+        for (index, item) in items.enumerated() {
+            if let route = decodeRoute(item, index: index) { routes.append(route) }
+        }
+    }
+
+    mutating func decodeRoute(_ value: JSONValue, index: Int) -> Route? {
+        let at = "routes[\(index)]"
+        guard case .object = value else { error(at, "expected a route object, found \(found(value))"); return nil }
+        let errorsBefore = diagnostics.count
+        checkKeys(value, allowed: Self.routeKeys, at: at)
+
+        let name = string(value["name"], at: at + ".name")
+        let methods = decodeMethods(value["method"], at: at + ".method")
+        let path = decodePath(value, at: at)
+        let conditions = value["match"].map { decodeMatch($0, at: at + ".match") } ?? []
+        var scenario: String?
+        if let raw = value["scenario"] {
+            scenario = string(raw, at: at + ".scenario")
+            if scenario?.isEmpty == true { error(at + ".scenario", "expected a scenario name, found an empty string") }
+        }
+        var responses: [RouteResponse] = []
+        var sequence = SequenceMode.repeatLast
+        let source = "\(file)#\(index)"
+        switch (value["response"], value["responses"]) {
+        case (nil, nil):
+            error(at, "missing \"response\" (or \"responses\" for a sequence)")
+        case (.some, .some):
+            error(at, "has both \"response\" and \"responses\"; keep one")
+        case (let single?, nil):
+            if let response = decodeResponse(single, at: at + ".response", source: source) { responses = [response] }
+            if value["sequence"] != nil { error(at + ".sequence", "only routes with \"responses\" (a list) have a sequence") }
+        case (nil, let list?):
+            if case .array(let items) = list, !items.isEmpty {
+                for (position, item) in items.enumerated() {
+                    if let response = decodeResponse(item, at: at + ".responses[\(position)]", source: source + "." + String(position)) {
+                        responses.append(response)
+                    }
+                }
+            } else {
+                error(at + ".responses", "expected a non-empty array of responses, found \(found(list))")
+            }
+            if let raw = value["sequence"] {
+                if case .string(let text) = raw, let mode = SequenceMode(rawValue: text) {
+                    sequence = mode
+                } else {
+                    error(at + ".sequence", "expected \"repeat-last\" or \"cycle\", found \(found(raw))")
+                }
+            }
+        }
+        guard diagnostics[errorsBefore...].allSatisfy({ $0.severity == .warning }), let methods, let path else { return nil }
+        let identity = [file, name ?? "", methods.description, path.source, scenario ?? ""].joined(separator: "|")
+        return Route(order: firstOrder + routes.count, name: name, source: source, identity: identity, methods: methods, path: path,
+                     conditions: conditions, scenario: scenario, responses: responses, sequence: sequence)
+    }
+
+    mutating func decodeMethods(_ value: JSONValue?, at: String) -> MethodSet? {
+        guard let value else { error(at, "missing: expected a method such as \"GET\", a list, or \"*\""); return nil }
+        switch value {
+        case .string("*"):
+            return .any
+        case .string(let method):
+            return validMethod(method, at: at).map { .only([$0]) }
+        case .array(let items) where !items.isEmpty:
+            var methods: [String] = []
+            for (index, item) in items.enumerated() {
+                guard case .string(let method) = item else {
+                    error("\(at)[\(index)]", "expected a method name, found \(found(item))")
+                    continue
+                }
+                if method == "*" { return .any }
+                if let method = validMethod(method, at: "\(at)[\(index)]") { methods.append(method) }
+            }
+            return methods.isEmpty ? nil : .only(methods)
+        default:
+            error(at, "expected a method such as \"GET\", a list such as [\"GET\", \"HEAD\"], or \"*\", found \(found(value))")
+            return nil
+        }
+    }
+
+    mutating func validMethod(_ method: String, at: String) -> String? {
+        let upper = method.uppercased()
+        guard !upper.isEmpty, upper.allSatisfy({ $0.isLetter && $0.isASCII || $0 == "-" }) else {
+            error(at, "expected an HTTP method such as \"GET\", found \(JSONText.quoted(method))")
+            return nil
+        }
+        return upper
+    }
+
+    mutating func decodePath(_ route: JSONValue, at: String) -> PathPattern? {
+        switch (route["path"], route["pathPattern"]) {
+        case (nil, nil):
+            error(at, "missing \"path\" (such as \"/api/users/:id\") or \"pathPattern\" (a regular expression)")
+            return nil
+        case (.some, .some):
+            error(at, "has both \"path\" and \"pathPattern\"; keep one")
+            return nil
+        case (let path?, nil):
+            guard case .string(let text) = path, text.hasPrefix("/") else {
+                error(at + ".path", "expected a path starting with \"/\", found \(found(path))")
+                return nil
+            }
+            let pattern = PathPattern.parse(text)
+            if case .segments(let segments, _) = pattern, let rest = segments.firstIndex(of: .rest), rest != segments.count - 1 {
+                error(at + ".path", "\"**\" matches the rest of the path, so it must be the last segment, found \(JSONText.quoted(text))")
+                return nil
+            }
+            return pattern
+        case (nil, let pattern?):
+            guard case .string(let text) = pattern else {
+                error(at + ".pathPattern", "expected a regular expression as a string, found \(found(pattern))")
+                return nil
+            }
+            do {
+                return .regex(try Regex(text), source: text)
+            } catch {
+                self.error(at + ".pathPattern", "not a valid regular expression: \(error)")
+                return nil
+            }
+        }
+    }
+
+    mutating func decodeMatch(_ value: JSONValue, at: String) -> [Condition] {
+        guard case .object = value else {
+            error(at, "expected an object with headers, query, json or text, found \(found(value))")
+            return []
+        }
+        checkKeys(value, allowed: Self.matchKeys, at: at)
+        var conditions: [Condition] = []
+        for (key, kind) in [("headers", true), ("query", false)] {
+            guard let list = value[key] else { continue }
+            guard case .object(let members) = list else {
+                error("\(at).\(key)", "expected an object of names and values (\"*\" = present), found \(found(list))")
+                continue
+            }
+            for member in members {
+                guard case .string(let pattern) = member.value else {
+                    error("\(at).\(key).\(member.key)", "expected a string (\"*\" = present, * matches any text), found \(found(member.value))")
+                    continue
+                }
+                conditions.append(kind ? .header(name: member.key, pattern: Glob(pattern)) : .query(name: member.key, pattern: Glob(pattern)))
+            }
+        }
+        if let json = value["json"] { conditions.append(.json(json)) }
+        if let text = value["text"] {
+            if case .string(let string) = text { conditions.append(.text(string)) } else {
+                error(at + ".text", "expected a string the body must contain, found \(found(text))")
+            }
+        }
+        return conditions
+    }
+
+    mutating func decodeResponse(_ value: JSONValue, at: String, source: String) -> RouteResponse? {
+        guard case .object = value else { error(at, "expected a response object, found \(found(value))"); return nil }
+        let errorsBefore = diagnostics.count
+        checkKeys(value, allowed: Self.responseKeys, at: at)
+
+        var status = 200
+        if let raw = value["status"] {
+            if case .number(let text) = raw, let code = Int(text), (100...599).contains(code) {
+                status = code
+            } else {
+                error(at + ".status", "expected an integer 100-599, found \(found(raw))")
+            }
+        }
+        var headers: [HTTPHeader] = []
+        if let raw = value["headers"] {
+            if case .object(let members) = raw {
+                for member in members {
+                    if case .string(let text) = member.value {
+                        headers.append(HTTPHeader(member.key, text))
+                    } else {
+                        error("\(at).headers.\(member.key)", "expected a string, found \(found(member.value))")
+                    }
+                }
+            } else {
+                error(at + ".headers", "expected an object of header names and string values, found \(found(raw))")
+            }
+        }
+        let delay = value["delayMs"].flatMap { decodeDelay($0, at: at + ".delayMs") }
+        var fault: Fault?
+        if let raw = value["fault"] {
+            if case .string(let text) = raw, let parsed = Fault(rawValue: text) {
+                fault = parsed
+            } else {
+                error(at + ".fault", "expected one of \(Fault.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \(found(raw))")
+            }
+        }
+        var template = false
+        if let raw = value["template"] {
+            if case .bool(let flag) = raw { template = flag } else { error(at + ".template", "expected true or false, found \(found(raw))") }
+        }
+
+        let bodies = ["json", "text", "file"].filter { value[$0] != nil }
+        if bodies.count > 1 {
+            error(at, "has \(bodies.map { "\"\($0)\"" }.joined(separator: " and ")); a response has at most one body")
+        }
+        var bodyBytes: [UInt8]?
+        var contentType: String?
+        if let json = value["json"] {
+            bodyBytes = Array(json.serialized.utf8)
+            contentType = ContentType.json
+        } else if let raw = value["text"] {
+            if case .string(let text) = raw {
+                bodyBytes = Array(text.utf8)
+                contentType = ContentType.text
+            } else {
+                error(at + ".text", "expected a string, found \(found(raw))")
+            }
+        } else if let raw = value["file"] {
+            if case .string(let path) = raw {
+                if let bytes = readBodyFile(path, at: at + ".file") {
+                    bodyBytes = bytes
+                    contentType = Self.contentType(forFile: path)
+                }
+            } else {
+                error(at + ".file", "expected a path relative to the mock root, found \(found(raw))")
+            }
+        }
+        if fault == .truncated && bodies.isEmpty {
+            error(at + ".fault", "\"truncated\" sends part of a body, so the response needs a json, text or file body")
+        }
+        if template && bodies.isEmpty {
+            error(at + ".template", "a template needs a json, text or file body to render")
+        }
+        guard diagnostics[errorsBefore...].allSatisfy({ $0.severity == .warning }) else { return nil }
+
+        let body: RouteResponse.Body
+        if fault == .reset || fault == .timeout {
+            body = .none
+        } else if template, let bytes = bodyBytes {
+            var all = headers
+            if let contentType, all.first(named: "Content-Type") == nil { all.insert(HTTPHeader("Content-Type", contentType), at: 0) }
+            do {
+                let effectiveType = all.first(named: "Content-Type") ?? ""
+                body = .template(try ResponseTemplate(text: String(decoding: bytes, as: UTF8.self), json: effectiveType.contains("json"),
+                                                      status: status, headers: all, source: "route \(source)"))
+            } catch {
+                self.error(at, "the template does not parse: \(error)")
+                return nil
+            }
+        } else {
+            body = .prepared(builder.prepare(status: status, contentType: bodyBytes == nil ? nil : contentType, headers: headers,
+                                             body: ResponseBody(bodyBytes ?? []), source: "route \(source)"))
+        }
+        return RouteResponse(body: body, delay: delay, fault: fault, status: status)
+    }
+
+    mutating func decodeDelay(_ value: JSONValue, at: String) -> Delay? {
+        let expected = "expected milliseconds as a whole number 0-\(Self.maximumDelayMilliseconds), or {\"min\": 100, \"max\": 800}"
+        switch value {
+        case .number(let text):
+            if let milliseconds = Int(text), (0...Self.maximumDelayMilliseconds).contains(milliseconds) { return Delay(milliseconds: milliseconds) }
+        case .object:
+            checkKeys(value, allowed: ["min", "max"], at: at)
+            if case .number(let minText)? = value["min"], case .number(let maxText)? = value["max"],
+               let minimum = Int(minText), let maximum = Int(maxText),
+               0 <= minimum, minimum <= maximum, maximum <= Self.maximumDelayMilliseconds {
+                return Delay(minimum: minimum, maximum: maximum)
+            }
+        default:
+            break
+        }
+        error(at, "\(expected), found \(found(value))")
+        return nil
+    }
+
+    /// A body file: relative to the root and inside it, read now.
+    mutating func readBodyFile(_ path: String, at: String) -> [UInt8]? {
+        let rootDisplay = MockDataLoader.displayPath(root)
+        if path.hasPrefix("/") {
+            error(at, "expected a path relative to the mock root (\(rootDisplay)), found the absolute path \(JSONText.quoted(path))")
+            return nil
+        }
+        let full = root + "/" + path
+        guard let resolvedRoot = Self.realPath(root), let resolved = Self.realPath(full) else {
+            error(at, "no such file: \(rootDisplay)/\(path)")
+            return nil
+        }
+        guard resolved.hasPrefix(resolvedRoot + "/") else {
+            error(at, "\(JSONText.quoted(path)) is outside the mock root \(rootDisplay); body files must stay inside it")
+            return nil
+        }
+        do {
+            return try FileTree.read(resolved).array
+        } catch {
+            self.error(at, error.reason)
+            return nil
+        }
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func contentType(forFile path: String) -> String {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".json") { return ContentType.json }
+        if lower.hasSuffix(".txt") { return ContentType.text }
+        if lower.hasSuffix(".html") || lower.hasSuffix(".htm") { return "text/html; charset=utf-8" }
+        if lower.hasSuffix(".xml") { return "application/xml" }
+        if lower.hasSuffix(".csv") { return "text/csv; charset=utf-8" }
+        if lower.hasSuffix(".png") { return "image/png" }
+        if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") { return "image/jpeg" }
+        return "application/octet-stream"
+    }
+
+    // MARK: - helpers
+
+    mutating func string(_ value: JSONValue?, at: String) -> String? {
+        guard let value else { return nil }
+        guard case .string(let text) = value else { error(at, "expected a string, found \(found(value))"); return nil }
+        return text
+    }
+
+    /// Unknown keys are errors (a typo would otherwise silently do nothing), with a suggestion.
+    mutating func checkKeys(_ value: JSONValue, allowed: [String], at: String) {
+        guard case .object(let members) = value else { return }
+        for member in members where !allowed.contains(member.key) {
+            let place = at.isEmpty ? member.key : at + "." + member.key
+            let suggestion = allowed.first { $0.lowercased() == member.key.lowercased() }
+                ?? allowed.compactMap { key in EditDistance.bounded(Array(key.utf8), member.key.utf8, bound: 2).map { (key, $0) } }
+                    .min { $0.1 < $1.1 }?.0
+            let hint = suggestion.map { "; did you mean \"\($0)\"?" } ?? "; known keys: \(allowed.joined(separator: ", "))"
+            error(place, "unknown key \(JSONText.quoted(member.key))\(hint)")
+        }
+    }
+
+    mutating func error(_ at: String, _ message: String) {
+        diagnostics.append(Diagnostic(file: file, location: at.isEmpty ? nil : at, message))
+    }
+
+    /// How a found value is shown: scalars as written, containers by kind.
+    func found(_ value: JSONValue) -> String {
+        switch value {
+        case .object: "an object"
+        case .array: "an array"
+        case .string(let text): JSONText.quoted(text.count > 60 ? String(text.prefix(60)) + "…" : text)
+        default: value.serialized
+        }
+    }
+}

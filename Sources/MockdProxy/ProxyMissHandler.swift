@@ -1,0 +1,33 @@
+import Logging
+import MockdCore
+
+/// `--proxy` (and `--record`) as the server's miss handler: forwards what nothing matched,
+/// and saves real answers as mocks.
+public final class ProxyMissHandler: MissHandler {
+    public let proxy: UpstreamProxy
+    public let recorder: Recorder?
+    let logger: Logger
+
+    public init(proxy: UpstreamProxy, recorder: Recorder?, logger: Logger) {
+        self.proxy = proxy
+        self.recorder = recorder
+        self.logger = logger
+    }
+
+    public func answer(_ request: MockRequest) async -> BuiltResponse {
+        let outcome = await proxy.forward(request)
+        var response = outcome.response
+        let milliseconds = Double(outcome.upstreamDuration.components.attoseconds) / 1e15 + Double(outcome.upstreamDuration.components.seconds) * 1000
+        response.source += " \(Int(milliseconds.rounded()))ms"
+        if let recorder, outcome.fromUpstream {
+            // The recorder writes with fsync: off libmicrohttpd's threads, on this task.
+            let result = recorder.record(request, outcome.response)
+            logger.info("recorded", metadata: ["method": "\(request.method)", "path": "\(request.path)", "outcome": "\(result)"])
+        }
+        return response
+    }
+
+    public func shutdown() {
+        proxy.shutdown()
+    }
+}
