@@ -397,7 +397,7 @@ private enum Polling {
 
     private static func walk(_ folder: String, depth: Int, visited: inout Set<FileID>, into result: inout [String: Stamp], ignore: (String) -> Bool) {
         guard depth < 64 else { return }
-        forEachEntry(in: folder) { name, path in
+        forEachEntry(in: folder) { name, path, _ in
             var info = stat()
             if name.hasPrefix(".") {
                 // Only a hidden link to a folder counts (a Kubernetes `..data` swap).
@@ -532,8 +532,8 @@ private enum Inotify {
         mutating func addTree(_ folder: String, fd: Int32, depth: Int, visited: inout Set<FileID>, ignore: (String) -> Bool) throws(OpenError) {
             guard depth < 64 else { return }
             var subfolders: [(String, FileID)] = []
-            forEachEntry(in: folder) { name, path in
-                guard !name.hasPrefix(".") else { return }
+            forEachEntry(in: folder) { name, path, mayBeFolder in
+                guard mayBeFolder, !name.hasPrefix(".") else { return }
                 var info = stat()
                 guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, !ignore(path) else { return }
                 subfolders.append((path, FileID(info)))
@@ -623,8 +623,9 @@ private struct FileID: Hashable, Sendable {
     }
 }
 
-/// Calls `body(name, path)` for each entry of `folder` but `.` and `..`.
-private func forEachEntry(in folder: String, _ body: (String, String) -> Void) {
+/// Calls `body(name, path, mayBeFolder)` for each entry of `folder` but `.` and `..`;
+/// `mayBeFolder` is false when readdir already says it is neither a folder nor a link.
+private func forEachEntry(in folder: String, _ body: (String, String, Bool) -> Void) {
     guard let handle = opendir(folder) else { return }
     defer { closedir(handle) }
     while let entry = readdir(handle) {
@@ -632,7 +633,9 @@ private func forEachEntry(in folder: String, _ body: (String, String) -> Void) {
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
         if name == "." || name == ".." { continue }
-        body(name, folder + "/" + name)
+        let type = entry.pointee.d_type
+        let mayBeFolder = type == UInt8(DT_DIR) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)
+        body(name, folder + "/" + name, mayBeFolder)
     }
 }
 
