@@ -113,8 +113,12 @@ public struct MockdLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var fields = metadata
-        if let extra = event.metadata { fields.merge(extra) { _, new in new } }
+        let fields: Logger.Metadata
+        if metadata.isEmpty {
+            fields = event.metadata ?? [:]
+        } else {
+            fields = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        }
         let line: String
         switch format {
         case .text: line = Self.text(event, fields)
@@ -123,17 +127,13 @@ public struct MockdLogHandler: LogHandler {
         sink.write(line, urgent: event.level >= .warning)
     }
 
-    static let accessKeys = ["method", "path", "status", "source", "durationMs"]
-
     /// `2026-11-22T11:30:00.123Z GET /api/users 200 file mock_api_users_get.json 0.080ms`
     /// or `2026-11-22T11:30:00.123Z warning message key=value`.
     static func text(_ event: LogEvent, _ fields: Logger.Metadata) -> String {
         var line = Timestamp.now()
-        if event.message.description == "request", let method = fields["method"], let path = fields["path"] {
-            line += " \(method) \(path) \(fields["status"] ?? "-") \(fields["source"] ?? "-") \(fields["durationMs"] ?? "-")ms"
-            for (key, value) in fields.sorted(by: { $0.key < $1.key }) where !accessKeys.contains(key) {
-                line += " \(key)=\(value)"
-            }
+        if fields.count == 1, case .stringConvertible(let value)? = fields[AccessRecord.metadataKey], let record = value as? AccessRecord {
+            line += " "
+            line += record.description
             return line
         }
         line += " \(event.level) \(event.message)"
@@ -146,14 +146,43 @@ public struct MockdLogHandler: LogHandler {
     static func json(_ event: LogEvent, _ fields: Logger.Metadata) -> String {
         var line = #"{"time":"\#(Timestamp.now())","level":"\#(event.level)","message":\#(JSONText.quoted(event.message.description))"#
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-            line += ",\(JSONText.quoted(key)):"
-            if key == "status" || key == "durationMs" {
-                line += "\(value)"  // numbers in the access log's fields
+            if case .stringConvertible(let convertible) = value, let record = convertible as? AccessRecord {
+                line += record.jsonFields
             } else {
-                line += JSONText.quoted("\(value)")
+                line += ",\(JSONText.quoted(key)):\(JSONText.quoted("\(value)"))"
             }
         }
         return line + "}"
+    }
+}
+
+/// The fields of one access-log line.
+public struct AccessRecord: CustomStringConvertible, Sendable {
+    public static let metadataKey = "mockd.request"
+    public var method: String
+    public var path: String
+    public var status: Int
+    public var source: String
+    public var durationMicroseconds: UInt64
+
+    /// `GET /api/users 200 file mock_api_users_get.json 0.080ms`
+    public var description: String {
+        var text = method
+        text += " "
+        text += path
+        text += " "
+        text += String(status)
+        text += " "
+        text += source
+        text += " "
+        text += AccessLogFormat.milliseconds(durationMicroseconds)
+        text += "ms"
+        return text
+    }
+
+    /// `,"method":"GET","path":…,"durationMs":0.08`
+    var jsonFields: String {
+        ",\"method\":\(JSONText.quoted(method)),\"path\":\(JSONText.quoted(path)),\"status\":\(status),\"source\":\(JSONText.quoted(source)),\"durationMs\":\(AccessLogFormat.milliseconds(durationMicroseconds))"
     }
 }
 

@@ -222,7 +222,9 @@ struct ServeCommand: ParsableCommand {
     /// Reloads on edits under the root and the routes folder (not on the recorder's own writes).
     func startWatcher(enabled: Bool, loader: ConfigurationLoader, server: HTTPServer, recorder: Recorder?, logger: Logger) throws -> FileWatcher? {
         guard enabled else { return nil }
-        let paths = [loader.root] + (loader.routes.map { [$0] } ?? [])
+        // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
+        let directory = FileManager.default.currentDirectoryPath
+        let paths = ([loader.root] + (loader.routes.map { [$0] } ?? [])).map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
         let watcher = FileWatcher(paths: paths, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {
             server.reload(trigger: "watch")
         }
@@ -233,6 +235,7 @@ struct ServeCommand: ParsableCommand {
             return nil
         }
         logger.info("watching for changes", metadata: ["mode": "\(watcher.mode)", "paths": "\(paths.joined(separator: " "))"])
+        if let reason = watcher.fallbackReason { logger.warning("watching by polling: \(reason)") }
         return watcher
     }
 }

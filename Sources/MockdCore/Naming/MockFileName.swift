@@ -7,17 +7,33 @@ public enum MockFileName {
     /// The file name for a request. `path` is the percent-decoded path without the query,
     /// as `URL.path` gives it; one trailing slash is ignored (`/api/users/` = `/api/users`).
     public static func forRequest(method: String, path: String) -> String {
-        var path = Substring(path)
-        if path.count > 1, path.last == "/" { path = path.dropLast() }
-        var name = "mock"
-        name.reserveCapacity(path.utf8.count + method.utf8.count + 10)
-        for character in path.unicodeScalars {
-            name.unicodeScalars.append(character == "/" ? "_" : character)
+        var path = path
+        var method = method
+        return path.withUTF8 { pathBytes in
+            method.withUTF8 { methodBytes in
+                var pathCount = pathBytes.count
+                if pathCount > 1, pathBytes[pathCount - 1] == UInt8(ascii: "/") { pathCount -= 1 }
+                // "mock" + path with / as _ + "_" + method in lower case + ".json", byte by byte:
+                // this runs for every request.
+                let total = 4 + pathCount + 1 + methodBytes.count + 5
+                return String(unsafeUninitializedCapacity: total) { buffer in
+                    var index = 0
+                    for byte in "mock".utf8 { buffer[index] = byte; index += 1 }
+                    for offset in 0..<pathCount {
+                        let byte = pathBytes[offset]
+                        buffer[index] = byte == UInt8(ascii: "/") ? UInt8(ascii: "_") : byte
+                        index += 1
+                    }
+                    buffer[index] = UInt8(ascii: "_"); index += 1
+                    for byte in methodBytes {
+                        buffer[index] = (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte | 0x20 : byte
+                        index += 1
+                    }
+                    for byte in ".json".utf8 { buffer[index] = byte; index += 1 }
+                    return index
+                }
+            }
         }
-        name += "_"
-        name += method.lowercased()
-        name += ".json"
-        return name
     }
 
     /// What a file name says about the requests it answers, or why no request can reach it.

@@ -33,6 +33,12 @@ public struct Resolver: Sendable {
         if let file = baseFile(for: request) {
             return Answer(.prepared(file.response), scenario: scenario, delay: globalDelay)
         }
+        if !MockFileName.knownMethods.contains(request.method) {
+            // No file can be named for it, so a 404 asking for one would mislead.
+            let message = "no route answers \(request.method) \(request.path); files only serve \(MockFileName.knownMethods.joined(separator: ", ")), so add a route with \"method\": \"\(request.method)\" or \"*\""
+            return Answer(.built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
+                          scenario: scenario, isMiss: true)
+        }
         return Answer(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot)), scenario: scenario, isMiss: true)
     }
 
