@@ -33,6 +33,18 @@ public final class LogSink: Sendable {
         if let pending { writeAll(pending) }
     }
 
+    /// Appends one line built straight into the buffer (the access log's path: no String per line).
+    public func writeLine(urgent: Bool, _ build: (inout [UInt8]) -> Void) {
+        let pending: [UInt8]? = buffer.withLock { buffer in
+            build(&buffer)
+            buffer.append(UInt8(ascii: "\n"))
+            guard urgent || buffer.count >= Self.flushThreshold else { return nil }
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        if let pending { writeAll(pending) }
+    }
+
     public func flush() {
         let pending: [UInt8] = buffer.withLock { buffer in
             defer { buffer.removeAll(keepingCapacity: true) }
@@ -119,6 +131,15 @@ public struct MockdLogHandler: LogHandler {
         } else {
             fields = metadata.merging(event.metadata ?? [:]) { _, new in new }
         }
+        if format == .text, fields.count == 1, case .stringConvertible(let value)? = fields[AccessRecord.metadataKey],
+           let record = value as? AccessRecord {
+            sink.writeLine(urgent: false) { buffer in
+                Timestamp.append(to: &buffer)
+                buffer.append(UInt8(ascii: " "))
+                record.append(to: &buffer)
+            }
+            return
+        }
         let line: String
         switch format {
         case .text: line = Self.text(event, fields)
@@ -180,15 +201,74 @@ public struct AccessRecord: CustomStringConvertible, Sendable {
         return text
     }
 
+    /// The same as `description`, appended as bytes.
+    func append(to buffer: inout [UInt8]) {
+        var method = method, path = path, source = source
+        method.withUTF8 { buffer.append(contentsOf: $0) }
+        buffer.append(UInt8(ascii: " "))
+        path.withUTF8 { buffer.append(contentsOf: $0) }
+        buffer.append(UInt8(ascii: " "))
+        Digits.append(UInt64(max(0, status)), to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        source.withUTF8 { buffer.append(contentsOf: $0) }
+        buffer.append(UInt8(ascii: " "))
+        Digits.append(durationMicroseconds / 1000, to: &buffer)
+        buffer.append(UInt8(ascii: "."))
+        Digits.append(durationMicroseconds % 1000, to: &buffer, width: 3)
+        buffer.append(contentsOf: "ms".utf8)
+    }
+
     /// `,"method":"GET","path":…,"durationMs":0.08`
     var jsonFields: String {
         ",\"method\":\(JSONText.quoted(method)),\"path\":\(JSONText.quoted(path)),\"status\":\(status),\"source\":\(JSONText.quoted(source)),\"durationMs\":\(AccessLogFormat.milliseconds(durationMicroseconds))"
     }
 }
 
+/// Decimal digits appended as bytes.
+enum Digits {
+    static func append(_ value: UInt64, to buffer: inout [UInt8], width: Int = 1) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0 || count < width
+            for index in stride(from: count - 1, through: 0, by: -1) { buffer.append(raw[index]) }
+        }
+    }
+}
+
 /// UTC timestamps with milliseconds; the formatted second is cached, as most lines share it.
 enum Timestamp {
     private static let cache = Mutex<(second: Int, text: String)>((-1, ""))
+    private static let byteCache = Mutex<(second: Int, bytes: [UInt8])>((-1, []))
+
+    /// `2026-11-22T11:30:00.123Z` appended as bytes.
+    static func append(to buffer: inout [UInt8]) {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        let second = time.tv_sec
+        byteCache.withLock { cache in
+            if cache.second != second { cache = (second, Array(formatSecond(second).utf8)) }
+            buffer.append(contentsOf: cache.bytes)
+        }
+        buffer.append(UInt8(ascii: "."))
+        Digits.append(UInt64(time.tv_nsec / 1_000_000), to: &buffer, width: 3)
+        buffer.append(UInt8(ascii: "Z"))
+    }
+
+    private static func formatSecond(_ second: Int) -> String {
+        var seconds = second
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     static func now() -> String {
         var time = timespec()
@@ -196,12 +276,7 @@ enum Timestamp {
         let second = time.tv_sec
         let prefix = cache.withLock { cache -> String in
             if cache.second == second { return cache.text }
-            var seconds = second
-            var parts = tm()
-            gmtime_r(&seconds, &parts)
-            var buffer = [CChar](repeating: 0, count: 32)
-            let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &parts)
-            let text = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = formatSecond(second)
             cache = (second, text)
             return text
         }
