@@ -33,6 +33,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: ArgumentHelp("Largest request body; larger ones get 413. [env: MOCKD_MAX_BODY_BYTES; default: 10485760]", valueName: "n"))
     var maxBodyBytes: Int?
 
+    @Option(name: .customLong("max-header-bytes"), help: ArgumentHelp("Room for the request line and headers; larger requests get 414 or 431. [env: MOCKD_MAX_HEADER_BYTES; default: 16384]", valueName: "n"))
+    var maxHeaderBytes: Int?
+
     @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open connections beyond this are closed at once. [env: MOCKD_MAX_CONNECTIONS; default: 4096]", valueName: "n"))
     var maxConnections: Int?
 
@@ -100,6 +103,8 @@ struct ServeCommand: ParsableCommand {
         guard (1...64).contains(settings.server.threads) else { throw ValidationError("--threads \(settings.server.threads): expected 1-64") }
         settings.server.maxBodyBytes = try maxBodyBytes ?? Environment.int("MOCKD_MAX_BODY_BYTES") ?? settings.server.maxBodyBytes
         guard settings.server.maxBodyBytes >= 0 else { throw ValidationError("--max-body-bytes: expected 0 or more") }
+        settings.server.maxHeaderBytes = try maxHeaderBytes ?? Environment.int("MOCKD_MAX_HEADER_BYTES") ?? settings.server.maxHeaderBytes
+        guard settings.server.maxHeaderBytes >= 4096 else { throw ValidationError("--max-header-bytes: expected 4096 or more") }
         settings.server.maxConnections = try maxConnections ?? Environment.int("MOCKD_MAX_CONNECTIONS") ?? settings.server.maxConnections
         guard settings.server.maxConnections >= 1 else { throw ValidationError("--max-connections: expected 1 or more") }
         settings.server.idleTimeoutSeconds = try idleTimeout ?? Environment.int("MOCKD_IDLE_TIMEOUT") ?? settings.server.idleTimeoutSeconds

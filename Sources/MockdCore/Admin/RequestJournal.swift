@@ -4,21 +4,23 @@ import Synchronization
 /// The last requests mockd answered, oldest first, for tests to verify what an app sent
 /// (`GET /__mockd/requests`). A bounded ring: a long CI run cannot grow memory.
 public final class RequestJournal: Sendable {
-    public struct Entry: Sendable {
+    /// A class, not a struct: entries are written once and only passed around, and moving one
+    /// reference into the ring is cheaper per request than copying a dozen fields.
+    public final class Entry: Sendable {
         /// Seconds since 1970 (UTC).
-        public var time: Double
-        public var method: String
-        public var path: String
-        public var query: String
-        public var headers: [HTTPHeader]
+        public let time: Double
+        public let method: String
+        public let path: String
+        public let query: String
+        public let headers: [HTTPHeader]
         /// Capped at `bodyLimit` bytes.
-        public var body: [UInt8]
-        public var bodyTruncated: Bool
-        public var scenario: String
-        public var session: String?
-        public var source: String
-        public var status: Int
-        public var durationMicroseconds: UInt64
+        public let body: [UInt8]
+        public let bodyTruncated: Bool
+        public let scenario: String
+        public let session: String?
+        public let source: String
+        public let status: Int
+        public let durationMicroseconds: UInt64
 
         public init(time: Double, method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8], bodyTruncated: Bool,
                     scenario: String, session: String?, source: String, status: Int, durationMicroseconds: UInt64) {
