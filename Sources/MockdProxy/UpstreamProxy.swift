@@ -37,7 +37,8 @@ public final class UpstreamProxy: Sendable {
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.httpShouldSetCookies = false
         sessionConfiguration.httpCookieAcceptPolicy = .never
-        sessionConfiguration.httpMaximumConnectionsPerHost = 16
+        // Slow upstream calls must not queue behind each other: each waits on its own connection.
+        sessionConfiguration.httpMaximumConnectionsPerHost = 256
         self.session = URLSession(configuration: sessionConfiguration, delegate: SessionDelegate(tasks: tasks), delegateQueue: nil)
     }
 
