@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CMicroHTTPD
+import Dispatch
 import Logging
 import MockdCore
 import Synchronization
@@ -279,27 +280,23 @@ public final class HTTPServer: Sendable {
         let answer = serving.resolver.resolve(request)
         if answer.isMiss, let missHandler {
             return park(connection, state: state, request: request, kind: .upstream) { [self] in
-                let response = await missHandler.answer(request)
-                let relayed = Answer(.built(response), scenario: answer.scenario)
-                state.pending.withLock { $0 = .init(action: .respond(relayed, serving), request: request) }
-                resume(state)
+                Task {
+                    let response = await missHandler.answer(request)
+                    let relayed = Answer(.built(response), scenario: answer.scenario)
+                    state.pending.withLock { $0 = .init(action: .respond(relayed, serving), request: request) }
+                    resume(state)
+                }
             }
         }
         if answer.fault == .timeout {
             let limit = configuration.stallLimit
             state.pending.withLock { $0 = .init(action: .close, request: request) }
-            return park(connection, state: state, request: request, kind: .stall) { [self] in
-                try? await Task.sleep(for: limit)
-                resume(state)
-            }
+            return park(connection, state: state, request: request, kind: .stall, after: limit)
         }
         if answer.delay > .zero {
             let delay = answer.delay
             state.pending.withLock { $0 = .init(action: .respond(answer, serving), request: request) }
-            return park(connection, state: state, request: request, kind: .delay) { [self] in
-                try? await Task.sleep(for: delay)
-                resume(state)
-            }
+            return park(connection, state: state, request: request, kind: .delay, after: delay)
         }
         return deliver(answer, serving: serving, request: request, connection: connection, state: state)
     }
@@ -327,10 +324,24 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Suspends the connection and runs `work`, which must end by calling `resume(state)`.
-    /// Nothing holds a thread meanwhile: a delay is a sleeping task, not a sleeping worker.
+    /// Suspends the connection and resumes it after `delay`, from a timer: no thread waits.
     private func park(_ connection: OpaquePointer, state: RequestState, request: MockRequest, kind: ParkedRequest.Kind,
-                      _ work: @escaping @Sendable () async -> Void) -> MHD_Result {
+                      after delay: Duration) -> MHD_Result {
+        park(connection, state: state, request: request, kind: kind) { [self] in
+            // A Dispatch timer, not Task.sleep: it fires on time even when the Swift
+            // concurrency pool is busy (the proxy, or a test harness blocking its threads).
+            let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
+            Self.timers.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in resume(state) }
+        }
+    }
+
+    /// One serial queue for every delay and stall timer.
+    private static let timers = DispatchQueue(label: "mockd.timers")
+
+    /// Suspends the connection and runs `work`, which must end by calling `resume(state)`
+    /// (directly or from a timer or a task it starts).
+    private func park(_ connection: OpaquePointer, state: RequestState, request: MockRequest, kind: ParkedRequest.Kind,
+                      _ work: @escaping @Sendable () -> Void) -> MHD_Result {
         let admitted = parked.withLock { parked -> Bool in
             guard parked.count < configuration.maxParked else { return false }
             parked[ObjectIdentifier(state)] = ParkedRequest(state: state, connection: ConnectionHandle(raw: connection), kind: kind)
@@ -343,7 +354,7 @@ public final class HTTPServer: Sendable {
         }
         state.phase = .parked
         MHD_suspend_connection(connection)
-        Task(operation: work)
+        work()
         return .YES
     }
 
@@ -374,7 +385,9 @@ public final class HTTPServer: Sendable {
 
     private func adminResponse(_ request: MockRequest, serving: ServingState) -> BuiltResponse {
         if let token = configuration.adminToken, request.headers.first(named: "Authorization") != "Bearer \(token)" {
-            return BuiltResponse.json(status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n", source: "admin")
+            var response = BuiltResponse.json(status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n", source: "admin")
+            response.headers.append(HTTPHeader("WWW-Authenticate", #"Bearer realm="mockd admin""#))
+            return response
         }
         let uptime = Double(RequestState.monotonicNanoseconds() - startedAt) / 1e9
         let context = AdminAPI.Context(snapshot: serving.snapshot, state: runtime, journal: journal, uptimeSeconds: uptime,

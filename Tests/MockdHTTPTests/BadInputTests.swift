@@ -235,10 +235,8 @@ struct BadInputTests {
     @Test func absoluteFormTarget_IsServedByItsPath() async throws {
         try await withTestServer { server in
             let response = try await server.raw("GET", "http://127.0.0.1:\(server.port)/api/users?page=2")
-            withKnownIssue("absolute-form request targets are named after the whole URL") {
-                #expect(response.status == 200 && response.body == Fixture.body("mock_api_users_get.json"),
-                        "HTTP \(response.status), looked for \(String(describing: (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["file"]))")
-            }
+            #expect(response.status == 200 && response.body == Fixture.body("mock_api_users_get.json"),
+                    "HTTP \(response.status), looked for \(String(describing: (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["file"]))")
         }
     }
 

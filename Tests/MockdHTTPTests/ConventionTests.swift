@@ -188,8 +188,11 @@ struct ConventionTests {
             let deadline = Deadline(.seconds(5))
             var requests: [[String: String]] = []
             repeat {
-                requests = recorder.all.filter { $0.message.description == "request" }.map { event in
-                    (event.metadata ?? [:]).mapValues { $0.description }
+                requests = recorder.all.filter { $0.message.description == "request" }.compactMap { event in
+                    guard case .stringConvertible(let value)? = event.metadata?[AccessRecord.metadataKey],
+                          let record = value as? AccessRecord else { return nil }
+                    return ["method": record.method, "path": record.path, "status": String(record.status), "source": record.source,
+                            "durationMs": String(Double(record.durationMicroseconds) / 1000)]
                 }
                 if requests.count < 2 { await Task.yield() }
             } while requests.count < 2 && !deadline.hasPassed

@@ -47,7 +47,7 @@ public enum MethodSet: Sendable, Equatable {
         switch (self, other) {
         case (.any, _): true
         case (.only, .any): false
-        case (.only(let mine), .only(let theirs)): theirs.allSatisfy { mine.contains($0) }
+        case (.only(let mine), .only(let theirs)): theirs.allSatisfy { mine.contains($0) || ($0 == "HEAD" && mine.contains("GET")) }
         }
     }
 }

@@ -85,7 +85,7 @@ struct RouteDecoder {
             }
         }
         guard diagnostics[errorsBefore...].allSatisfy({ $0.severity == .warning }), let methods, let path else { return nil }
-        let identity = [file, name ?? "", methods.description, path.source, scenario ?? ""].joined(separator: "|")
+        let identity = ([file, name ?? "", methods.description, path.source, scenario ?? ""] + conditions.map(\.description)).joined(separator: "|")
         return Route(order: firstOrder + routes.count, name: name, source: source, identity: identity, methods: methods, path: path,
                      conditions: conditions, scenario: scenario, responses: responses, sequence: sequence)
     }
