@@ -48,7 +48,8 @@ public final class HTTPServer: Sendable {
         self.missHandler = missHandler
         self.loader = loader
         self.systemd = systemd
-        self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime, globalDelay: configuration.globalDelay))
+        self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime, globalDelay: configuration.globalDelay,
+                                  extraHeaders: configuration.corsHeaders))
     }
 
     /// The port actually bound (useful with port 0).
@@ -59,7 +60,8 @@ public final class HTTPServer: Sendable {
 
     /// Swaps in a new snapshot. Requests already resolved finish with the old one.
     public func install(_ snapshot: Snapshot) {
-        let next = ServingState(snapshot: snapshot, runtime: runtime, globalDelay: configuration.globalDelay)
+        let next = ServingState(snapshot: snapshot, runtime: runtime, globalDelay: configuration.globalDelay,
+                                  extraHeaders: configuration.corsHeaders)
         current.withLock { $0 = next }
     }
 
@@ -272,6 +274,17 @@ public final class HTTPServer: Sendable {
                                   query: state.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection), rawQuery: state.rawQuery,
                                   headers: Self.headers(of: connection), body: state.body)
         let serving = current.withLock { $0 }
+        if configuration.cors, request.method == "OPTIONS", request.headers.first(named: "Access-Control-Request-Method") != nil {
+            // A browser's preflight: allow whatever it asks for.
+            var response = BuiltResponse(status: 204, source: "cors preflight")
+            response.headers = [
+                HTTPHeader("Access-Control-Allow-Methods", request.headers.first(named: "Access-Control-Request-Method") ?? "*"),
+                HTTPHeader("Access-Control-Allow-Headers", request.headers.first(named: "Access-Control-Request-Headers") ?? "*"),
+                HTTPHeader("Access-Control-Max-Age", "600"),
+            ]
+            finish(request, status: 204, source: response.source, scenario: "", state: state)
+            return queue(built: response, on: connection)
+        }
         if configuration.adminEnabled && AdminAPI.isAdminPath(path) {
             let response = adminResponse(request, serving: serving)
             finish(request, status: response.status, source: response.source, scenario: "", state: state)
@@ -396,7 +409,7 @@ public final class HTTPServer: Sendable {
     }
 
     private func queue(built: BuiltResponse, on connection: OpaquePointer) -> MHD_Result {
-        guard let response = MHDResponse(built: built) else { return .NO }
+        guard let response = MHDResponse(built: built, extraHeaders: configuration.corsHeaders) else { return .NO }
         return MHD_queue_response(connection, UInt32(built.status), response.raw)
     }
 
@@ -455,11 +468,11 @@ final class ServingState: Sendable {
     /// libmicrohttpd responses by `PreparedResponse.id`, built once per snapshot.
     let responses: [MHDResponse]
 
-    init(snapshot: Snapshot, runtime: RuntimeState, globalDelay: Duration) {
+    init(snapshot: Snapshot, runtime: RuntimeState, globalDelay: Duration, extraHeaders: [HTTPHeader]) {
         self.snapshot = snapshot
         self.resolver = Resolver(snapshot: snapshot, state: runtime, globalDelay: globalDelay)
         self.responses = snapshot.preparedResponses.map { prepared in
-            guard let response = MHDResponse(prepared: prepared) else {
+            guard let response = MHDResponse(prepared: prepared, extraHeaders: extraHeaders) else {
                 fatalError("libmicrohttpd could not create a response for \(prepared.source) (out of memory)")
             }
             return response

@@ -11,7 +11,7 @@ final class MHDResponse: Sendable {
     /// A response reused for every request a prepared response answers. The body is not
     /// copied: libmicrohttpd points at `ResponseBody`'s memory, which stays retained until
     /// libmicrohttpd's last use of the response (see `releaseResponseBody`).
-    init?(prepared: PreparedResponse) {
+    init?(prepared: PreparedResponse, extraHeaders: [HTTPHeader] = []) {
         let body = prepared.body
         let context = Unmanaged.passRetained(body).toOpaque()
         guard let raw = MHD_create_response_from_buffer_with_free_callback_cls(
@@ -21,17 +21,17 @@ final class MHDResponse: Sendable {
             return nil
         }
         self.raw = raw
-        Self.add(prepared.headers, to: raw)
+        Self.add(prepared.headers + extraHeaders, to: raw)
     }
 
     /// A response for one request; libmicrohttpd copies the bytes.
-    init?(built: BuiltResponse) {
+    init?(built: BuiltResponse, extraHeaders: [HTTPHeader] = []) {
         let created = built.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
         guard let raw = created else { return nil }
         self.raw = raw
-        Self.add(built.headers, to: raw)
+        Self.add(built.headers + extraHeaders, to: raw)
         _ = MHD_add_response_header(raw, "X-Mockd-Source", built.source)
     }
 

@@ -1,3 +1,5 @@
+import MockdCore
+
 /// How the HTTP server listens and what it puts up with. Defaults suit a laptop.
 public struct ServerConfiguration: Sendable {
     /// `127.0.0.1` (default), `localhost` (127.0.0.1 and ::1), `0.0.0.0` (containers), an IP or a host name.
@@ -21,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     public var adminEnabled: Bool = true
     /// When set, admin calls need `Authorization: Bearer <token>`.
     public var adminToken: String? = nil
+    /// `--cors`: every answer allows any origin, and preflight requests get 204 (for web apps and
+    /// WKWebView content served from another origin).
+    public var cors: Bool = false
     /// `--delay`: added to every mocked answer.
     public var globalDelay: Duration = .zero
     /// Most requests parked at once (delayed, stalled by a timeout fault, or waiting on the
@@ -31,6 +36,12 @@ public struct ServerConfiguration: Sendable {
     public var stallLimit: Duration = .seconds(120)
 
     public init() {}
+
+    /// Headers `--cors` adds to every answer.
+    public var corsHeaders: [HTTPHeader] {
+        guard cors else { return [] }
+        return [HTTPHeader("Access-Control-Allow-Origin", "*"), HTTPHeader("Access-Control-Expose-Headers", "*")]
+    }
 
     /// The CPUs this process may run on (its affinity mask, so `taskset` and container CPU sets count).
     public static var defaultThreads: Int { max(1, min(CPUSet.usableCount, 8)) }

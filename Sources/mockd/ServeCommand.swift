@@ -69,6 +69,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-parked"), help: ArgumentHelp("Requests waiting at once on delays, timeout faults or the upstream; more get 503. [env: MOCKD_MAX_PARKED; default: 10000]", valueName: "n"))
     var maxParked: Int?
 
+    @Flag(help: "Allow any origin (CORS) and answer preflight requests with 204. [env: MOCKD_CORS]")
+    var cors = false
+
     @Flag(name: .customLong("no-admin"), help: "Do not serve the admin API under /__mockd/. [env: MOCKD_NO_ADMIN]")
     var noAdmin = false
 
@@ -109,6 +112,7 @@ struct ServeCommand: ParsableCommand {
         guard settings.server.maxConnections >= 1 else { throw ValidationError("--max-connections: expected 1 or more") }
         settings.server.idleTimeoutSeconds = try idleTimeout ?? Environment.int("MOCKD_IDLE_TIMEOUT") ?? settings.server.idleTimeoutSeconds
         guard settings.server.idleTimeoutSeconds >= 1 else { throw ValidationError("--idle-timeout: expected 1 or more seconds") }
+        settings.server.cors = try cors || (Environment.bool("MOCKD_CORS") ?? false)
         settings.server.adminEnabled = !(try noAdmin || (Environment.bool("MOCKD_NO_ADMIN") ?? false))
         settings.server.adminToken = adminToken ?? Environment.string("MOCKD_ADMIN_TOKEN")
         let format = logFormat ?? Environment.string("MOCKD_LOG_FORMAT") ?? "text"
