@@ -138,18 +138,21 @@ struct NotFoundReportTests {
         }
     }
 
-    /// Known bug: for a method outside `knownMethods` the report still says "create
-    /// mock_api_teams_brew.json", a name the loader then refuses ("'brew' is not an HTTP method").
-    @Test func report_ForAnUnknownMethod_SuggestsAServableFile() throws {
+    /// A method no file can be named for gets 501 naming the fix (a route), not a 404 asking
+    /// for `mock_api_teams_brew.json`, a name the loader would refuse.
+    @Test func resolver_ForAnUnknownMethod_Answers501SuggestingARoute() throws {
         try withSnapshot(Self.files) { snapshot, _ in
-            let (json, _) = try Self.report(.make(method: "BREW", path: "/api/teams"), in: snapshot)
-            let file = try #require(json["file"] as? String)
-            withKnownIssue("NotFoundReport suggests a file name MockFileName.parse calls unreachable") {
-                guard case .mock = MockFileName.parse(file) else {
-                    Issue.record("the report asks for \(file), which the loader calls \(MockFileName.parse(file))")
-                    return
-                }
+            let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(.make(method: "BREW", path: "/api/teams"))
+            guard case .built(let built) = answer.response else {
+                Issue.record("expected a built 501, got \(answer.source)")
+                return
             }
+            #expect(built.status == 501)
+            #expect(answer.isMiss, "a proxy may still answer it")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(built.body)) as? [String: Any])
+            let error = try #require(json["error"] as? String)
+            #expect(error.contains("\"method\": \"BREW\""), "\(error)")
+            #expect(!error.contains("mock_api_teams_brew.json"))
         }
     }
 }
