@@ -124,13 +124,15 @@ public final class Recorder: Sendable {
         if response.headers.contains(where: { Self.meaningfulHeaders.contains($0.name.lowercased()) }) { return nil }
         let contentType = response.headers.first(named: "Content-Type")
         if let contentType, !Self.isJSONMediaType(contentType) { return nil }
-        guard let value = try? OrderedJSON.parse(response.body) else { return nil }
+        // Not valid UTF-8 (the parser would replace the bad bytes): not rewritten, kept as a route with its bytes.
+        guard String(validating: response.body, as: UTF8.self) != nil,
+              let value = try? JSONParser.parse(response.body) else { return nil }
         // Without a Content-Type, only an object or an array counts as JSON ("42" may be text).
         if contentType == nil, !value.isContainer { return nil }
         let name = MockFileName.forRequest(method: request.method, path: path)
         guard Self.isSafeFileName(name),
               case .mock(let method, _) = MockFileName.parse(name), method == request.method.uppercased() else { return nil }
-        let bytes = Data(value.pretty().utf8)
+        let bytes = Data((value.prettyPrinted + "\n").utf8)
         // The loader checks mock files with JSONSerialization: write only what it accepts.
         guard (try? JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed])) != nil else { return nil }
         return (name, bytes)
@@ -171,16 +173,16 @@ public final class Recorder: Sendable {
             let name = MockFileName.forRequest(method: request.method, path: path)
             if Self.isSafeFileName(name), let existingFile = findMockFile(named: name) { return .keptExisting(root + "/" + existingFile) }
         }
-        var routeResponse: [(String, OrderedJSON)] = [("status", .number(String(response.status)))]
+        var routeResponse: [(key: String, value: JSONValue)] = [("status", .number(response.status))]
         let headers = routeHeaders(response.headers)
-        if !headers.isEmpty { routeResponse.append(("headers", .makeObject(headers.map { ($0.name, OrderedJSON.string($0.value)) }))) }
+        if !headers.isEmpty { routeResponse.append(("headers", .object(headers.map { ($0.name, .string($0.value)) }))) }
         var bodyFile: String? = nil
         if !response.body.isEmpty {
             let relative = Self.bodiesFolder + "/" + Self.bodyFileName(method: request.method, path: path)
             routeResponse.append(("file", .string(relative)))
             bodyFile = root + "/" + relative
         }
-        var route: [(String, OrderedJSON)] = [
+        var route: [(key: String, value: JSONValue)] = [
             ("name", .string("recorded \(request.method) \(path)")),
             ("method", .string(request.method)),
         ]
@@ -189,10 +191,10 @@ public final class Recorder: Sendable {
         } else {
             route.append(("path", .string(path)))
         }
-        route.append(("response", .makeObject(routeResponse)))
+        route.append(("response", .object(routeResponse)))
 
         var updated = table
-        let index = updated.put(.makeObject(route), replacing: existingRoutes)
+        let index = updated.put(.object(route), replacing: existingRoutes)
         do {
             if let bodyFile {
                 try FileManager.default.createDirectory(atPath: root + "/" + Self.bodiesFolder, withIntermediateDirectories: true)
@@ -327,12 +329,14 @@ public final class Recorder: Sendable {
 }
 
 /// `recorded.json` as read from disk: the whole document, kept in its order, and its routes.
+/// Written back as `JSONValue.prettyPrinted`: members, order and numbers as written are kept;
+/// white space and string escapes are normalised.
 struct RouteTable {
     struct Problem: Error { var message: String }
 
     /// The top-level object's members; "routes" among them.
-    var members: [OrderedJSON.Member]
-    var routes: [OrderedJSON]
+    var members: [(key: String, value: JSONValue)]
+    var routes: [JSONValue]
 
     static func read(_ file: String) -> Result<RouteTable, Problem> {
         guard FileManager.default.fileExists(atPath: file) else {
@@ -341,15 +345,20 @@ struct RouteTable {
         guard let data = FileManager.default.contents(atPath: file) else {
             return .failure(Problem(message: "\(file): cannot read it; not recording until it can be read"))
         }
-        let document: OrderedJSON
+        // The parser would replace bytes that are not UTF-8, and the rewrite would lose them.
+        guard String(validating: data, as: UTF8.self) != nil else {
+            return .failure(Problem(message: "\(file): not valid UTF-8; fix or remove it to go on recording"))
+        }
+        let document: JSONValue
         do {
-            document = try OrderedJSON.parse(data)
+            document = try JSONParser.parse(Array(data))
         } catch {
             return .failure(Problem(message: "\(file): invalid JSON (\(error)); fix or remove it to go on recording"))
         }
         guard case .object(let members) = document else {
             return .failure(Problem(message: "\(file): expected an object {\"routes\": [...]}; fix or remove it to go on recording"))
         }
+        // The last "routes" if repeated, as mockd reads it (`JSONValue` subscript).
         switch document["routes"] {
         case nil:
             return .success(RouteTable(members: members, routes: []))
@@ -366,7 +375,7 @@ struct RouteTable {
             let route = routes[index]
             let methodMatches: Bool
             switch route["method"] {
-            case .string(let text, _)?: methodMatches = text.uppercased() == method.uppercased()
+            case .string(let text)?: methodMatches = text.uppercased() == method.uppercased()
             case .array(let list)?: methodMatches = list.contains { $0.stringValue?.uppercased() == method.uppercased() }
             default: methodMatches = false
             }
@@ -378,7 +387,7 @@ struct RouteTable {
     }
 
     /// Puts `route` in place of the first of `replacing` (dropping the others), or appends it. Returns its index.
-    mutating func put(_ route: OrderedJSON, replacing: [Int]) -> Int {
+    mutating func put(_ route: JSONValue, replacing: [Int]) -> Int {
         guard let first = replacing.first else {
             routes.append(route)
             return routes.count - 1
@@ -394,11 +403,25 @@ struct RouteTable {
 
     func bytes() -> Data {
         var members = self.members
-        if let at = members.firstIndex(where: { $0.key == "routes" }) {
+        if let at = members.lastIndex(where: { $0.key == "routes" }) {
             members[at].value = .array(routes)
         } else {
-            members.append(OrderedJSON.Member(key: "routes", rawKey: OrderedJSON.quoted("routes"), value: .array(routes)))
+            members.append((key: "routes", value: .array(routes)))
         }
-        return Data(OrderedJSON.object(members).pretty().utf8)
+        return Data((JSONValue.object(members).prettyPrinted + "\n").utf8)
+    }
+}
+
+extension JSONValue {
+    fileprivate var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    fileprivate var isContainer: Bool {
+        switch self {
+        case .object, .array: true
+        default: false
+        }
     }
 }

@@ -126,11 +126,11 @@ public final class UpstreamProxy: Sendable {
             "method": .string(request.method), "path": .string(request.path),
             "upstream": .string(prefix), "reason": .string(failure.reason), "upstreamMs": .string(Self.milliseconds(elapsed)),
         ])
-        let body = OrderedJSON.makeObject([
+        let body = JSONValue.object([
             ("error", .string(failure.kind.rawValue)),
             ("upstream", .string(prefix)),
             ("reason", .string(failure.reason)),
-        ]).pretty()
+        ]).prettyPrinted + "\n"
         let response = BuiltResponse(status: failure.status, headers: [HTTPHeader("Content-Type", ContentType.json)],
                                      body: Array(body.utf8), source: "proxy error")
         return ProxyOutcome(response: response, upstreamDuration: elapsed, failure: failure)

@@ -48,7 +48,7 @@ struct RecorderTests {
                 "y": [
                   1,
                   2.50,
-                  "\\u00e9",
+                  "é",
                   true
                 ],
                 "b": null,
@@ -317,7 +317,8 @@ struct RecorderTests {
 
         let written = try #require(FileManager.default.contents(atPath: space.root + "/mock_api_menu_get.json"))
         // Same JSON as the upstream's, keys in the upstream's order.
-        #expect(try OrderedJSON.parse(written) == OrderedJSON.parse(Array(original.utf8)))
+        // (`JSONValue ==` ignores member order: compare the compact forms, which keep it.)
+        #expect(try JSONParser.parse(Array(written)).serialized == JSONParser.parse(original).serialized)
         let snapshot = try #require(MockDataLoader(root: space.root).load().snapshot)
         #expect(snapshot.files["mock_api_menu_get.json"]?.response.body.array == Array(written))
 
@@ -331,5 +332,32 @@ struct RecorderTests {
         let served = await client.forward(request)
         #expect(served.response.status == 200)
         #expect(served.response.body == Array(written))
+    }
+}
+
+extension RecorderTests {
+    @Test func aHandWrittenRecordedJSONKeepsEveryRouteMemberAndNumber() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        let handWritten = #"""
+            {"z": 1.50, "routes": [{"path": "/caf\u00e9\/x", "method": "GET", "response": {"status": 200, "json": {"b": 1e3, "a": [0.10, "\"q\""]}}}], "a": true}
+            """#
+        try space.folder.write("routes/recorded.json", handWritten)
+        #expect(space.recorder().record(MockRequest(method: "GET", path: "/new"), Self.json("{}", status: 404)) == .wroteRoute(1))
+
+        let written = try JSONParser.parse(#require(space.folder.read("routes/recorded.json")))
+        guard case .object(let members) = written, case .array(let routes)? = written["routes"] else {
+            Issue.record("not a route table: \(written)"); return
+        }
+        #expect(members.map(\.key) == ["z", "routes", "a"])
+        #expect(written["z"] == .number("1.50"))
+        let original = try JSONParser.parse(handWritten)
+        // The hand-written route, member order and numbers as written (compact forms compared: `==` ignores order).
+        #expect(routes.count == 2)
+        #expect(routes[0].serialized == original["routes"].map { value -> String in
+            guard case .array(let list) = value else { return "" }
+            return list[0].serialized
+        })
+        #expect(routes[0].serialized.contains(#""b":1e3,"a":[0.10,"#))
     }
 }
