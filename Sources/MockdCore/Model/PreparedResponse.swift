@@ -23,12 +23,16 @@ public struct BuiltResponse: Sendable {
     public var headers: [HTTPHeader]
     public var body: [UInt8]
     public var source: String
+    /// Set when the same bytes answer every request with this key until the next reload (a
+    /// cached 404 report): the adapter may then build its response once and reuse it.
+    public var reuseKey: String?
 
-    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], source: String) {
+    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], source: String, reuseKey: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.source = source
+        self.reuseKey = reuseKey
     }
 
     public static func json(status: Int, _ body: String, source: String) -> BuiltResponse {

@@ -11,8 +11,9 @@ public enum NotFoundReport {
         let near = nearRoutes(for: request, scenario: scenario, in: snapshot)
         let key = request.method + " " + request.path + " " + scenario
         if near.isEmpty, let cached = snapshot.notFoundCache.withLock({ $0[key] }) { return cached }
-        let report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot, nearRoutes: near), source: "404")
+        var report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot, nearRoutes: near), source: "404")
         guard near.isEmpty else { return report }
+        report.reuseKey = key
         snapshot.notFoundCache.withLock { cache in
             if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[key] = report
