@@ -237,6 +237,12 @@ public struct JSONParser {
             for index in 1..<length where bytes[offset + index] & 0xC0 != 0x80 {
                 throw failure("the text is not valid UTF-8")
             }
+            // Overlong forms, UTF-16 surrogates and code points past U+10FFFF (RFC 3629 table).
+            let second = bytes[offset + 1]
+            if (lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F)
+                || (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F) {
+                throw failure("the text is not valid UTF-8")
+            }
             offset += length
         }
 
