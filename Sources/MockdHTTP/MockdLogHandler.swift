@@ -119,6 +119,10 @@ public struct MockdLogHandler: LogHandler {
         self.logLevel = level
     }
 
+    /// Writes access-log lines exactly as `log(event:)` would, without building a `LogEvent`;
+    /// the server uses it directly when its logger's handler is this one.
+    public var accessWriter: AccessLogWriter { AccessLogWriter(format: format, sink: sink) }
+
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
@@ -133,11 +137,7 @@ public struct MockdLogHandler: LogHandler {
         }
         if format == .text, fields.count == 1, case .stringConvertible(let value)? = fields[AccessRecord.metadataKey],
            let record = value as? AccessRecord {
-            sink.writeLine(urgent: false) { buffer in
-                Timestamp.append(to: &buffer)
-                buffer.append(UInt8(ascii: " "))
-                record.append(to: &buffer)
-            }
+            accessWriter.write(record)
             return
         }
         let line: String
@@ -174,6 +174,25 @@ public struct MockdLogHandler: LogHandler {
             }
         }
         return line + "}"
+    }
+}
+
+/// The access log's fast path: one line per request into the log sink.
+public struct AccessLogWriter: Sendable {
+    let format: MockdLogHandler.Format
+    let sink: LogSink
+
+    public func write(_ record: AccessRecord) {
+        switch format {
+        case .text:
+            sink.writeLine(urgent: false) { buffer in
+                Timestamp.append(to: &buffer)
+                buffer.append(UInt8(ascii: " "))
+                record.append(to: &buffer)
+            }
+        case .json:
+            sink.write(#"{"time":"\#(Timestamp.now())","level":"info","message":"request""# + record.jsonFields + "}", urgent: false)
+        }
     }
 }
 
@@ -227,17 +246,19 @@ public struct AccessRecord: CustomStringConvertible, Sendable {
 /// Decimal digits appended as bytes.
 enum Digits {
     static func append(_ value: UInt64, to buffer: inout [UInt8], width: Int = 1) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
+        // Most values are small: count the digits, then write them from the right.
+        var count = 1
+        var scale: UInt64 = 10
+        while count < 20 && value >= scale { count += 1; scale = scale &* 10 }
+        count = max(count, width)
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
         var rest = value
-        withUnsafeMutableBytes(of: &digits) { raw in
-            repeat {
-                raw[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0 || count < width
-            for index in stride(from: count - 1, through: 0, by: -1) { buffer.append(raw[index]) }
+        var index = start + count - 1
+        while rest > 0 {
+            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            index -= 1
         }
     }
 }

@@ -31,7 +31,8 @@ public struct AdminAPI: Sendable {
     public init() {}
 
     public static func isAdminPath(_ path: String) -> Bool {
-        path.hasPrefix(prefix) || path == "/__mockd"
+        // The second byte first: nearly every path fails there, without a string comparison.
+        path.utf8.count >= 8 && path.utf8.dropFirst().first == UInt8(ascii: "_") && (path.hasPrefix(prefix) || path == "/__mockd")
     }
 
     public func handle(_ request: MockRequest, context: Context) -> BuiltResponse {

@@ -22,12 +22,18 @@ public struct MockRequest: Sendable {
     }
 
     /// The scenario this request asks for with `X-Mock-Scenario`, if any.
-    public var requestedScenario: String? {
-        headers.first(named: "X-Mock-Scenario").flatMap { $0.isEmpty ? nil : $0 }
-    }
+    public var requestedScenario: String? { mockHeaders.scenario }
 
     /// The session this request belongs to (`X-Mock-Session`), if any.
-    public var session: String? {
-        headers.first(named: "X-Mock-Session").flatMap { $0.isEmpty ? nil : $0 }
+    public var session: String? { mockHeaders.session }
+
+    /// Both of mockd's own headers in one pass over the headers (this runs for every request).
+    public var mockHeaders: (scenario: String?, session: String?) {
+        var scenario: String?, session: String?
+        for header in headers where header.name.utf8.count == 15 || header.name.utf8.count == 14 {
+            if scenario == nil, HTTPHeader.namesEqual(header.name, "X-Mock-Scenario"), !header.value.isEmpty { scenario = header.value }
+            if session == nil, HTTPHeader.namesEqual(header.name, "X-Mock-Session"), !header.value.isEmpty { session = header.value }
+        }
+        return (scenario, session)
     }
 }

@@ -21,8 +21,8 @@ public final class RuntimeState: Sendable {
     /// The scenario a request runs in: its `X-Mock-Scenario` header, else the runtime scenario
     /// of its session, else the global runtime scenario, else `--scenario`, else `default`.
     public func scenario(for request: MockRequest) -> String {
-        if let requested = request.requestedScenario { return requested }
-        let session = request.session
+        let (requested, session) = request.mockHeaders
+        if let requested { return requested }
         return scenarios.withLock { state in
             if let session, let scenario = state.sessions[session] { return scenario }
             return state.global ?? startupScenario
