@@ -40,6 +40,13 @@ wrk_rps() {  # url [wrk args...] -> req/s
   local url=$1; shift
   taskset -c 1 wrk -t1 -c64 -d"${DURATION:-5}s" "$@" "$url" | awk '/Requests\/sec/ {printf "%d", $2}'
 }
+wrk_cost() {  # url [wrk args...] -> "req/s µs-of-mockd-CPU-per-request"
+  local url=$1 out t0 t1; shift
+  t0=$(cpu_ticks "$MOCKD_PID")
+  out=$(taskset -c 1 wrk -t1 -c64 -d"${DURATION:-5}s" "$@" "$url")
+  t1=$(cpu_ticks "$MOCKD_PID")
+  echo "$out" | awk -v ticks=$((t1 - t0)) -v hz="$HZ" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%d %.1f", r, ticks * 1000000 / hz / n}'
+}
 
 WORK=$(mktemp -d)
 trap 'stop_mockd; rm -rf "$WORK"' EXIT
