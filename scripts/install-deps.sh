@@ -1,23 +1,29 @@
 #!/usr/bin/env bash
 # Installs what building mockd needs when it is missing: libmicrohttpd's development files
-# (found through pkg-config), and curl for the CLI tests. Safe to run again.
+# (found through pkg-config); on Linux also libcurl's, which a release build links statically
+# with FoundationNetworking (the proxy's URLSession); and curl for the CLI tests. Safe to run again.
 set -euo pipefail
 
-have_mhd() { command -v pkg-config >/dev/null && pkg-config --exists libmicrohttpd; }
+have() { command -v pkg-config >/dev/null && pkg-config --exists "$1"; }
+missing_linux() { ! have libmicrohttpd || ! have libcurl || ! command -v curl >/dev/null; }
 
-if have_mhd && command -v curl >/dev/null; then exit 0; fi
-
-if command -v apt-get >/dev/null; then
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-  echo "install-deps: installing libmicrohttpd-dev, pkg-config and curl with apt-get" >&2
-  $SUDO apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q libmicrohttpd-dev pkg-config curl
-elif command -v brew >/dev/null; then
-  echo "install-deps: installing libmicrohttpd and pkg-config with brew" >&2
-  brew install libmicrohttpd pkg-config
-else
-  echo "install-deps: libmicrohttpd not found and neither apt-get nor brew is here;" >&2
-  echo "install libmicrohttpd's development files (pkg-config name: libmicrohttpd) and retry" >&2
-  exit 1
-fi
-have_mhd || { echo "install-deps: pkg-config still cannot find libmicrohttpd" >&2; exit 1; }
+case "$(uname -s)" in
+  Darwin)
+    have libmicrohttpd && exit 0
+    command -v brew >/dev/null || { echo "install-deps: install libmicrohttpd (Homebrew: brew install libmicrohttpd pkg-config)" >&2; exit 1; }
+    echo "install-deps: installing libmicrohttpd and pkg-config with brew" >&2
+    brew install libmicrohttpd pkg-config
+    ;;
+  *)
+    missing_linux || exit 0
+    command -v apt-get >/dev/null || {
+      echo "install-deps: need libmicrohttpd and libcurl development files (pkg-config names libmicrohttpd, libcurl) and curl; no apt-get here" >&2
+      exit 1
+    }
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+    echo "install-deps: installing libmicrohttpd-dev, libcurl4-openssl-dev, pkg-config and curl with apt-get" >&2
+    $SUDO apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q libmicrohttpd-dev libcurl4-openssl-dev pkg-config curl
+    ;;
+esac
+have libmicrohttpd || { echo "install-deps: pkg-config still cannot find libmicrohttpd" >&2; exit 1; }
