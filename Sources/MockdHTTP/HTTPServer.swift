@@ -36,7 +36,8 @@ public final class HTTPServer: Sendable {
     private let loader: (@Sendable () -> MockDataLoader.Result)?
     private let systemd: SystemdNotifier
     /// One reload at a time; the last report, for `GET /__mockd/health`.
-    private let reloads = Mutex<ReloadReport?>(nil)
+    private let reloading = Mutex<Void>(())
+    private let lastReport = Mutex<ReloadReport?>(nil)
     /// Requests suspended in libmicrohttpd right now, so shutdown can resume them all first
     /// (stopping a daemon with a suspended connection aborts the process).
     private let parked = Mutex<[ObjectIdentifier: ParkedRequest]>([:])
@@ -77,7 +78,7 @@ public final class HTTPServer: Sendable {
     /// the last good configuration. Requests already resolved finish on the old one.
     @discardableResult
     public func reload(trigger: String) -> ReloadReport {
-        reloads.withLock { last in
+        reloading.withLock { _ in
             let started = RequestState.monotonicNanoseconds()
             systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
             defer { systemd.notify("READY=1\nSTATUS=\(statusLine)") }
@@ -100,12 +101,13 @@ public final class HTTPServer: Sendable {
                                       errors: errors, durationMilliseconds: elapsed, trigger: trigger)
                 logger.error("reload failed; still serving the last good configuration\n\(ConfigurationError(result.diagnostics))")
             }
-            last = report
+            lastReport.withLock { $0 = report }
             return report
         }
     }
 
-    public var lastReload: ReloadReport? { reloads.withLock { $0 } }
+    /// Read without waiting for a reload in progress (health checks must not stall).
+    public var lastReload: ReloadReport? { lastReport.withLock { $0 } }
 
     /// For systemd's STATUS= line.
     public var statusLine: String {
@@ -294,6 +296,17 @@ public final class HTTPServer: Sendable {
             return queue(built: response, on: connection)
         }
         if configuration.adminEnabled && AdminAPI.isAdminPath(path) {
+            if request.method == "POST" && path.hasPrefix("/__mockd/reload") {
+                // Reading 10,000 files takes a few hundred ms: not on a libmicrohttpd thread,
+                // whose other connections would wait.
+                return park(connection, state: state, request: request, kind: .upstream) { [self] in
+                    DispatchQueue.global().async { [self] in
+                        let response = adminResponse(request, serving: serving)
+                        state.pending.withLock { $0 = .init(action: .respond(Answer(.built(response), scenario: ""), serving), request: request) }
+                        resume(state)
+                    }
+                }
+            }
             let response = adminResponse(request, serving: serving)
             finish(request, status: response.status, source: response.source, scenario: "", state: state)
             return queue(built: response, on: connection)
