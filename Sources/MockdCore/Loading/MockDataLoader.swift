@@ -52,7 +52,7 @@ public struct MockDataLoader: Sendable {
         }
         let display = Self.displayPath(root)
         for relativePath in FileTree.regularFiles(under: root) {
-            let fileName = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
+            let fileName = Self.lastComponent(relativePath)
             let shown = display + "/" + relativePath
             switch MockFileName.parse(fileName) {
             case .other:
@@ -93,11 +93,20 @@ public struct MockDataLoader: Sendable {
         return loaded
     }
 
-    /// `scenarios/<name>/…` → name; anything else → nil.
+    /// `scenarios/<name>/…` → name; anything else → nil. (Runs once per file at load: the
+    /// common "no" is decided by a prefix check, not by splitting the path.)
     static func scenario(of relativePath: String) -> String? {
+        guard relativePath.hasPrefix(Self.scenariosFolder + "/") else { return nil }
         let parts = relativePath.split(separator: "/", omittingEmptySubsequences: true)
-        guard parts.count >= 3, parts[0] == Self.scenariosFolder else { return nil }
+        guard parts.count >= 3 else { return nil }
         return String(parts[1])
+    }
+
+    /// The file name of a relative path, found from the end in bytes.
+    static func lastComponent(_ path: String) -> String {
+        let utf8 = path.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[utf8.index(after: slash)...])
     }
 
     /// The root as the user gave it, without a trailing slash, for messages.

@@ -46,9 +46,24 @@ public enum MockFileName {
         case unreachable(String)
     }
 
+    /// The usual name (`mock_…_<method>.json`, method in lower case) in bytes, without
+    /// String indexing: loading 10,000 files calls this 10,000 times. nil = take the slow path.
+    static func parseCommonCase(_ fileName: String) -> Parsed? {
+        let bytes = Array(fileName.utf8)
+        guard bytes.count > 10, bytes[4] == UInt8(ascii: "_"), bytes.suffix(5).elementsEqual(".json".utf8),
+              let underscore = bytes[..<(bytes.count - 5)].lastIndex(of: UInt8(ascii: "_")), underscore > 4
+        else { return nil }
+        let method = bytes[(underscore + 1)..<(bytes.count - 5)]
+        guard !method.isEmpty, method.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return nil }
+        let upper = String(decoding: method.map { $0 - 32 }, as: UTF8.self)
+        guard knownMethods.contains(upper) else { return nil }
+        return .mock(method: upper, pathStem: String(decoding: bytes[4..<underscore], as: UTF8.self))
+    }
+
     /// Classifies a file name found under the root.
     public static func parse(_ fileName: String) -> Parsed {
         guard fileName.hasPrefix("mock") else { return .other }
+        if let fast = parseCommonCase(fileName) { return fast }
         guard fileName.hasSuffix(".json") else {
             return fileName.hasPrefix("mock_") ? .unreachable("only .json files are served; expected mock_<path>_<method>.json") : .other
         }
