@@ -43,6 +43,12 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // libcurl's headers; the library itself is loaded with dlopen when --proxy is used.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
         // Partial mocking and recording: forwards misses upstream (URLSession), saves answers as mocks.
         .target(
             name: "MockdProxy",
