@@ -43,17 +43,18 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
-        // libcurl's headers; the library itself is loaded with dlopen when --proxy is used.
+        // libcurl's headers only: the library is loaded with dlopen when --proxy is used, so no
+        // pkgConfig here (it would add -lcurl and load libcurl into every mockd).
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        // Partial mocking and recording: forwards misses upstream (URLSession), saves answers as mocks.
+        // Partial mocking and recording: forwards misses upstream (libcurl's multi interface on
+        // one thread of its own), saves answers as mocks.
         .target(
             name: "MockdProxy",
             dependencies: [
-                "MockdCore",
+                "CCurl", "MockdCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings

@@ -11,18 +11,18 @@ public enum ForwardingRules {
 
     /// Request fields mockd does not pass upstream besides hop-by-hop ones: its own controls,
     /// and fields the HTTP client sets itself (`Host` from the upstream URL, `Content-Length`
-    /// from the body, `Accept-Encoding` for the encodings it can decode — the body relayed to
-    /// the client is always decoded, so the client's own list does not apply; `Expect`: the
-    /// body has already been received in full).
+    /// from the body; `Expect`: the body has already been received in full). `Accept-Encoding`
+    /// is forwarded as the client sent it, and the answer relayed as encoded — except when
+    /// recording (see `forwardedRequestHeaders(_:decodingAnswer:)`).
     public static let notForwarded: Set<String> = [
-        "host", "content-length", "accept-encoding", "expect", "x-mock-scenario", "x-mock-session",
+        "host", "content-length", "expect", "x-mock-scenario", "x-mock-session",
     ]
 
     /// Response fields not relayed besides hop-by-hop ones: libmicrohttpd writes `Content-Length`
     /// from the body it sends, and mockd adds its own `X-Mockd-Source`.
     public static let notRelayed: Set<String> = ["content-length", "x-mockd-source"]
 
-    /// Content codings the HTTP client decodes by itself; a response that had one reaches mockd decoded.
+    /// Content codings the HTTP client decodes when asked to (`decodingAnswer`); a response that had one then reaches mockd decoded.
     public static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"]
 
     /// Names listed in `Connection` (`Connection: close, X-Foo` makes `X-Foo` hop-by-hop too), lower-cased.
@@ -38,9 +38,11 @@ public enum ForwardingRules {
     }
 
     /// The request headers to send upstream, same-name fields joined into one (`Cookie` with `; `,
-    /// others with `, `), in first-seen order.
-    public static func forwardedRequestHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
-        let dropped = hopByHop.union(notForwarded).union(connectionOptions(in: headers))
+    /// others with `, `), in first-seen order. With `decodingAnswer` (recording: a mock is saved
+    /// decoded) the client's `Accept-Encoding` is dropped too: the HTTP client sends its own and decodes.
+    public static func forwardedRequestHeaders(_ headers: [HTTPHeader], decodingAnswer: Bool = false) -> [HTTPHeader] {
+        var dropped = hopByHop.union(notForwarded).union(connectionOptions(in: headers))
+        if decodingAnswer { dropped.insert("accept-encoding") }
         var result: [HTTPHeader] = []
         var position: [String: Int] = [:]
         for header in headers {
@@ -56,21 +58,22 @@ public enum ForwardingRules {
         return result
     }
 
-    /// The upstream's response headers as relayed: hop-by-hop ones, those named in its
-    /// `Connection`, `Content-Length` and `X-Mockd-Source` removed, and `Content-Encoding` too
-    /// when the body was decoded on the way. Sorted by name (the HTTP client hands them over unordered).
-    public static func relayedResponseHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+    /// The upstream's response headers as relayed, in the upstream's order (repeated fields such
+    /// as `Set-Cookie` stay separate): hop-by-hop ones, those named in its `Connection`,
+    /// `Content-Length` and `X-Mockd-Source` removed, and `Content-Encoding` too when the body
+    /// was decoded on the way (`bodyDecoded`). An encoded body relayed as is keeps its
+    /// `Content-Encoding`, and libmicrohttpd's `Content-Length` is then the upstream's.
+    public static func relayedResponseHeaders(_ headers: [HTTPHeader], bodyDecoded: Bool = false) -> [HTTPHeader] {
         let dropped = hopByHop.union(notRelayed).union(connectionOptions(in: headers))
         return headers.filter { header in
             let key = header.name.lowercased()
             if dropped.contains(key) { return false }
-            if key == "content-encoding" {
+            if bodyDecoded, key == "content-encoding" {
                 let codings = header.value.split(separator: ",").map { $0.trimmed(of: " \t").lowercased() }
                 return !codings.allSatisfy { decodedCodings.contains($0) }
             }
             return true
         }
-        .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
     /// A percent-decoded path (as `MockRequest.path` holds it) encoded again for a URL: every

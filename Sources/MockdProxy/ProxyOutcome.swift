@@ -39,7 +39,7 @@ public struct ProxyFailure: Sendable, Equatable, Error, CustomStringConvertible 
     }
 
     public var kind: Kind
-    /// The HTTP client's words (curl's on Linux), e.g. "Failed to connect to 127.0.0.1 port 9 …".
+    /// The HTTP client's words (libcurl's), e.g. "Failed to connect to 127.0.0.1 port 9 …".
     public var reason: String
 
     public init(_ kind: Kind, reason: String) {

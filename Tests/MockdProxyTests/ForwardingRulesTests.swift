@@ -1,3 +1,4 @@
+import MockdCore
 @testable import MockdProxy
 import Testing
 
@@ -26,13 +27,27 @@ struct ForwardingRulesTests {
         #expect(forwarded == [.init("X-B", "1, 2")])
     }
 
-    @Test func relaysUnknownContentEncodingsOnly() {
-        let relayed = ForwardingRules.relayedResponseHeaders([
-            .init("Content-Encoding", "gzip"), .init("Content-Length", "10"), .init("ETag", "\"x\""),
-        ])
-        #expect(relayed == [.init("ETag", "\"x\"")])
-        let kept = ForwardingRules.relayedResponseHeaders([.init("Content-Encoding", "compress")])
+    @Test func dropsContentEncodingOnlyWhenTheBodyWasDecoded() {
+        let headers: [HTTPHeader] = [.init("Content-Encoding", "gzip"), .init("Content-Length", "10"), .init("ETag", "\"x\"")]
+        // Relayed as it came (the usual case): the body is still gzip.
+        #expect(ForwardingRules.relayedResponseHeaders(headers) == [.init("Content-Encoding", "gzip"), .init("ETag", "\"x\"")])
+        // Decoded on the way (recording).
+        #expect(ForwardingRules.relayedResponseHeaders(headers, bodyDecoded: true) == [.init("ETag", "\"x\"")])
+        let kept = ForwardingRules.relayedResponseHeaders([.init("Content-Encoding", "compress")], bodyDecoded: true)
         #expect(kept == [.init("Content-Encoding", "compress")])
+    }
+
+    @Test func keepsTheUpstreamsOrderAndRepeatedFields() {
+        let relayed = ForwardingRules.relayedResponseHeaders([
+            .init("Set-Cookie", "a=1"), .init("X-Between", "1"), .init("set-cookie", "b=2"), .init("Connection", "close"), .init("Content-Type", "text/plain"),
+        ])
+        #expect(relayed == [.init("Set-Cookie", "a=1"), .init("X-Between", "1"), .init("set-cookie", "b=2"), .init("Content-Type", "text/plain")])
+    }
+
+    @Test func forwardsAcceptEncodingUnlessTheAnswerIsDecoded() {
+        let headers: [HTTPHeader] = [.init("Accept-Encoding", "gzip, br"), .init("Accept", "*/*")]
+        #expect(ForwardingRules.forwardedRequestHeaders(headers) == headers)
+        #expect(ForwardingRules.forwardedRequestHeaders(headers, decodingAnswer: true) == [.init("Accept", "*/*")])
     }
 
     @Test func checksTheUpstreamURL() throws {

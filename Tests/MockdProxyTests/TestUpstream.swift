@@ -25,6 +25,8 @@ struct ReceivedRequest: Sendable {
 final class TestUpstream: Sendable {
     enum Mode: Sendable {
         case answer([UInt8])
+        /// Writes at once, without reading a request, then closes.
+        case answerWithoutReading([UInt8])
         case stall
     }
 
@@ -88,6 +90,9 @@ final class TestUpstream: Sendable {
                 held.withLock { $0.append(client) }
             case .answer(let response):
                 if let request = Self.readRequest(client) { requests.withLock { $0.append(request) } }
+                Self.writeAll(client, response)
+                close(client)
+            case .answerWithoutReading(let response):
                 Self.writeAll(client, response)
                 close(client)
             }

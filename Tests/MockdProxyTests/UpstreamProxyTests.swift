@@ -7,9 +7,10 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct UpstreamProxyTests {
-    func proxy(port: Int, base: String = "", timeout: Duration = .seconds(5)) throws -> UpstreamProxy {
-        var configuration = try ProxyConfiguration(upstream: "http://127.0.0.1:\(port)\(base)")
+    func proxy(port: Int, base: String = "", scheme: String = "http", timeout: Duration = .seconds(5), record: Bool = false) throws -> UpstreamProxy {
+        var configuration = try ProxyConfiguration(upstream: "\(scheme)://127.0.0.1:\(port)\(base)")
         configuration.timeout = timeout
+        configuration.record = record
         return UpstreamProxy(configuration: configuration, logger: testLogger)
     }
 
@@ -59,7 +60,11 @@ struct UpstreamProxyTests {
         #expect(received.header("Cookie") == "a=1; b=2")
         #expect(!received.has("X-Mock-Scenario"))
         #expect(!received.has("X-Mock-Session"))
-        #expect(received.header("Accept-Encoding") != "compress")
+        // As the client sent it: the answer is relayed as encoded.
+        #expect(received.header("Accept-Encoding") == "compress")
+        // Nothing of libcurl's own: no Accept, no Expect.
+        #expect(!received.has("Accept"))
+        #expect(!received.has("Expect"))
     }
 
     @Test func stripsHopByHopHeadersBothWays() async throws {
@@ -108,11 +113,12 @@ struct UpstreamProxyTests {
         #expect(received.body == Array("data".utf8))
     }
 
-    @Test func relaysADecodedBodyWithoutContentEncoding() async throws {
-        let gzipped: [UInt8] = [0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xab, 0x56, 0xaa, 0xca, 0x2c, 0x28, 0x48,
-                                0x4d, 0x51, 0xb2, 0x2a, 0x29, 0x2a, 0x4d, 0xad, 0x05, 0x00, 0x84, 0x28, 0xbc, 0x08, 0x0f, 0x00, 0x00, 0x00]
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\nConnection: close\r\n\r\n"
-        let upstream = try TestUpstream(mode: .answer(Array(head.utf8) + gzipped))
+    static let gzipped: [UInt8] = [0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xab, 0x56, 0xaa, 0xca, 0x2c, 0x28, 0x48,
+                                   0x4d, 0x51, 0xb2, 0x2a, 0x29, 0x2a, 0x4d, 0xad, 0x05, 0x00, 0x84, 0x28, 0xbc, 0x08, 0x0f, 0x00, 0x00, 0x00]
+    static let gzippedAnswer = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\nConnection: close\r\n\r\n".utf8) + gzipped
+
+    @Test func relaysAnEncodedBodyAsItCame() async throws {
+        let upstream = try TestUpstream(mode: .answer(Self.gzippedAnswer))
         defer { upstream.stop() }
         let proxy = try proxy(port: upstream.port)
         defer { proxy.shutdown() }
@@ -120,11 +126,82 @@ struct UpstreamProxyTests {
         let outcome = await proxy.forward(MockRequest(method: "GET", path: "/zipped", headers: [HTTPHeader("Accept-Encoding", "gzip")]))
 
         #expect(outcome.response.status == 200)
+        #expect(outcome.response.body == Self.gzipped)
+        #expect(outcome.response.headers.first(named: "Content-Encoding") == "gzip")
+        // libmicrohttpd writes Content-Length from the body, which is the upstream's.
+        #expect(outcome.response.headers.first(named: "Content-Length") == nil)
+        #expect(upstream.received.first?.header("Accept-Encoding") == "gzip")
+    }
+
+    @Test func decodesTheAnswerWhenRecording() async throws {
+        let upstream = try TestUpstream(mode: .answer(Self.gzippedAnswer))
+        defer { upstream.stop() }
+        let proxy = try proxy(port: upstream.port, record: true)
+        defer { proxy.shutdown() }
+
+        let outcome = await proxy.forward(MockRequest(method: "GET", path: "/zipped", headers: [HTTPHeader("Accept-Encoding", "compress")]))
+
+        #expect(outcome.response.status == 200)
         #expect(String(decoding: outcome.response.body, as: UTF8.self) == #"{"zipped":true}"#)
         #expect(outcome.response.headers.first(named: "Content-Encoding") == nil)
         #expect(outcome.response.headers.first(named: "Content-Length") == nil)
+        // libcurl's list of what it decodes, not the client's.
+        let sent = try #require(upstream.received.first?.header("Accept-Encoding"))
+        #expect(sent.contains("gzip"))
+        #expect(!sent.contains("compress"))
     }
 
+    @Test func keepsRepeatedHeadersInOrderAndSkipsInformationalAnswers() async throws {
+        let upstream = try TestUpstream(response: """
+            HTTP/1.1 103 Early Hints\r
+            Link: </style.css>; rel=preload\r
+            \r
+            HTTP/1.1 200 OK\r
+            Set-Cookie: a=1; Path=/\r
+            X-Between: 1\r
+            Set-Cookie: b=2; Path=/\r
+            Content-Length: 2\r
+            Connection: close\r
+            \r
+            ok
+            """)
+        defer { upstream.stop() }
+        let proxy = try proxy(port: upstream.port)
+        defer { proxy.shutdown() }
+
+        let outcome = await proxy.forward(MockRequest(method: "GET", path: "/cookies"))
+
+        #expect(outcome.response.status == 200)
+        #expect(outcome.response.body == Array("ok".utf8))
+        #expect(outcome.response.headers == [HTTPHeader("Set-Cookie", "a=1; Path=/"), HTTPHeader("X-Between", "1"), HTTPHeader("Set-Cookie", "b=2; Path=/")])
+    }
+
+    @Test func addsNoFieldsOfItsOwnAndSendsLargeBodiesWhole() async throws {
+        let upstream = try TestUpstream(response: "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+        defer { upstream.stop() }
+        let proxy = try proxy(port: upstream.port)
+        defer { proxy.shutdown() }
+        let body = (0..<(2 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 % 251) }
+
+        let large = await proxy.forward(MockRequest(method: "POST", path: "/upload", headers: [HTTPHeader("X-Empty", "")], body: body))
+        let empty = await proxy.forward(MockRequest(method: "PUT", path: "/empty"))
+        let delete = await proxy.forward(MockRequest(method: "DELETE", path: "/gone"))
+
+        #expect([large.response.status, empty.response.status, delete.response.status] == [Int](repeating: 204, count: 3))
+        let received = upstream.received
+        try #require(received.count == 3)
+        #expect(received[0].method == "POST")
+        #expect(received[0].body == body)
+        #expect(received[0].header("Content-Length") == String(body.count))
+        #expect(received[0].header("X-Empty") == "")
+        for name in ["Content-Type", "Expect", "Accept", "User-Agent"] {
+            #expect(!received[0].has(name), "\(name) was added")
+        }
+        #expect(received[1].method == "PUT")
+        #expect(received[1].header("Content-Length") == "0")
+        #expect(received[2].method == "DELETE")
+        #expect(!received[2].has("Content-Length"))
+    }
     @Test func relaysARedirectWithoutFollowingIt() async throws {
         let upstream = try TestUpstream(response: "HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nContent-Type: application/json\r\nContent-Length: 14\r\nConnection: close\r\n\r\n{\"moved\":true}")
         defer { upstream.stop() }
@@ -215,15 +292,120 @@ struct UpstreamProxyTests {
         #expect(outcome.failure?.kind == .tooLarge)
     }
 
-    @Test func dropsTheBodyOfAGetInsteadOfFailing() async throws {
+    @Test func sendsTheBodyOfAGet() async throws {
         let upstream = try TestUpstream(response: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
         defer { upstream.stop() }
         let proxy = try proxy(port: upstream.port)
         defer { proxy.shutdown() }
 
-        let outcome = await proxy.forward(MockRequest(method: "GET", path: "/search", body: Array("{}".utf8)))
+        let outcome = await proxy.forward(MockRequest(method: "GET", path: "/search", headers: [HTTPHeader("Content-Type", "application/json")],
+                                                      body: Array("{}".utf8)))
         #expect(outcome.response.status == 200)
-        #expect(upstream.received.first?.body == [])
+        #expect(upstream.received.first?.method == "GET")
+        #expect(upstream.received.first?.body == Array("{}".utf8))
+        #expect(upstream.received.first?.header("Content-Type") == "application/json")
+    }
+
+    @Test func aShortTimeoutIsKeptToTheMillisecond() async throws {
+        let upstream = try TestUpstream(mode: .stall)
+        defer { upstream.stop() }
+        let proxy = try proxy(port: upstream.port, timeout: .milliseconds(300))
+        defer { proxy.shutdown() }
+        let started = ContinuousClock.now
+
+        let outcome = await proxy.forward(MockRequest(method: "POST", path: "/slow", body: Array("x".utf8)))
+
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(290))
+        #expect(elapsed < .seconds(3))
+        #expect(outcome.response.status == 504)
+        #expect(outcome.failure?.reason == "no answer within 300 ms (--proxy-timeout)")
+    }
+
+    @Test func anUnknownHostIs502() async throws {
+        var configuration = try ProxyConfiguration(upstream: "http://mockd-test.invalid")
+        configuration.timeout = .seconds(10)
+        let proxy = UpstreamProxy(configuration: configuration, logger: testLogger)
+        defer { proxy.shutdown() }
+
+        let outcome = await proxy.forward(MockRequest(method: "GET", path: "/x"))
+
+        #expect(outcome.response.status == 502)
+        #expect(outcome.failure?.kind == .unreachable)
+        #expect(outcome.failure?.reason.contains("mockd-test.invalid") == true)
+    }
+
+    @Test func aTLSFailureIs502() async throws {
+        // A plain HTTP answer to the TLS handshake.
+        let upstream = try TestUpstream(mode: .answerWithoutReading(Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8)))
+        defer { upstream.stop() }
+        let proxy = try proxy(port: upstream.port, scheme: "https")
+        defer { proxy.shutdown() }
+
+        let outcome = await proxy.forward(MockRequest(method: "GET", path: "/secure"))
+
+        #expect(outcome.response.status == 502)
+        #expect(outcome.failure?.kind == .tls)
+        #expect(outcome.failure?.reason.isEmpty == false)
+    }
+
+    @Test func withoutLibcurlEveryForwardIs502() async throws {
+        let configuration = try ProxyConfiguration(upstream: "http://127.0.0.1:9")
+        let proxy = UpstreamProxy(configuration: configuration, logger: testLogger,
+                                  library: .failure(CurlLoadError(description: "libcurl.so.4: cannot open shared object file")))
+        defer { proxy.shutdown() }
+
+        let outcome = await proxy.forward(MockRequest(method: "GET", path: "/x"))
+
+        #expect(outcome.response.status == 502)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.response.body)) as? [String: String])
+        #expect(json["error"] == "upstream unreachable")
+        #expect(json["reason"] == "libcurl could not be loaded: libcurl.so.4: cannot open shared object file")
+    }
+
+    @Test func loadsLibcurl() throws {
+        let library = try CurlLibrary.shared.get()
+        #expect(library.version.hasPrefix("libcurl/"))
+    }
+
+    @Test func shutdownCancelsWhatIsInFlight() async throws {
+        let upstream = try TestUpstream(mode: .stall)
+        defer { upstream.stop() }
+        let proxy = try proxy(port: upstream.port, timeout: .seconds(30))
+        let tasks = (0..<3).map { index in Task { await proxy.forward(MockRequest(method: "GET", path: "/slow/\(index)")) } }
+        for _ in tasks { #expect(await upstream.waitForConnection(within: .seconds(5))) }
+        let started = ContinuousClock.now
+
+        proxy.shutdown()
+
+        for task in tasks {
+            let outcome = await task.value
+            #expect(outcome.response.status == 503)
+            #expect(outcome.failure?.kind == .cancelled)
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        let late = await proxy.forward(MockRequest(method: "GET", path: "/late"))
+        #expect(late.response.status == 503)
+        proxy.shutdown()
+    }
+
+    /// The thread driving libcurl sleeps in curl_multi_poll while transfers wait (URLSession on Linux spun).
+    @Test func usesNoCPUWhileRequestsWait() async throws {
+        let upstream = try TestUpstream(mode: .stall)
+        defer { upstream.stop() }
+        let proxy = try proxy(port: upstream.port, timeout: .seconds(30))
+        defer { proxy.shutdown() }
+        let tasks = (0..<20).map { index in Task { await proxy.forward(MockRequest(method: "GET", path: "/slow/\(index)")) } }
+        for _ in tasks { #expect(await upstream.waitForConnection(within: .seconds(5))) }
+
+        let before = try #require(proxy.loopCPUTime)
+        try await Task.sleep(for: .seconds(1))
+        let after = try #require(proxy.loopCPUTime)
+        print("proxy thread CPU while 20 requests waited 1 s: \(after - before)")
+        #expect(after - before < .milliseconds(50))
+
+        for task in tasks { task.cancel() }
+        for task in tasks { #expect(await task.value.response.status == 503) }
     }
 
     @Test func throughARealMockdUpstream() async throws {
