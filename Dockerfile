@@ -33,8 +33,9 @@ RUN --mount=type=cache,target=/src/.build,id=mockd-swift-build,sharing=locked \
 
 # -------------------------------------------------------------------------- runtime stage
 FROM ${RUNTIME_IMAGE}
-# libmicrohttpd12 serves HTTP; libcurl4 is what FoundationNetworking (the proxy's
-# URLSession) loads. The Swift runtime and Foundation are linked into the binary.
+# libmicrohttpd12 serves HTTP; libcurl4 is loaded (dlopen) only for --proxy, and
+# ca-certificates lets it reach https upstreams. The Swift runtime and Foundation are linked
+# into the binary.
 RUN apt-get -q update \
  && DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends \
       libmicrohttpd12 libcurl4 ca-certificates \
