@@ -40,7 +40,14 @@ public final class HTTPServer: Sendable {
     private let lastReport = Mutex<ReloadReport?>(nil)
     /// Requests suspended in libmicrohttpd right now, so shutdown can resume them all first
     /// (stopping a daemon with a suspended connection aborts the process).
-    private let parked = Mutex<[ObjectIdentifier: ParkedRequest]>([:])
+    private let parked = Mutex<ParkedTable>(ParkedTable())
+
+    struct ParkedTable: ~Copyable {
+        var requests: [ObjectIdentifier: ParkedRequest] = [:]
+        /// Set when shutdown begins: nothing is suspended any more (keep-alive connections can
+        /// still send requests after the daemon is quiesced).
+        var closed = false
+    }
 
     public init(configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
                 journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil,
@@ -122,7 +129,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Requests parked right now (delays, timeout faults, upstream calls).
-    public var parkedCount: Int { parked.withLock { $0.count } }
+    public var parkedCount: Int { parked.withLock { $0.requests.count } }
 
     /// Binds and starts serving. Throws with the address and the reason when it cannot.
     public func start() throws(ServerError) {
@@ -133,10 +140,11 @@ public final class HTTPServer: Sendable {
         for address in addresses {
             let bound = address.with(port: port)
             guard let handle = startDaemon(on: bound) else {
-                let reason = String(cString: strerror(errno))
+                let code = errno  // before MHD_stop_daemon below can change it
+                let reason = String(cString: strerror(code))
                 for handle in started { MHD_stop_daemon(handle.raw) }
                 throw .cannotListen(address: bound.hostText, port: port,
-                                    reason: errno == EADDRINUSE ? "the port is in use (another mockd? try --port 0)" : reason)
+                                    reason: code == EADDRINUSE ? "the port is in use (another mockd? try --port 0)" : reason)
             }
             port = Int(cmhd_daemon_bound_port(handle.raw))
             started.append(handle)
@@ -158,8 +166,13 @@ public final class HTTPServer: Sendable {
         // Delays are cut short (the answer goes out now), stalled requests are closed, and
         // upstream calls are cancelled; none may stay suspended when the daemon stops.
         missHandler?.shutdown()
-        // Upstream calls are left to end by themselves: the miss handler answers them at once now.
-        for request in parked.withLock({ Array($0.values) }) where request.kind != .upstream {
+        // From here on nothing is parked; what is parked now is resumed. Upstream calls are
+        // left to end by themselves: the miss handler answers them at once now.
+        let parkedNow = parked.withLock { table in
+            table.closed = true
+            return Array(table.requests.values)
+        }
+        for request in parkedNow where request.kind != .upstream {
             resume(request.state)
         }
         let deadline = ContinuousClock.now + timeout
@@ -167,8 +180,12 @@ public final class HTTPServer: Sendable {
             var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
             nanosleep(&pause, nil)
         }
-        // Anything parked after the sweep above (an upstream call that was just starting).
-        for request in parked.withLock({ Array($0.values) }) { resume(request.state) }
+        // Whatever is still suspended (an upstream call past the deadline) is resumed under the
+        // same lock that suspends and resumes: MHD_stop_daemon aborts on a suspended connection.
+        parked.withLock { table in
+            for request in table.requests.values { MHD_resume_connection(request.connection.raw) }
+            table.requests.removeAll()
+        }
         for handle in handles { MHD_stop_daemon(handle.raw) }
         // libmicrohttpd wants the quiesced listen socket closed only after the daemon stopped.
         for socket in listenSockets where socket >= 0 { close(socket) }
@@ -345,7 +362,7 @@ public final class HTTPServer: Sendable {
         case .truncated?:
             finish(request, status: answer.status, source: answer.source + " (fault truncated)", scenario: answer.scenario, state: state)
             guard let response = MHDResponse(truncating: answer) else { return .NO }
-            return MHD_queue_response(connection, UInt32(answer.status), response.raw)
+            return withExtendedLifetime(response) { MHD_queue_response(connection, UInt32(answer.status), response.raw) }
         case .timeout?, nil:
             break
         }
@@ -379,28 +396,51 @@ public final class HTTPServer: Sendable {
     /// (directly or from a timer or a task it starts).
     private func park(_ connection: OpaquePointer, state: RequestState, request: MockRequest, kind: ParkedRequest.Kind,
                       _ work: @escaping @Sendable () -> Void) -> MHD_Result {
-        let admitted = parked.withLock { parked -> Bool in
-            guard parked.count < configuration.maxParked else { return false }
-            parked[ObjectIdentifier(state)] = ParkedRequest(state: state, connection: ConnectionHandle(raw: connection), kind: kind)
-            return true
+        enum Admission { case parked, full, closed }
+        // Suspending under the table's lock: shutdown's last sweep cannot miss this request, and
+        // a resume cannot run between the insertion and the suspension.
+        let admission = parked.withLock { table -> Admission in
+            if table.closed { return .closed }
+            guard table.requests.count < configuration.maxParked else { return .full }
+            table.requests[ObjectIdentifier(state)] = ParkedRequest(state: state, connection: ConnectionHandle(raw: connection), kind: kind)
+            state.phase = .parked
+            MHD_suspend_connection(connection)
+            return .parked
         }
-        guard admitted else {
+        switch admission {
+        case .parked:
+            work()
+            return .YES
+        case .full:
             let response = BuiltResponse.json(status: 503, #"{"error":"too many parked requests (--max-parked \#(configuration.maxParked)): delays, timeout faults and upstream calls wait in parallel up to that limit"}"# + "\n", source: "refused: too many parked requests")
             finish(request, status: 503, source: response.source, scenario: "", state: state)
             return queue(built: response, on: connection)
+        case .closed:
+            // mockd is stopping: a delay is cut short, a stall is closed, an upstream call is refused.
+            let pending = state.pending.withLock { $0 }
+            if kind == .delay, let pending, case .respond(let answer, let serving) = pending.action {
+                return deliver(answer, serving: serving, request: request, connection: connection, state: state)
+            }
+            if kind == .stall {
+                finish(request, status: 0, source: "closed: stopping", scenario: "", state: state)
+                return .NO
+            }
+            var response = BuiltResponse.json(status: 503, #"{"error":"mockd is stopping"}"# + "\n", source: "refused: stopping")
+            response.headers.append(HTTPHeader("Connection", "close"))
+            finish(request, status: 503, source: response.source, scenario: "", state: state)
+            return queue(built: response, on: connection)
         }
-        state.phase = .parked
-        MHD_suspend_connection(connection)
-        work()
-        return .YES
     }
 
     /// Resumes a parked request exactly once, whoever asks first (its timer, its upstream
-    /// call, or shutdown); later calls do nothing.
+    /// call, or shutdown); later calls do nothing. Taking it out of the table is the claim,
+    /// and the resume happens under the same lock, so shutdown never sees a request that is
+    /// claimed but still suspended.
     func resume(_ state: RequestState) {
-        guard state.resumeClaimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        guard let request = parked.withLock({ $0.removeValue(forKey: ObjectIdentifier(state)) }) else { return }
-        MHD_resume_connection(request.connection.raw)
+        parked.withLock { table in
+            guard let request = table.requests.removeValue(forKey: ObjectIdentifier(state)) else { return }
+            MHD_resume_connection(request.connection.raw)
+        }
     }
 
     /// `GET http://host:port/path` (absolute form, as proxies send it) → `/path`.
@@ -434,7 +474,8 @@ public final class HTTPServer: Sendable {
 
     private func queue(built: BuiltResponse, on connection: OpaquePointer) -> MHD_Result {
         guard let response = MHDResponse(built: built, extraHeaders: configuration.corsHeaders) else { return .NO }
-        return MHD_queue_response(connection, UInt32(built.status), response.raw)
+        // libmicrohttpd takes its own reference while queueing; ours must last until then.
+        return withExtendedLifetime(response) { MHD_queue_response(connection, UInt32(built.status), response.raw) }
     }
 
     /// Answers a bad request at once, with a JSON reason and `Connection: close`.
@@ -526,7 +567,7 @@ struct DaemonHandle: @unchecked Sendable {
 }
 
 /// A suspended connection. The pointer is only used for the one `MHD_resume_connection`
-/// (guarded by `RequestState.resumeClaimed`), while the request is certainly alive: a
+/// (guarded by the parked table's lock), while the request is certainly alive: a
 /// suspended request cannot complete.
 struct ConnectionHandle: @unchecked Sendable {
     let raw: OpaquePointer

@@ -35,8 +35,6 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
 
     /// Set before resuming, read by the handler call that follows on the libmicrohttpd thread.
     let pending = Mutex<Pending?>(nil)
-    /// Resuming twice is undefined behaviour in libmicrohttpd: whoever flips this first resumes.
-    let resumeClaimed = Atomic<Bool>(false)
 
     var phase = Phase.new
     /// The raw URI had a `%` not followed by two hex digits, or `%00`.

@@ -14,6 +14,9 @@ enum Signals {
     static func block() {
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
+        // A write to a socket the peer closed must be an error, not a process kill (libmicrohttpd
+        // suppresses SIGPIPE for its own sends; the proxy's libcurl sends too).
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// Waits for the next of `handled`.
