@@ -1,0 +1,57 @@
+import Foundation
+import MockdCore
+import MockdHTTP
+import Synchronization
+import Testing
+
+/// Shutdown while keep-alive clients keep sending delayed requests. libmicrohttpd aborts the
+/// whole process if it is stopped with a connection suspended, so this test "fails" by
+/// crashing the test run: quiescing stops new connections, not new requests on open ones.
+@Suite("Shutdown under keep-alive load")
+struct ShutdownRaceTests {
+    final class Flag: Sendable {
+        let raised = Atomic<Bool>(false)
+    }
+
+    static let table = #"{"routes": [{"method": "GET", "path": "/d", "response": {"json": {"ok": true}, "delayMs": 40}}]}"#
+
+    @Test func shutdown_WhileClientsKeepParkingRequests_LeavesNothingSuspended() async throws {
+        try await withRouteServer(files: ["mock_x_get.json": "{}"], tables: ["d.json": Self.table]) { server in
+            let port = server.port
+            let stop = Flag()
+            let clients = (0..<20).map { _ in
+                Task {
+                    try? await blocking { () -> Int in
+                        var answered = 0
+                        guard let connection = try? RawConnection(port: port, timeout: .seconds(3)) else { return 0 }
+                        while !stop.raised.load(ordering: .relaxed) {
+                            guard (try? connection.send(RawConnection.request("GET", "/d"))) != nil,
+                                  let response = try? connection.readResponse(head: false), response.status == 200 else { break }
+                            answered += 1
+                        }
+                        return answered
+                    }
+                }
+            }
+            // Requests are flowing and parking before the shutdown starts.
+            let flowing = try await blocking { () -> Bool in
+                let deadline = Deadline(.seconds(20))
+                while server.server.journal.entries().count < 40 && !deadline.hasPassed { usleep(2_000) }
+                return server.server.journal.entries().count >= 40
+            }
+            #expect(flowing, "only \(server.server.journal.entries().count) requests answered")
+            let took = try await blocking { () -> Double in
+                let start = ContinuousClock.now
+                server.server.shutdown(timeout: .seconds(5))
+                let elapsed = ContinuousClock.now - start
+                return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            }
+            stop.raised.store(true, ordering: .relaxed)
+            var total = 0
+            for client in clients { total += await client.value ?? 0 }
+            #expect(server.server.parkedCount == 0)
+            #expect(took < 5, "shutdown waited \(took) s")
+            #expect(total >= 40)
+        }
+    }
+}
