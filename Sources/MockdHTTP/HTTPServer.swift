@@ -588,15 +588,6 @@ struct ParkedRequest: Sendable {
     let kind: Kind
 }
 
-enum AccessLogFormat {
-    /// `123` µs → `0.123`: fixed three decimals without Foundation's formatter.
-    static func milliseconds(_ micros: UInt64) -> String {
-        let whole = micros / 1000, fraction = micros % 1000
-        let digits = String(fraction)
-        return "\(whole)." + String(repeating: "0", count: 3 - digits.count) + digits
-    }
-}
-
 // MARK: - C callbacks (file scope, non-capturing; context arrives as the server, unretained)
 
 private func server(_ context: UnsafeMutableRawPointer?) -> HTTPServer {

@@ -23,14 +23,7 @@ public final class LogSink: Sendable {
     }
 
     public func write(_ line: String, urgent: Bool) {
-        let pending: [UInt8]? = buffer.withLock { buffer in
-            buffer.append(contentsOf: line.utf8)
-            buffer.append(UInt8(ascii: "\n"))
-            guard urgent || buffer.count >= Self.flushThreshold else { return nil }
-            defer { buffer.removeAll(keepingCapacity: true) }
-            return buffer
-        }
-        if let pending { writeAll(pending) }
+        writeLine(urgent: urgent) { $0.append(contentsOf: line.utf8) }
     }
 
     /// Appends one line built straight into the buffer (the access log's path: no String per line).
@@ -135,8 +128,7 @@ public struct MockdLogHandler: LogHandler {
         } else {
             fields = metadata.merging(event.metadata ?? [:]) { _, new in new }
         }
-        if format == .text, fields.count == 1, case .stringConvertible(let value)? = fields[AccessRecord.metadataKey],
-           let record = value as? AccessRecord {
+        if fields.count == 1, case .stringConvertible(let value)? = fields[AccessRecord.metadataKey], let record = value as? AccessRecord {
             accessWriter.write(record)
             return
         }
@@ -148,16 +140,9 @@ public struct MockdLogHandler: LogHandler {
         sink.write(line, urgent: event.level >= .warning)
     }
 
-    /// `2026-11-22T11:30:00.123Z GET /api/users 200 file mock_api_users_get.json 0.080ms`
-    /// or `2026-11-22T11:30:00.123Z warning message key=value`.
+    /// `2026-11-22T11:30:00.123Z warning message key=value` (access lines: see `AccessLogWriter`).
     static func text(_ event: LogEvent, _ fields: Logger.Metadata) -> String {
-        var line = Timestamp.now()
-        if fields.count == 1, case .stringConvertible(let value)? = fields[AccessRecord.metadataKey], let record = value as? AccessRecord {
-            line += " "
-            line += record.description
-            return line
-        }
-        line += " \(event.level) \(event.message)"
+        var line = Timestamp.now() + " \(event.level) \(event.message)"
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             line += " \(key)=\(value)"
         }
@@ -167,11 +152,7 @@ public struct MockdLogHandler: LogHandler {
     static func json(_ event: LogEvent, _ fields: Logger.Metadata) -> String {
         var line = #"{"time":"\#(Timestamp.now())","level":"\#(event.level)","message":\#(JSONText.quoted(event.message.description))"#
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-            if case .stringConvertible(let convertible) = value, let record = convertible as? AccessRecord {
-                line += record.jsonFields
-            } else {
-                line += ",\(JSONText.quoted(key)):\(JSONText.quoted("\(value)"))"
-            }
+            line += ",\(JSONText.quoted(key)):\(JSONText.quoted("\(value)"))"
         }
         return line + "}"
     }
@@ -191,7 +172,13 @@ public struct AccessLogWriter: Sendable {
                 record.append(to: &buffer)
             }
         case .json:
-            sink.write(#"{"time":"\#(Timestamp.now())","level":"info","message":"request""# + record.jsonFields + "}", urgent: false)
+            sink.writeLine(urgent: false) { buffer in
+                buffer.append(contentsOf: #"{"time":""#.utf8)
+                Timestamp.append(to: &buffer)
+                buffer.append(contentsOf: #"","level":"info","message":"request""#.utf8)
+                buffer.append(contentsOf: record.jsonFields.utf8)
+                buffer.append(UInt8(ascii: "}"))
+            }
         }
     }
 }
@@ -207,17 +194,9 @@ public struct AccessRecord: CustomStringConvertible, Sendable {
 
     /// `GET /api/users 200 file mock_api_users_get.json 0.080ms`
     public var description: String {
-        var text = method
-        text += " "
-        text += path
-        text += " "
-        text += String(status)
-        text += " "
-        text += source
-        text += " "
-        text += AccessLogFormat.milliseconds(durationMicroseconds)
-        text += "ms"
-        return text
+        var bytes: [UInt8] = []
+        append(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The same as `description`, appended as bytes.
@@ -231,20 +210,31 @@ public struct AccessRecord: CustomStringConvertible, Sendable {
         buffer.append(UInt8(ascii: " "))
         source.withUTF8 { buffer.append(contentsOf: $0) }
         buffer.append(UInt8(ascii: " "))
-        Digits.append(durationMicroseconds / 1000, to: &buffer)
-        buffer.append(UInt8(ascii: "."))
-        Digits.append(durationMicroseconds % 1000, to: &buffer, width: 3)
+        Digits.appendMilliseconds(durationMicroseconds, to: &buffer)
         buffer.append(contentsOf: "ms".utf8)
     }
 
     /// `,"method":"GET","path":…,"durationMs":0.08`
     var jsonFields: String {
-        ",\"method\":\(JSONText.quoted(method)),\"path\":\(JSONText.quoted(path)),\"status\":\(status),\"source\":\(JSONText.quoted(source)),\"durationMs\":\(AccessLogFormat.milliseconds(durationMicroseconds))"
+        ",\"method\":\(JSONText.quoted(method)),\"path\":\(JSONText.quoted(path)),\"status\":\(status),\"source\":\(JSONText.quoted(source)),\"durationMs\":\(Digits.milliseconds(durationMicroseconds))"
     }
 }
 
 /// Decimal digits appended as bytes.
 enum Digits {
+    /// `80` µs → `0.080`
+    static func appendMilliseconds(_ micros: UInt64, to buffer: inout [UInt8]) {
+        append(micros / 1000, to: &buffer)
+        buffer.append(UInt8(ascii: "."))
+        append(micros % 1000, to: &buffer, width: 3)
+    }
+
+    static func milliseconds(_ micros: UInt64) -> String {
+        var bytes: [UInt8] = []
+        appendMilliseconds(micros, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func append(_ value: UInt64, to buffer: inout [UInt8], width: Int = 1) {
         // Most values are small: count the digits, then write them from the right.
         var count = 1
@@ -265,16 +255,15 @@ enum Digits {
 
 /// UTC timestamps with milliseconds; the formatted second is cached, as most lines share it.
 enum Timestamp {
-    private static let cache = Mutex<(second: Int, text: String)>((-1, ""))
-    private static let byteCache = Mutex<(second: Int, bytes: [UInt8])>((-1, []))
+    private static let cache = Mutex<(second: Int, bytes: [UInt8])>((-1, []))
 
     /// `2026-11-22T11:30:00.123Z` appended as bytes.
     static func append(to buffer: inout [UInt8]) {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         let second = time.tv_sec
-        byteCache.withLock { cache in
-            if cache.second != second { cache = (second, Array(formatSecond(second).utf8)) }
+        cache.withLock { cache in
+            if cache.second != second { cache = (second, formatSecond(second)) }
             buffer.append(contentsOf: cache.bytes)
         }
         buffer.append(UInt8(ascii: "."))
@@ -282,26 +271,18 @@ enum Timestamp {
         buffer.append(UInt8(ascii: "Z"))
     }
 
-    private static func formatSecond(_ second: Int) -> String {
+    static func now() -> String {
+        var bytes: [UInt8] = []
+        append(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func formatSecond(_ second: Int) -> [UInt8] {
         var seconds = second
         var parts = tm()
         gmtime_r(&seconds, &parts)
         var buffer = [CChar](repeating: 0, count: 32)
         let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &parts)
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    static func now() -> String {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        let second = time.tv_sec
-        let prefix = cache.withLock { cache -> String in
-            if cache.second == second { return cache.text }
-            let text = formatSecond(second)
-            cache = (second, text)
-            return text
-        }
-        let millis = time.tv_nsec / 1_000_000
-        return prefix + (millis < 10 ? ".00" : millis < 100 ? ".0" : ".") + String(millis) + "Z"
+        return buffer.prefix(count).map { UInt8(bitPattern: $0) }
     }
 }
