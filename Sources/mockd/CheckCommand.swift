@@ -10,6 +10,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() throws {
+        Signals.unblock()
         let result = ConfigurationLoader(root: data.resolvedRoot, routes: data.resolvedRoutes).load()
         for diagnostic in result.diagnostics { print(diagnostic) }
         let errors = result.diagnostics.filter { $0.severity == .error }.count

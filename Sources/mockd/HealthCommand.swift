@@ -23,6 +23,7 @@ struct HealthCommand: ParsableCommand {
     var timeout: Int = 2
 
     func run() throws {
+        Signals.unblock()
         var target = host ?? Environment.string("MOCKD_HOST") ?? "127.0.0.1"
         if target == "0.0.0.0" || target == "localhost" { target = "127.0.0.1" }
         if target == "::" { target = "::1" }

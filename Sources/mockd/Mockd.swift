@@ -9,6 +9,15 @@ struct Mockd: ParsableCommand {
         subcommands: [ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self],
         defaultSubcommand: ServeCommand.self
     )
+
+    /// Blocks the signals `serve` takes with `sigwait` before anything can start a thread
+    /// (parsing already touches Foundation): a thread with them unblocked could be picked to
+    /// take a SIGTERM and end the process without a graceful stop. The one-shot commands
+    /// unblock them again.
+    static func main() {
+        Signals.block()
+        main(nil)
+    }
 }
 
 enum MockdVersion {

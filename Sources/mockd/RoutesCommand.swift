@@ -10,6 +10,7 @@ struct RoutesCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() throws {
+        Signals.unblock()
         let result = ConfigurationLoader(root: data.resolvedRoot, routes: data.resolvedRoutes).load()
         guard let snapshot = result.snapshot else {
             for diagnostic in result.diagnostics { FileHandleOutput.standardError(diagnostic.description) }

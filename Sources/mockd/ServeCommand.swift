@@ -163,8 +163,8 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Before any thread exists: libmicrohttpd's threads inherit the blocked set.
-        Signals.block()
+        // Signals were blocked in Mockd.main, before any thread existed: libmicrohttpd's
+        // threads inherit the blocked set.
         Signals.raiseOpenFileLimit()
         let settings = try settings()
         let sink = LogSink()

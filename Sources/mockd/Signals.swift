@@ -19,6 +19,12 @@ enum Signals {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// For commands that do not wait for signals: Ctrl-C ends them as usual.
+    static func unblock() {
+        var set = signalSet()
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
     /// Waits for the next of `handled`.
     static func wait() -> Int32 {
         var set = signalSet()
