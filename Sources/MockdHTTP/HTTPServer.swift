@@ -313,7 +313,7 @@ public final class HTTPServer: Sendable {
             return queue(built: response, on: connection)
         }
         if configuration.adminEnabled && AdminAPI.isAdminPath(path) {
-            if request.method == "POST" && path.hasPrefix("/__mockd/reload") {
+            if AdminAPI.readsFiles(request) {
                 // Reading 10,000 files takes a few hundred ms: not on a libmicrohttpd thread,
                 // whose other connections would wait.
                 return park(connection, state: state, request: request, kind: .upstream) { [self] in

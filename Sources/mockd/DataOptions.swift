@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MockdCore
 
 /// Where the mocks are: shared by `serve`, `check` and `routes`. Each option falls back to
 /// its `MOCKD_*` environment variable; a flag wins.
@@ -9,6 +10,9 @@ struct DataOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp("The folder of JSON route tables. [env: MOCKD_ROUTES; default: ./routes when it exists]", valueName: "dir"))
     var routes: String?
+
+    /// What `--root` and `--routes` say to load.
+    var loader: MockDataLoader { MockDataLoader(root: resolvedRoot, routes: resolvedRoutes) }
 
     var resolvedRoot: String { root ?? Environment.string("MOCKD_ROOT") ?? "MockData" }
 
@@ -20,6 +24,11 @@ struct DataOptions: ParsableArguments {
 }
 
 enum Environment {
+    /// `max-body-bytes` → `MOCKD_MAX_BODY_BYTES`
+    static func variable(for option: String) -> String {
+        "MOCKD_" + option.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
     static func string(_ name: String) -> String? {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
         return value

@@ -11,7 +11,7 @@ struct RoutesCommand: ParsableCommand {
 
     func run() throws {
         Signals.unblock()
-        let result = ConfigurationLoader(root: data.resolvedRoot, routes: data.resolvedRoutes).load()
+        let result = data.loader.load()
         guard let snapshot = result.snapshot else {
             for diagnostic in result.diagnostics { FileHandleOutput.standardError(diagnostic.description) }
             throw ExitCode.failure

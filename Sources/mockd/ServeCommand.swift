@@ -98,23 +98,24 @@ struct ServeCommand: ParsableCommand {
 
     func settings() throws -> Settings {
         var settings = Settings()
-        settings.server.host = host ?? Environment.string("MOCKD_HOST") ?? "127.0.0.1"
-        settings.server.port = try port ?? Environment.int("MOCKD_PORT") ?? 8080
-        guard (0...65535).contains(settings.server.port) else { throw ValidationError("--port \(settings.server.port): expected 0-65535") }
+        var server = settings.server
+        server.host = host ?? Environment.string("MOCKD_HOST") ?? "127.0.0.1"
+        server.port = try Self.integer(port, "port", default: 8080, in: 0...65535)
         settings.scenario = scenario ?? Environment.string("MOCKD_SCENARIO") ?? Scenario.default
-        settings.server.threads = try threads ?? Environment.int("MOCKD_THREADS") ?? ServerConfiguration.defaultThreads
-        guard (1...64).contains(settings.server.threads) else { throw ValidationError("--threads \(settings.server.threads): expected 1-64") }
-        settings.server.maxBodyBytes = try maxBodyBytes ?? Environment.int("MOCKD_MAX_BODY_BYTES") ?? settings.server.maxBodyBytes
-        guard settings.server.maxBodyBytes >= 0 else { throw ValidationError("--max-body-bytes: expected 0 or more") }
-        settings.server.maxHeaderBytes = try maxHeaderBytes ?? Environment.int("MOCKD_MAX_HEADER_BYTES") ?? settings.server.maxHeaderBytes
-        guard settings.server.maxHeaderBytes >= 4096 else { throw ValidationError("--max-header-bytes: expected 4096 or more") }
-        settings.server.maxConnections = try maxConnections ?? Environment.int("MOCKD_MAX_CONNECTIONS") ?? settings.server.maxConnections
-        guard settings.server.maxConnections >= 1 else { throw ValidationError("--max-connections: expected 1 or more") }
-        settings.server.idleTimeoutSeconds = try idleTimeout ?? Environment.int("MOCKD_IDLE_TIMEOUT") ?? settings.server.idleTimeoutSeconds
-        guard settings.server.idleTimeoutSeconds >= 1 else { throw ValidationError("--idle-timeout: expected 1 or more seconds") }
-        settings.server.cors = try cors || (Environment.bool("MOCKD_CORS") ?? false)
-        settings.server.adminEnabled = !(try noAdmin || (Environment.bool("MOCKD_NO_ADMIN") ?? false))
-        settings.server.adminToken = adminToken ?? Environment.string("MOCKD_ADMIN_TOKEN")
+        server.threads = try Self.integer(threads, "threads", default: ServerConfiguration.defaultThreads, in: 1...64)
+        server.maxBodyBytes = try Self.integer(maxBodyBytes, "max-body-bytes", default: server.maxBodyBytes, in: 0...Int.max)
+        server.maxHeaderBytes = try Self.integer(maxHeaderBytes, "max-header-bytes", default: server.maxHeaderBytes, in: 4096...Int.max)
+        server.maxConnections = try Self.integer(maxConnections, "max-connections", default: server.maxConnections, in: 1...Int.max)
+        server.idleTimeoutSeconds = try Self.integer(idleTimeout, "idle-timeout", default: server.idleTimeoutSeconds, in: 1...Int.max)
+        server.maxParked = try Self.integer(maxParked, "max-parked", default: server.maxParked, in: 0...Int.max)
+        server.globalDelay = .milliseconds(try Self.integer(delay, "delay", default: 0, in: 0...600_000))
+        server.cors = try Self.flag(cors, "cors")
+        server.adminEnabled = !(try Self.flag(noAdmin, "no-admin"))
+        server.adminToken = adminToken ?? Environment.string("MOCKD_ADMIN_TOKEN")
+        settings.server = server
+        settings.watch = try watch ?? Environment.bool("MOCKD_WATCH") ?? true
+        settings.journalSize = try Self.integer(journalSize, "journal-size", default: settings.journalSize, in: 0...Int.max)
+        settings.journalBodyBytes = try Self.integer(journalBodyBytes, "journal-body-bytes", default: settings.journalBodyBytes, in: 0...Int.max)
         let format = logFormat ?? Environment.string("MOCKD_LOG_FORMAT") ?? "text"
         guard let parsedFormat = MockdLogHandler.Format(rawValue: format) else {
             throw ValidationError("--log-format \(format): expected text or json")
@@ -125,16 +126,8 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--log-level \(level): expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         settings.logLevel = parsedLevel
-        let delay = try self.delay ?? Environment.int("MOCKD_DELAY") ?? 0
-        guard (0...600_000).contains(delay) else { throw ValidationError("--delay \(delay): expected 0-600000 milliseconds") }
-        settings.server.globalDelay = .milliseconds(delay)
-        settings.server.maxParked = try maxParked ?? Environment.int("MOCKD_MAX_PARKED") ?? settings.server.maxParked
-        settings.watch = try watch ?? Environment.bool("MOCKD_WATCH") ?? true
-        settings.journalSize = try journalSize ?? Environment.int("MOCKD_JOURNAL_SIZE") ?? settings.journalSize
-        settings.journalBodyBytes = try journalBodyBytes ?? Environment.int("MOCKD_JOURNAL_BODY_BYTES") ?? settings.journalBodyBytes
-        guard settings.journalSize >= 0, settings.journalBodyBytes >= 0 else { throw ValidationError("--journal-size and --journal-body-bytes: expected 0 or more") }
-        let record = try record || (Environment.bool("MOCKD_RECORD") ?? false)
-        let overwrite = try recordOverwrite || (Environment.bool("MOCKD_RECORD_OVERWRITE") ?? false)
+        let record = try Self.flag(record, "record")
+        let overwrite = try Self.flag(recordOverwrite, "record-overwrite")
         if let upstream = proxy ?? Environment.string("MOCKD_PROXY") {
             do {
                 var proxy = try ProxyConfiguration(upstream: upstream)
@@ -158,6 +151,21 @@ struct ServeCommand: ParsableCommand {
         return settings
     }
 
+    /// `--name`'s value, else `MOCKD_NAME` from the environment, else the default, within `range`.
+    static func integer(_ flag: Int?, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+        let result = try flag ?? Environment.int(Environment.variable(for: name)) ?? value
+        guard range.contains(result) else {
+            let expected = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "\(range.lowerBound)-\(range.upperBound)"
+            throw ValidationError("--\(name) \(result): expected \(expected)")
+        }
+        return result
+    }
+
+    /// A flag that `MOCKD_NAME=true` also sets.
+    static func flag(_ flag: Bool, _ name: String) throws -> Bool {
+        try flag || (Environment.bool(Environment.variable(for: name)) ?? false)
+    }
+
     func validate() throws {
         _ = try settings()
     }
@@ -174,7 +182,7 @@ struct ServeCommand: ParsableCommand {
         var logger = Logger(label: "mockd")
         logger.logLevel = level
 
-        let loader = ConfigurationLoader(root: data.resolvedRoot, routes: data.resolvedRoutes)
+        let loader = data.loader
         let loaded = loader.load()
         guard let snapshot = loaded.snapshot else {
             sink.flush()
@@ -229,7 +237,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     /// Reloads on edits under the root and the routes folder (not on the recorder's own writes).
-    func startWatcher(enabled: Bool, loader: ConfigurationLoader, server: HTTPServer, recorder: Recorder?, logger: Logger) throws -> FileWatcher? {
+    func startWatcher(enabled: Bool, loader: MockDataLoader, server: HTTPServer, recorder: Recorder?, logger: Logger) throws -> FileWatcher? {
         guard enabled else { return nil }
         // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
         let directory = FileManager.default.currentDirectoryPath

@@ -35,9 +35,18 @@ public struct AdminAPI: Sendable {
         path.utf8.count >= 8 && path.utf8.dropFirst().first == UInt8(ascii: "_") && (path.hasPrefix(prefix) || path == "/__mockd")
     }
 
+    /// Calls that read the configuration from disk (a reload takes a few hundred ms for
+    /// 10,000 files): the HTTP adapter runs them off its request threads.
+    public static func readsFiles(_ request: MockRequest) -> Bool {
+        request.method == "POST" && endpointPath(request.path) == "/__mockd/reload"
+    }
+
+    static func endpointPath(_ path: String) -> String {
+        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
     public func handle(_ request: MockRequest, context: Context) -> BuiltResponse {
-        var path = request.path
-        if path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        let path = Self.endpointPath(request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
         switch (method, path) {
         case ("GET", "/__mockd/health"): return health(context)

@@ -28,18 +28,6 @@ public enum JSONValue: Sendable, Equatable {
         return members.last { $0.key == key }?.value
     }
 
-    /// A short name of the kind of value, for error messages: `a string`, `an object`…
-    public var kindDescription: String {
-        switch self {
-        case .null: "null"
-        case .bool(let value): "\(value)"
-        case .number(let text): "the number \(text)"
-        case .string(let text): "the string \(JSONText.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text))"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-
     /// Serialized compactly, keys in their order.
     public var serialized: String {
         var output = ""

@@ -22,11 +22,7 @@ public final class RuntimeState: Sendable {
     /// of its session, else the global runtime scenario, else `--scenario`, else `default`.
     public func scenario(for request: MockRequest) -> String {
         let (requested, session) = request.mockHeaders
-        if let requested { return requested }
-        return scenarios.withLock { state in
-            if let session, let scenario = state.sessions[session] { return scenario }
-            return state.global ?? startupScenario
-        }
+        return requested ?? runtimeScenario(session: session)
     }
 
     /// The runtime scenario for a session (or the global one when `session` is nil).
