@@ -54,7 +54,8 @@ public enum NotFoundReport {
         guard !snapshot.routes.isEmpty else { return [] }
         var body = RequestBody(request.body)
         var near: [JSONValue] = []
-        for route in snapshot.routes where route.path.match(request.path) != nil {
+        let parts = PathPattern.split(request.path)
+        for route in snapshot.routes where route.path.match(request.path, parts: parts) != nil {
             let why: String
             if !route.methods.contains(request.method) {
                 why = "method is \(route.methods.description), not \(request.method)"

@@ -18,17 +18,18 @@ public struct Resolver: Sendable {
     public func resolve(_ request: MockRequest) -> Answer {
         let scenario = state.scenario(for: request)
         var body = RequestBody(request.body)
-        let candidates = snapshot.routeIndex.isEmpty ? [] : snapshot.routeIndex.candidates(method: request.method, path: request.path)
+        let parts = snapshot.routeIndex.isEmpty ? [] : PathPattern.split(request.path)
+        let candidates = snapshot.routeIndex.isEmpty ? [] : snapshot.routeIndex.candidates(method: request.method, parts: parts)
         if !candidates.isEmpty, scenario != Scenario.default || hasScenarioRoutes(candidates) {
             for route in candidates where route.scenario == scenario {
-                if let parameters = Self.match(route, request, &body) { return answer(route, parameters, request, scenario) }
+                if let parameters = Self.match(route, request, parts, &body) { return answer(route, parameters, request, scenario) }
             }
         }
         if let file = overlayFile(for: request, scenario: scenario) {
             return Answer(.prepared(file.response), scenario: scenario, delay: globalDelay)
         }
         for route in candidates where route.scenario == nil {
-            if let parameters = Self.match(route, request, &body) { return answer(route, parameters, request, scenario) }
+            if let parameters = Self.match(route, request, parts, &body) { return answer(route, parameters, request, scenario) }
         }
         if let file = baseFile(for: request) {
             return Answer(.prepared(file.response), scenario: scenario, delay: globalDelay)
@@ -61,8 +62,8 @@ public struct Resolver: Sendable {
     }
 
     /// The path parameters when `route` answers `request`, nil when it does not.
-    static func match(_ route: Route, _ request: MockRequest, _ body: inout RequestBody) -> [String: String]? {
-        guard route.methods.contains(request.method), let parameters = route.path.match(request.path) else { return nil }
+    static func match(_ route: Route, _ request: MockRequest, _ parts: [Substring], _ body: inout RequestBody) -> [String: String]? {
+        guard route.methods.contains(request.method), let parameters = route.path.match(request.path, parts: parts) else { return nil }
         for condition in route.conditions where !holds(condition, request, &body) { return nil }
         return parameters
     }

@@ -41,9 +41,14 @@ public enum PathPattern: @unchecked Sendable {
 
     /// The captured parameters when `path` matches, nil otherwise.
     public func match(_ path: String) -> [String: String]? {
+        match(path, parts: Self.split(path))
+    }
+
+    /// The same, with the path already split by `split(_:)`: a request is split once and
+    /// tried against every candidate route.
+    func match(_ path: String, parts: [Substring]) -> [String: String]? {
         switch self {
         case .segments(let segments, _):
-            let parts = Self.split(path)
             var parameters: [String: String] = [:]
             var index = 0
             for segment in segments {

@@ -2,13 +2,18 @@
 /// that could match it instead of scanning every table.
 struct RouteIndex: Sendable {
     let routes: [Route]
-    /// "METHOD first-segment" → positions in `routes`, ascending. Method `*` and non-literal
-    /// first segments (`:id`, `*`, `**`, regular expressions) use `*` in the key.
-    private let buckets: [String: [Int]]
+    /// (method, first segment) → positions in `routes`, ascending. Method `*` and non-literal
+    /// first segments (`:id`, `*`, `**`, regular expressions) use `*`.
+    private let buckets: [Key: [Int]]
+
+    struct Key: Hashable {
+        let method: Substring
+        let segment: Substring
+    }
 
     init(routes: [Route]) {
         self.routes = routes
-        var buckets: [String: [Int]] = [:]
+        var buckets: [Key: [Int]] = [:]
         for (position, route) in routes.enumerated() {
             let segment = route.path.firstLiteral ?? "*"
             let methods: [String]
@@ -17,7 +22,7 @@ struct RouteIndex: Sendable {
             case .only(let list): methods = list
             }
             for method in methods {
-                buckets[method + " " + segment, default: []].append(position)
+                buckets[Key(method: Substring(method), segment: Substring(segment)), default: []].append(position)
             }
         }
         self.buckets = buckets
@@ -25,15 +30,15 @@ struct RouteIndex: Sendable {
 
     var isEmpty: Bool { routes.isEmpty }
 
-    /// Routes that may match, in resolution order.
-    func candidates(method: String, path: String) -> [Route] {
-        let first = PathPattern.split(path).first.map(String.init) ?? ""
-        var methods = [method, "*"]
-        if method == "HEAD" { methods.append("GET") }
+    /// Routes that may match, in resolution order. `parts` is the request path split by
+    /// `PathPattern.split`.
+    func candidates(method: String, parts: [Substring]) -> [Route] {
+        let first = parts.first ?? ""
+        let methods: [Substring] = method == "HEAD" ? [Substring(method), "*", "GET"] : [Substring(method), "*"]
         var lists: [[Int]] = []
         for candidate in methods {
-            if let list = buckets[candidate + " " + first] { lists.append(list) }
-            if let list = buckets[candidate + " *"] { lists.append(list) }
+            if let list = buckets[Key(method: candidate, segment: first)] { lists.append(list) }
+            if let list = buckets[Key(method: candidate, segment: "*")] { lists.append(list) }
         }
         if lists.isEmpty { return [] }
         if lists.count == 1 { return lists[0].map { routes[$0] } }
