@@ -22,18 +22,10 @@ IMAGE=mockd
 PROJECT=mockdtest$$
 MOCK=MockData/mock_api_health_get.json
 
-say() { printf '[docker-test] %s\n' "$*" >&2; }
-skip() { echo "SKIPPED docker-test: $*"; exit 3; }
-passed=0 failed=0
-ok() { passed=$((passed + 1)); say "ok   $*"; }
-bad() { failed=$((failed + 1)); say "FAIL $*"; }
-die() { say "FAIL $*"; echo "docker-test: $passed passed, $((failed + 1)) failed"; exit 1; }
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+TEST=docker-test
+source scripts/container-lib.sh
 
 # ---- the engine
-SWIFT_IMAGE=$(sed -n 's/^ARG SWIFT_IMAGE=//p' Dockerfile)
-RUNTIME_IMAGE=$(sed -n 's/^ARG RUNTIME_IMAGE=//p' Dockerfile)
 SCHEMA=${COMPOSE_SPEC_SCHEMA:-}
 PYTHON=python3
 if command -v docker >/dev/null && timeout 20 docker info >/dev/null 2>&1 \
@@ -41,23 +33,10 @@ if command -v docker >/dev/null && timeout 20 docker info >/dev/null 2>&1 \
   ENGINE=docker COMPOSE=(docker compose)
   say "engine: Docker $(docker version --format '{{.Server.Version}}' 2>/dev/null)"
 else
-  CONTAINER_ENV=${CONTAINER_ENV_SH:-}
-  for candidate in ../shared/tools/container-env.sh /work/shared/tools/container-env.sh; do
-    [ -n "$CONTAINER_ENV" ] || { [ -x "$candidate" ] && CONTAINER_ENV=$candidate; } || true
-  done
+  find_container_env
   [ -n "$CONTAINER_ENV" ] || skip "no Docker engine, and no container-env.sh to set up podman"
   start=$(now)
-  env_log=$(mktemp)
-  set +e
-  env_lines=$("$CONTAINER_ENV" "$SWIFT_IMAGE" "$RUNTIME_IMAGE" 2>"$env_log")
-  rc=$?
-  set -e
-  cat "$env_log" >&2
-  reason=$(sed -n 's/^\[container-env\] //p' "$env_log" | tail -1)
-  rm -f "$env_log"
-  [ $rc -eq 3 ] && skip "containers cannot run on this machine (container-env.sh: ${reason:-exit 3})"
-  [ $rc -eq 0 ] || die "container-env.sh exited $rc"
-  eval "$env_lines"
+  load_container_env
   SCHEMA=${SCHEMA:-$COMPOSE_SPEC_SCHEMA}
   PYTHON=$(command -v podman-compose | sed 's,/podman-compose$,/python,')
   ENGINE=podman COMPOSE=(podman-compose)

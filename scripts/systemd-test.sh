@@ -21,35 +21,16 @@ NAME=mockd-systemd-test-$$
 UNIT=systemd/mockd.service
 MOCK=MockData/mock_api_health_get.json
 
-say() { printf '[systemd-test] %s\n' "$*" >&2; }
-skip() { echo "SKIPPED systemd-test: $*"; exit 3; }
-passed=0 failed=0
-ok() { passed=$((passed + 1)); say "ok   $*"; }
-bad() { failed=$((failed + 1)); say "FAIL $*"; }
-die() { say "FAIL $*"; echo "systemd-test: $passed passed, $((failed + 1)) failed"; exit 1; }
+TEST=systemd-test
+source scripts/container-lib.sh
 
 # ---- the engine: podman (through container-env.sh), which runs systemd as PID 1
-RUNTIME_IMAGE=$(sed -n 's/^ARG RUNTIME_IMAGE=//p' Dockerfile)
-SWIFT_IMAGE=$(sed -n 's/^ARG SWIFT_IMAGE=//p' Dockerfile)
-CONTAINER_ENV=${CONTAINER_ENV_SH:-}
-for candidate in ../shared/tools/container-env.sh /work/shared/tools/container-env.sh; do
-  [ -n "$CONTAINER_ENV" ] || { [ -x "$candidate" ] && CONTAINER_ENV=$candidate; } || true
-done
+find_container_env
 if ! command -v podman >/dev/null && [ -z "$CONTAINER_ENV" ]; then
   skip "neither podman nor container-env.sh is here"
 fi
 if [ -n "$CONTAINER_ENV" ]; then
-  env_log=$(mktemp)
-  set +e
-  env_lines=$("$CONTAINER_ENV" "$SWIFT_IMAGE" "$RUNTIME_IMAGE" 2>"$env_log")
-  rc=$?
-  set -e
-  cat "$env_log" >&2
-  reason=$(sed -n 's/^\[container-env\] //p' "$env_log" | tail -1)
-  rm -f "$env_log"
-  [ $rc -eq 3 ] && skip "containers cannot run on this machine (container-env.sh: ${reason:-exit 3})"
-  [ $rc -eq 0 ] || die "container-env.sh exited $rc"
-  eval "$env_lines"
+  load_container_env
 fi
 podman info >/dev/null 2>&1 || skip "podman does not run here"
 
