@@ -138,16 +138,6 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
 /// Expected values are read from the bundled files.
 @Suite("Route tables over HTTP (bundled routes, APIClient)")
 struct RouteHTTPTests {
-    struct UserDetail: Decodable, Sendable {
-        let id: Int
-        let firstName: String
-        let lastName: String
-        let email: String
-    }
-
-    struct Episode: Decodable, Sendable { let id: Int; let title: String }
-    struct EpisodePage: Decodable, Sendable { let episodes: [Episode]; let nextPage: Int? }
-
     /// `user.json` rendered: the fields the template fills from the path, `now` and `uuid`.
     struct TemplatedUser: Decodable, Sendable {
         let id: Int
@@ -186,7 +176,7 @@ struct RouteHTTPTests {
         let expectedBody = try #require(response["json"] as? NSDictionary)
         try await Self.withClient { client, _ in
             do {
-                let _: UserDetail = try await client.request("/api/me")
+                let _: User = try await client.request("/api/me")
                 Issue.record("GET /api/me without a token succeeded")
             } catch NetworkError.httpError(let statusCode, let data) {
                 #expect(statusCode == response["status"] as? Int)
@@ -202,13 +192,13 @@ struct RouteHTTPTests {
         let file = try #require((route["response"] as? [String: Any])?["file"] as? String)
         let expected = try #require(try Self.json(Fixture.bundledMockData + "/" + file) as? [String: Any])
         try await Self.withClient { client, server in
-            let user: UserDetail = try await client.request("/api/me", headers: ["Authorization": "Bearer t", "X-API-Key": "k"])
+            let user: User = try await client.request("/api/me", headers: ["Authorization": "Bearer t", "X-API-Key": "k"])
             #expect(user.id == expected["id"] as? Int)
             #expect(user.firstName == expected["first_name"] as? String)
             #expect(user.email == expected["email"] as? String)
             // The bearer token alone is not enough: the route also wants the API key.
             do {
-                let _: UserDetail = try await client.request("/api/me", headers: ["Authorization": "Bearer t"])
+                let _: User = try await client.request("/api/me", headers: ["Authorization": "Bearer t"])
                 Issue.record("a token without an API key was accepted")
             } catch NetworkError.httpError(let statusCode, _) {
                 #expect(statusCode == 401)
@@ -224,9 +214,9 @@ struct RouteHTTPTests {
         let expected = try #require(try Self.json(Fixture.bundledMockData + "/scenarios/empty/mock_api_users_get.json") as? [Any])
         #expect(expected.isEmpty)
         try await Self.withClient { client, _ in
-            let users: [UserDetail] = try await client.request("/api/users", headers: ["X-Mock-Scenario": "empty"])
+            let users: [User] = try await client.request("/api/users", headers: ["X-Mock-Scenario": "empty"])
             #expect(users.count == expected.count)
-            let all: [UserDetail] = try await client.request("/api/users")
+            let all: [User] = try await client.request("/api/users")
             #expect(!all.isEmpty)
         }
     }
