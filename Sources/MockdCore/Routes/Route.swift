@@ -90,7 +90,7 @@ public struct Glob: Sendable {
         rest = rest.dropFirst(parts[0].count)
         let last = parts[parts.count - 1]
         for part in parts.dropFirst().dropLast() where !part.isEmpty {
-            guard let range = rest.range(of: part) else { return false }
+            guard let range = rest.firstRange(of: part) else { return false }
             rest = rest[range.upperBound...]
         }
         return rest.count >= last.count && rest.hasSuffix(last)
