@@ -3,17 +3,32 @@ public final class PreparedResponse: Sendable {
     /// Position in `Snapshot.preparedResponses`; the adapter keeps its own per-id objects.
     public let id: Int
     public let status: Int
-    public let headers: [HTTPHeader]
+    /// Sent first, when set; nil when `customHeaders` has its own Content-Type.
+    public let contentType: String?
+    /// Headers a route asked for; empty for mock files (an empty array allocates nothing).
+    public let customHeaders: [HTTPHeader]
     public let body: ResponseBody
     /// What answered, as shown in `X-Mockd-Source` and the access log.
     public let source: String
 
-    public init(id: Int, status: Int, headers: [HTTPHeader], body: ResponseBody, source: String) {
+    public init(id: Int, status: Int, contentType: String?, customHeaders: [HTTPHeader], body: ResponseBody, source: String) {
         self.id = id
         self.status = status
-        self.headers = headers
+        self.contentType = customHeaders.first(named: "Content-Type") == nil ? contentType : nil
+        self.customHeaders = customHeaders
         self.body = body
         self.source = source
+    }
+
+    /// Every header sent: Content-Type, the custom ones, X-Mockd-Source. Built when asked (once,
+    /// by the adapter) rather than stored: 10,000 files would each keep the same two headers.
+    public var headers: [HTTPHeader] {
+        var all: [HTTPHeader] = []
+        all.reserveCapacity(customHeaders.count + 2)
+        if let contentType { all.append(HTTPHeader("Content-Type", contentType)) }
+        all.append(contentsOf: customHeaders)
+        all.append(HTTPHeader("X-Mockd-Source", source))
+        return all
     }
 }
 

@@ -18,8 +18,19 @@ public final class Snapshot: Sendable {
     public let warnings: [Diagnostic]
     /// Where it was loaded from, for messages.
     public let rootDisplayPath: String
-    /// File names by length, for the 404 report's "a small edit away" (lengths bound the distance).
-    let namesByLength: [Int: [String]]
+    /// File names by length, for the 404 report's "a small edit away" (lengths bound the
+    /// distance). Built by the first miss that needs it, not at load: it would add to every
+    /// start and reload, and many runs never ask.
+    var namesByLength: [Int: [String]] {
+        nameIndex.withLock { index in
+            if let index { return index }
+            var byLength: [Int: [String]] = [:]
+            for name in files.keys { byLength[name.utf8.count, default: []].append(name) }
+            index = byLength
+            return byLength
+        }
+    }
+    private let nameIndex = Mutex<[Int: [String]]?>(nil)
     /// 404 reports are the same for the same miss; keep the last few so a polling client
     /// or a benchmark does not pay for the near-name search on every request.
     let notFoundCache = Mutex<[String: BuiltResponse]>([:])
@@ -33,9 +44,6 @@ public final class Snapshot: Sendable {
         self.scenarios = Array(Set(overlays.keys).union(routes.compactMap(\.scenario))).sorted()
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath
-        var byLength: [Int: [String]] = [:]
-        for name in files.keys { byLength[name.utf8.count, default: []].append(name) }
-        self.namesByLength = byLength.mapValues { $0.sorted() }
     }
 
     /// Number of files served by the convention (overlays included).

@@ -88,8 +88,9 @@ public enum NotFoundReport {
         let bound = length > 24 ? 3 : 2
         let target = Array(name.utf8)
         var found: [(distance: Int, name: String)] = []
+        let namesByLength = snapshot.namesByLength
         for candidateLength in (length - bound)...(length + bound) {
-            for candidate in snapshot.namesByLength[candidateLength] ?? [] where candidate != name {
+            for candidate in namesByLength[candidateLength] ?? [] where candidate != name {
                 if let distance = EditDistance.bounded(target, candidate.utf8, bound: bound) {
                     found.append((distance, candidate))
                 }
