@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import MockdCore
 
 /// Where the mocks are: shared by `serve`, `check` and `routes`. Each option falls back to
@@ -18,15 +18,15 @@ struct DataOptions: ParsableArguments {
 
     var resolvedRoutes: String? {
         if let routes = routes ?? Environment.string("MOCKD_ROUTES") { return routes }
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: "routes", isDirectory: &isDirectory) && isDirectory.boolValue ? "routes" : nil
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: "routes", isDirectory: &isDirectory) && isDirectory ? "routes" : nil
     }
 }
 
 enum Environment {
     /// `max-body-bytes` → `MOCKD_MAX_BODY_BYTES`
     static func variable(for option: String) -> String {
-        "MOCKD_" + option.uppercased().replacingOccurrences(of: "-", with: "_")
+        "MOCKD_" + option.uppercased().replacing("-", with: "_")
     }
 
     static func string(_ name: String) -> String? {

@@ -35,10 +35,19 @@ struct HealthCommand: ParsableCommand {
                 FileHandleOutput.standardError("mockd health: \(target):\(port) answered HTTP \(answer.status)")
                 throw ExitCode.failure
             }
-            print(answer.body.trimmingCharacters(in: .whitespacesAndNewlines))
+            print(Self.trimmingWhiteSpace(answer.body))
         } catch let error as HealthProbe.Failure {
             FileHandleOutput.standardError("mockd health: \(error.message)")
             throw ExitCode.failure
         }
+    }
+
+    /// `text` without white space and line breaks at either end: Unicode's White_Space
+    /// scalars, the same set as Foundation's `.whitespacesAndNewlines`.
+    static func trimmingWhiteSpace(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
     }
 }

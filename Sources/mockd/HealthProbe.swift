@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,7 +55,8 @@ struct HealthProbe {
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), let status = Int(parts[1]) else {
             throw Failure(message: "\(host):\(port) did not answer HTTP")
         }
-        let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
+        // The body follows the first empty line; searched in the bytes, where "\r\n" is two elements.
+        let body = response.firstRange(of: Array("\r\n\r\n".utf8)).map { String(decoding: response[$0.upperBound...], as: UTF8.self) } ?? ""
         return (status, body)
     }
 }

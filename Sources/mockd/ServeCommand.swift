@@ -3,7 +3,7 @@ import Logging
 import MockdCore
 import MockdHTTP
 import MockdProxy
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
