@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where misses are forwarded (`--proxy URL`) and whether answers are saved (`--record`).
 public struct ProxyConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import MockdCore
 import Synchronization
@@ -86,10 +86,14 @@ public final class Recorder: Sendable {
     /// temp files of its atomic writes (`.dat.nosync…`, renamed away at once): a file watcher
     /// ignores these so recording does not trigger reloads.
     public func isOwnWrite(_ path: String) -> Bool {
-        if (path as NSString).lastPathComponent.hasPrefix(".dat.nosync") { return true }
-        let standardized = (path as NSString).standardizingPath
+        if PathText.lastComponent(path).hasPrefix(Self.temporaryFilePrefix) { return true }
+        let standardized = PathText.standardized(path)
         return written.withLock { $0.contains(standardized) }
     }
+
+    /// How `Data.write(options: .atomic)` names its temp file in the target's folder
+    /// (`.dat.nosync<pid>.<random>`): `isOwnWrite` and the watcher rely on it.
+    static let temporaryFilePrefix = ".dat.nosync"
 
     /// The files written so far, absolute as given (root + relative), sorted.
     public var writtenFiles: [String] { written.withLock { $0.sorted() } }
@@ -133,8 +137,8 @@ public final class Recorder: Sendable {
         guard Self.isSafeFileName(name),
               case .mock(let method, _) = MockFileName.parse(name), method == request.method.uppercased() else { return nil }
         let bytes = Data((value.prettyPrinted + "\n").utf8)
-        // The loader checks mock files with JSONSerialization: write only what it accepts.
-        guard (try? JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed])) != nil else { return nil }
+        // The loader checks mock files with JSONParser.validate: write only what it accepts.
+        guard bytes.withUnsafeBytes({ JSONParser.validate($0) }) == nil else { return nil }
         return (name, bytes)
     }
 
@@ -224,12 +228,29 @@ public final class Recorder: Sendable {
     /// Where a mock file with this name already is, relative to the root (any folder but `scenarios/`, which holds overlays).
     func findMockFile(named name: String) -> String? {
         if FileManager.default.fileExists(atPath: root + "/" + name) { return name }
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return nil }
-        while let relative = enumerator.nextObject() as? String {
-            let component = (relative as NSString).lastPathComponent
-            let isDirectory = (enumerator.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
+        return Self.find(name, in: root, prefix: "")
+    }
+
+    /// Depth first, in directory order; hidden folders are skipped. Folders are entered only
+    /// when they are real ones (`d_type`, or `lstat` where the file system does not say), so a
+    /// link to a folder is an entry like a file.
+    private static func find(_ name: String, in folder: String, prefix: String) -> String? {
+        guard let handle = opendir(folder) else { return nil }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            let component = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if component == "." || component == ".." { continue }
+            let relative = prefix + component
+            var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
+            if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
+                var info = stat()
+                isDirectory = lstat(folder + "/" + component, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            }
             if isDirectory {
-                if component.hasPrefix(".") || relative == MockDataLoader.scenariosFolder { enumerator.skipDescendants() }
+                if component.hasPrefix(".") || relative == MockDataLoader.scenariosFolder { continue }
+                if let found = find(name, in: folder + "/" + component, prefix: relative + "/") { return found }
                 continue
             }
             if component == name { return relative }
@@ -299,26 +320,30 @@ public final class Recorder: Sendable {
     /// `Data.write(options: .atomic)` writes a temp file in the same folder (`.dat.nosync…`),
     /// fsyncs it and renames it over `path`; the folder is then fsynced so the rename is durable.
     func writeAtomically(_ bytes: Data, to path: String) throws {
-        written.withLock { _ = $0.insert((path as NSString).standardizingPath) }
+        written.withLock { _ = $0.insert(PathText.standardized(path)) }
         try Self.writeAtomically(bytes, to: path)
     }
 
     static func writeAtomically(_ bytes: Data, to path: String) throws {
         try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
-        let folder = (path as NSString).deletingLastPathComponent
-        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)
+        let descriptor = open(PathText.folder(of: path), O_RDONLY | O_DIRECTORY)
         if descriptor >= 0 {
             _ = fsync(descriptor)
             close(descriptor)
         }
     }
 
+    /// The system's reason (`strerror`) for a failed file operation; FoundationEssentials
+    /// reports those as a CocoaError around the POSIX error.
     static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+        if let posix = (error as? CocoaError)?.underlying as? POSIXError ?? error as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
         }
-        return nsError.localizedDescription
+        // Rare (an invalid file name, no free temp name): Foundation's generic wording.
+        if let cocoa = error as? CocoaError {
+            return "The operation could not be completed. (NSCocoaErrorDomain error \(cocoa.code.rawValue).)"
+        }
+        return "\(error)"
     }
 
     static func trimmed(_ folder: String) -> String {
@@ -423,5 +448,49 @@ extension JSONValue {
         case .object, .array: true
         default: false
         }
+    }
+}
+
+/// The few NSString path methods the recorder needs, on plain text (FoundationEssentials has
+/// none of them).
+enum PathText {
+    /// The name after the last `/` (trailing slashes ignored), as `lastPathComponent`.
+    static func lastComponent(_ path: String) -> Substring {
+        path.split(separator: "/").last ?? Substring(path)
+    }
+
+    /// The folder holding `path`, as `deletingLastPathComponent`, but "." for a bare name.
+    static func folder(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        var folder = path[..<slash]
+        while folder.hasSuffix("/") { folder.removeLast() }
+        return folder.isEmpty ? "/" : String(folder)
+    }
+
+    /// One spelling per path, so two spellings of the same file compare equal: `//` and `.`
+    /// segments and a trailing `/` dropped, `..` taken back lexically (`/..` is `/`), as
+    /// `standardizingPath` does. Symbolic links are not resolved: the recorder and the
+    /// watcher spell a file from the same root, through the same links.
+    static func standardized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            switch part {
+            case ".":
+                continue
+            case "..":
+                if let last = parts.last, last != ".." {
+                    parts.removeLast()
+                } else if !absolute {
+                    parts.append(part)
+                }
+            default:
+                parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 }

@@ -76,6 +76,22 @@ struct RecorderTests {
         #expect(recorder.writtenFiles.count == 3)
     }
 
+    /// The path helpers that replaced NSString's, checked against NSString where they must agree.
+    @Test func pathTextAgreesWithNSString() {
+        // Absolute paths under a folder that does not exist: standardizingPath resolves no links there.
+        let absolute = ["/mockd-none//a/./b", "/mockd-none/a/../b", "/mockd-none/a/", "//mockd-none", "/..", "/", "/./a", "/a/b/c/../../d", "/a/./"]
+        for path in absolute {
+            #expect(PathText.standardized(path) == (path as NSString).standardizingPath, "\(path)")
+        }
+        #expect(PathText.standardized("a//b/./c/") == "a/b/c")
+        for path in ["/a/b", "/a", "/a/b/", "a/b", "/", "/a/.dat.nosync1A2B.x3y4z5"] {
+            #expect(PathText.folder(of: path) == (path as NSString).deletingLastPathComponent, "\(path)")
+            #expect(PathText.lastComponent(path) == (path as NSString).lastPathComponent, "\(path)")
+        }
+        #expect(PathText.folder(of: "name.json") == ".")
+        #expect(PathText.folder(of: "a//b") == "a")
+    }
+
     @Test func otherAnswersBecomeRoutesWithBodyFiles() throws {
         let space = try Workspace()
         defer { space.folder.remove() }
@@ -294,6 +310,15 @@ struct RecorderTests {
         guard case .failed(let why) = outcome else { Issue.record("expected a failure, got \(outcome)"); return }
         #expect(why.contains("recorded.json"))
         #expect(space.folder.read("routes/recorded.json") == "{\"routes\": [ oops")
+    }
+
+    @Test func aFailedWriteSaysWhyInTheSystemsWords() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        try space.folder.write("file", "not a folder")
+        let recorder = Recorder(root: space.root, routesDirectory: space.folder.path + "/file/routes", overwrite: false, logger: testLogger)
+        let outcome = recorder.record(MockRequest(method: "GET", path: "/x"), Self.json("{}", status: 404))
+        #expect(outcome == .failed(space.folder.path + "/file/routes/recorded.json: " + String(cString: strerror(ENOTDIR))))
     }
 
     @Test func aRecordedMockIsServedByteForByte() async throws {
