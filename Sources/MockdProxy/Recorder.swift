@@ -228,14 +228,15 @@ public final class Recorder: Sendable {
     /// Where a mock file with this name already is, relative to the root (any folder but `scenarios/`, which holds overlays).
     func findMockFile(named name: String) -> String? {
         if FileManager.default.fileExists(atPath: root + "/" + name) { return name }
-        return Self.find(name, in: root, prefix: "")
+        return Self.find(name, in: root, prefix: "", depth: 0)
     }
 
-    /// Depth first, in directory order; hidden folders are skipped. Folders are entered only
-    /// when they are real ones (`d_type`, or `lstat` where the file system does not say), so a
-    /// link to a folder is an entry like a file.
-    private static func find(_ name: String, in folder: String, prefix: String) -> String? {
-        guard let handle = opendir(folder) else { return nil }
+    /// Depth first, in directory order; hidden folders are skipped. Links to folders are
+    /// followed, as the loader follows them: a mock it serves from a linked folder must be
+    /// found here, or recording would write a second file with its name (a load error).
+    /// The depth limit ends link cycles.
+    private static func find(_ name: String, in folder: String, prefix: String, depth: Int) -> String? {
+        guard depth < 64, let handle = opendir(folder) else { return nil }
         defer { closedir(handle) }
         while let entry = readdir(handle) {
             let component = withUnsafeBytes(of: entry.pointee.d_name) { raw in
@@ -244,13 +245,13 @@ public final class Recorder: Sendable {
             if component == "." || component == ".." { continue }
             let relative = prefix + component
             var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
-            if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
+            if entry.pointee.d_type == UInt8(DT_UNKNOWN) || entry.pointee.d_type == UInt8(DT_LNK) {
                 var info = stat()
-                isDirectory = lstat(folder + "/" + component, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+                isDirectory = stat(folder + "/" + component, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
             }
             if isDirectory {
                 if component.hasPrefix(".") || relative == MockDataLoader.scenariosFolder { continue }
-                if let found = find(name, in: folder + "/" + component, prefix: relative + "/") { return found }
+                if let found = find(name, in: folder + "/" + component, prefix: relative + "/", depth: depth + 1) { return found }
                 continue
             }
             if component == name { return relative }

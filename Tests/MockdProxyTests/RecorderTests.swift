@@ -199,6 +199,24 @@ struct RecorderTests {
         #expect(try space.routeTable().isEmpty)
     }
 
+    /// The loader follows links to folders; so does the search for an existing mock.
+    @Test func findsAnExistingMockInALinkedFolder() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        try space.folder.write("shared/users/mock_api_users_get.json", "[\"kept\"]\n")
+        #expect(symlink(space.folder.path + "/shared", space.root + "/linked") == 0)
+        // A cycle that leads to no mock: the search must still end.
+        try FileManager.default.createDirectory(atPath: space.root + "/cycle", withIntermediateDirectories: true)
+        #expect(symlink(".", space.root + "/cycle/again") == 0)
+        #expect(MockDataLoader(root: space.root).load().snapshot?.fileCount == 1)
+
+        #expect(space.recorder().record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
+                == .keptExisting(space.root + "/linked/users/mock_api_users_get.json"))
+        #expect(space.recorder(overwrite: true).record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
+                == .wroteMock(space.root + "/linked/users/mock_api_users_get.json"))
+        #expect(space.folder.read("shared/users/mock_api_users_get.json") == "[\n  \"new\"\n]\n")
+    }
+
     @Test func countsDuplicatesInsteadOfWritingTwice() throws {
         let space = try Workspace()
         defer { space.folder.remove() }
