@@ -43,6 +43,8 @@ public final class Recorder: Sendable {
     static let maxTracked = 100_000
     /// Every file this recorder wrote, absolute, for the watcher to tell its own writes from the user's.
     private let written = Mutex<Set<String>>([])
+    /// The working folder, which relative roots are under: the watcher names files by absolute path.
+    private let workingDirectory: String
 
     /// The route table the recorder writes, in the routes folder.
     public static let routesFileName = "recorded.json"
@@ -54,6 +56,7 @@ public final class Recorder: Sendable {
         self.routesDirectory = Self.trimmed(routesDirectory)
         self.overwrite = overwrite
         self.logger = logger
+        workingDirectory = FileManager.default.currentDirectoryPath
     }
 
     /// `<routes>/recorded.json`.
@@ -87,16 +90,22 @@ public final class Recorder: Sendable {
     /// ignores these so recording does not trigger reloads.
     public func isOwnWrite(_ path: String) -> Bool {
         if PathText.lastComponent(path).hasPrefix(Self.temporaryFilePrefix) { return true }
-        let standardized = PathText.standardized(path)
-        return written.withLock { $0.contains(standardized) }
+        let key = writtenKey(path)
+        return written.withLock { $0.contains(key) }
     }
 
     /// How `Data.write(options: .atomic)` names its temp file in the target's folder
     /// (`.dat.nosync<pid>.<random>`): `isOwnWrite` and the watcher rely on it.
     static let temporaryFilePrefix = ".dat.nosync"
 
-    /// The files written so far, absolute as given (root + relative), sorted.
+    /// The files written so far, absolute and standardized, sorted.
     public var writtenFiles: [String] { written.withLock { $0.sorted() } }
+
+    /// One spelling per file: absolute (the default root, `MockData`, is relative, and the
+    /// watcher asks with absolute paths) and standardized.
+    private func writtenKey(_ path: String) -> String {
+        PathText.standardized(path.hasPrefix("/") ? path : workingDirectory + "/" + path)
+    }
 
     // MARK: - Deciding
 
@@ -321,7 +330,8 @@ public final class Recorder: Sendable {
     /// `Data.write(options: .atomic)` writes a temp file in the same folder (`.dat.nosync…`),
     /// fsyncs it and renames it over `path`; the folder is then fsynced so the rename is durable.
     func writeAtomically(_ bytes: Data, to path: String) throws {
-        written.withLock { _ = $0.insert(PathText.standardized(path)) }
+        let key = writtenKey(path)
+        written.withLock { _ = $0.insert(key) }
         try Self.writeAtomically(bytes, to: path)
     }
 

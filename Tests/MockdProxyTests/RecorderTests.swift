@@ -76,6 +76,25 @@ struct RecorderTests {
         #expect(recorder.writtenFiles.count == 3)
     }
 
+    /// mockd's default folders are relative (`MockData`, `routes`); the watcher asks with absolute paths.
+    @Test func tellsItsOwnWritesApartUnderRelativeFolders() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        // The workspace as a path relative to the working folder, without changing it (tests run in parallel).
+        let upToRoot = String(repeating: "../", count: FileManager.default.currentDirectoryPath.split(separator: "/").count)
+        let root = upToRoot + space.root.dropFirst()
+        let routes = upToRoot + space.routes.dropFirst()
+        let recorder = Recorder(root: root, routesDirectory: routes, overwrite: false, logger: testLogger)
+        #expect(recorder.record(MockRequest(method: "GET", path: "/a"), Self.json("{}")) == .wroteMock(root + "/mock_a_get.json"))
+        #expect(recorder.record(MockRequest(method: "GET", path: "/b"), Self.json("{}", status: 404)) == .wroteRoute(0))
+        #expect(recorder.isOwnWrite(space.root + "/mock_a_get.json"))
+        #expect(recorder.isOwnWrite(space.routes + "/recorded.json"))
+        #expect(recorder.isOwnWrite(space.root + "/recorded/" + Recorder.bodyFileName(method: "GET", path: "/b")))
+        #expect(recorder.isOwnWrite(root + "/mock_a_get.json"))
+        #expect(!recorder.isOwnWrite(space.root + "/mock_c_get.json"))
+        #expect(recorder.writtenFiles.allSatisfy { $0.hasPrefix(space.folder.path + "/") })
+    }
+
     /// The path helpers that replaced NSString's, checked against NSString where they must agree.
     @Test func pathTextAgreesWithNSString() {
         // Absolute paths under a folder that does not exist: standardizingPath resolves no links there.
