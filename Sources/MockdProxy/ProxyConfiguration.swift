@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+#else
+import Foundation
+#endif
 
 /// Where misses are forwarded (`--proxy URL`) and whether answers are saved (`--record`).
 public struct ProxyConfiguration: Sendable {

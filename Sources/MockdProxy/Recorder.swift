@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+#else
+import Foundation
+#endif
 import Logging
 import MockdCore
 import Synchronization

@@ -1,5 +1,9 @@
 import ArgumentParser
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+#else
+import Foundation
+#endif
 import MockdCore
 
 /// Where the mocks are: shared by `serve`, `check` and `routes`. Each option falls back to

@@ -3,7 +3,11 @@ import Logging
 import MockdCore
 import MockdHTTP
 import MockdProxy
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+#else
+import Foundation
+#endif
 import Synchronization
 
 /// The last requests mockd answered, oldest first, for tests to verify what an app sent
