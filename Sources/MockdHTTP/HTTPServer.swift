@@ -371,7 +371,7 @@ public final class HTTPServer: Sendable {
         case .prepared(let prepared):
             return MHD_queue_response(connection, UInt32(prepared.status), serving.responses[prepared.id].raw)
         case .built(let built):
-            if let key = built.reuseKey, let response = serving.reusable(key, built, extraHeaders: configuration.corsHeaders) {
+            if let slot = built.reuse, let response = slot.value({ MHDResponse(built: built, extraHeaders: configuration.corsHeaders) }) {
                 return MHD_queue_response(connection, UInt32(built.status), response.raw)
             }
             return queue(built: built, on: connection)
@@ -536,18 +536,6 @@ final class ServingState: Sendable {
     let resolver: Resolver
     /// libmicrohttpd responses by `PreparedResponse.id`, built once per snapshot.
     let responses: [MHDResponse]
-    /// Responses for built answers that repeat (404 reports), by `BuiltResponse.reuseKey`.
-    private let reused = Mutex<[String: MHDResponse]>([:])
-
-    func reusable(_ key: String, _ built: BuiltResponse, extraHeaders: [HTTPHeader]) -> MHDResponse? {
-        reused.withLock { cache in
-            if let response = cache[key] { return response }
-            guard let response = MHDResponse(built: built, extraHeaders: extraHeaders) else { return nil }
-            if cache.count >= 512 { cache.removeAll(keepingCapacity: true) }
-            cache[key] = response
-            return response
-        }
-    }
 
     init(snapshot: Snapshot, runtime: RuntimeState, globalDelay: Duration, extraHeaders: [HTTPHeader]) {
         self.snapshot = snapshot

@@ -41,6 +41,28 @@ struct ReloadTests {
         }
     }
 
+    /// A miss's report is built once and its libmicrohttpd response reused; neither may outlive
+    /// the configuration it describes, nor drop the headers `--cors` adds.
+    @Test func reload_ARepeatedMissIsAnsweredAgainUntilTheFileExists() async throws {
+        try await withRouteServer(files: Self.files, tables: ["a.json": Self.table], configure: { $0.cors = true }) { server in
+            let first = try await server.request("GET", "/api/teams")
+            let second = try await server.request("GET", "/api/teams")
+            for miss in [first, second] {
+                #expect(miss.status == 404)
+                #expect(miss.header("X-Mockd-Source") == "404")
+                #expect(miss.header("Access-Control-Allow-Origin") == "*")
+            }
+            #expect(second.body == first.body)
+            #expect(first.text.contains("mock_api_teams_get.json"))
+
+            try server.write("MockData/mock_api_teams_get.json", #"[{"id": 1}]"#)
+            #expect(server.server.reload(trigger: "test").ok)
+            let found = try await server.request("GET", "/api/teams")
+            #expect(found.status == 200)
+            #expect(found.text == #"[{"id": 1}]"#)
+        }
+    }
+
     @Test func reload_ABrokenEditKeepsTheOldAnswerAndHealthSaysWhy() async throws {
         try await withRouteServer(files: Self.files, tables: ["a.json": Self.table]) { server in
             #expect(try await server.request("GET", "/api/greeting").text == "old")

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A complete response built once at load time and reused for every request it answers.
 public final class PreparedResponse: Sendable {
     /// Position in `Snapshot.preparedResponses`; the adapter keeps its own per-id objects.
@@ -38,20 +40,39 @@ public struct BuiltResponse: Sendable {
     public var headers: [HTTPHeader]
     public var body: [UInt8]
     public var source: String
-    /// Set when the same bytes answer every request with this key until the next reload (a
-    /// cached 404 report): the adapter may then build its response once and reuse it.
-    public var reuseKey: String?
+    /// Set when these bytes answer every request like this one until the next reload (a
+    /// cached 404 report): the adapter may then build its response once and keep it here.
+    public var reuse: ReuseSlot?
 
-    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], source: String, reuseKey: String? = nil) {
+    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], source: String, reuse: ReuseSlot? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.source = source
-        self.reuseKey = reuseKey
+        self.reuse = reuse
     }
 
     public static func json(status: Int, _ body: String, source: String) -> BuiltResponse {
         BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json)], body: Array(body.utf8), source: source)
+    }
+}
+
+/// Where the adapter keeps what it built from a reusable `BuiltResponse` (libmicrohttpd's
+/// response), so a repeated 404 costs one lookup in the core's cache and nothing more. The
+/// core only carries it; it lives as long as the cached report.
+public final class ReuseSlot: Sendable {
+    private let stored = Mutex<(any AnyObject & Sendable)?>(nil)
+
+    public init() {}
+
+    /// What was kept here, else what `make` builds (then kept for the next request).
+    public func value<Kept: AnyObject & Sendable>(_ make: () -> Kept?) -> Kept? {
+        stored.withLock { slot in
+            if let kept = slot as? Kept { return kept }
+            guard let made = make() else { return nil }
+            slot = made
+            return made
+        }
     }
 }
 

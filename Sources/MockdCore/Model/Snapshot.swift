@@ -33,7 +33,7 @@ public final class Snapshot: Sendable {
     private let nameIndex = Mutex<[Int: [String]]?>(nil)
     /// 404 reports are the same for the same miss; keep the last few so a polling client
     /// or a benchmark does not pay for the near-name search on every request.
-    let notFoundCache = Mutex<[String: BuiltResponse]>([:])
+    let notFoundCache = Mutex<[NotFoundReport.Key: BuiltResponse]>([:])
 
     public init(preparedResponses: [PreparedResponse], files: [String: MockFile], overlays: [String: [String: MockFile]],
                 routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String) {

@@ -6,14 +6,21 @@ public enum NotFoundReport {
     /// Reports kept per snapshot before the cache starts over.
     static let cacheLimit = 512
 
+    /// Three strings hashed in place: no key string is built for each miss.
+    struct Key: Hashable {
+        let method: String
+        let path: String
+        let scenario: String
+    }
+
     public static func response(for request: MockRequest, scenario: String, in snapshot: Snapshot) -> BuiltResponse {
         // Near routes depend on headers and bodies, so only reports without them are cached.
         let near = nearRoutes(for: request, scenario: scenario, in: snapshot)
-        let key = request.method + " " + request.path + " " + scenario
+        let key = Key(method: request.method, path: request.path, scenario: scenario)
         if near.isEmpty, let cached = snapshot.notFoundCache.withLock({ $0[key] }) { return cached }
         var report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot, nearRoutes: near), source: "404")
         guard near.isEmpty else { return report }
-        report.reuseKey = key
+        report.reuse = ReuseSlot()
         snapshot.notFoundCache.withLock { cache in
             if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[key] = report
