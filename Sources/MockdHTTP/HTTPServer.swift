@@ -297,7 +297,7 @@ public final class HTTPServer: Sendable {
             return refuse(connection, method: method, url: url, state: state, status: 400,
                           reason: "the request target must be a path starting with '/' (or an absolute URL)")
         }
-        let request = MockRequest(method: String(cString: method), path: path,
+        let request = MockRequest(method: Self.method(method), path: path,
                                   query: state.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection), rawQuery: state.rawQuery,
                                   headers: Self.headers(of: connection), body: state.body)
         let serving = current.withLock { $0 }
@@ -509,6 +509,16 @@ public final class HTTPServer: Sendable {
             time: Self.now(), method: request.method, path: request.path, query: request.rawQuery, headers: request.headers,
             body: truncated ? Array(request.body.prefix(journal.bodyLimit)) : request.body, bodyTruncated: truncated,
             scenario: scenario, session: request.session, source: source, status: status, durationMicroseconds: micros))
+    }
+
+    /// The request's method; the common ones as literals, without decoding the C string.
+    static func method(_ raw: UnsafePointer<CChar>) -> String {
+        switch (raw[0], raw[1], raw[2], raw[3]) {
+        case (0x47, 0x45, 0x54, 0): return "GET"
+        case (0x50, 0x4F, 0x53, 0x54) where raw[4] == 0: return "POST"
+        case (0x48, 0x45, 0x41, 0x44) where raw[4] == 0: return "HEAD"
+        default: return String(cString: raw)
+        }
     }
 
     /// Request headers, in order.

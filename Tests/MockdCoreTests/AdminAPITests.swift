@@ -82,6 +82,15 @@ struct AdminAPITests {
 
     // MARK: - health
 
+    @Test("which paths are the admin API's", arguments: [
+        ("/__mockd", true), ("/__mockd/", true), ("/__mockd/health", true), ("/__mockd/requests?x=1", true),
+        ("/__mockdx", false), ("/__mock", false), ("/_", false), ("/", false), ("", false), ("/api/__mockd/health", false),
+        ("/__MOCKD/health", false), ("/_é_mockd/x", false),
+    ])
+    func isAdminPath(path: String, expected: Bool) {
+        #expect(AdminAPI.isAdminPath(path) == expected)
+    }
+
     @Test func health_CountsScenarioUptimeAndNoReloadYet() throws {
         let harness = try Harness()
         let response = harness.call("GET", "/__mockd/health")

@@ -32,7 +32,11 @@ public struct AdminAPI: Sendable {
 
     public static func isAdminPath(_ path: String) -> Bool {
         // The second byte first: nearly every path fails there, without a string comparison.
-        path.utf8.count >= 8 && path.utf8.dropFirst().first == UInt8(ascii: "_") && (path.hasPrefix(prefix) || path == "/__mockd")
+        // A plain byte read where the bytes are contiguous (always, for Swift's own strings),
+        // not the UTF-8 view's index walk: this runs twice per request.
+        let secondIsUnderscore = path.utf8.withContiguousStorageIfAvailable { $0.count >= 8 && $0[1] == UInt8(ascii: "_") }
+            ?? (path.utf8.count >= 8 && path.utf8.dropFirst().first == UInt8(ascii: "_"))
+        return secondIsUnderscore && (path.hasPrefix(prefix) || path == "/__mockd")
     }
 
     /// Calls that read the configuration from disk (a reload takes a few hundred ms for
