@@ -5,6 +5,11 @@ import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 import Foundation
 #endif
 import MockdCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where the mocks are: shared by `serve`, `check` and `routes`. Each option falls back to
 /// its `MOCKD_*` environment variable; a flag wins.
@@ -22,8 +27,9 @@ struct DataOptions: ParsableArguments {
 
     var resolvedRoutes: String? {
         if let routes = routes ?? Environment.string("MOCKD_ROUTES") { return routes }
-        var isDirectory = false
-        return FileManager.default.fileExists(atPath: "routes", isDirectory: &isDirectory) && isDirectory ? "routes" : nil
+        // stat, not FileManager: its `isDirectory` is a Bool here and an ObjCBool on Darwin.
+        var info = stat()
+        return stat("routes", &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? "routes" : nil
     }
 }
 
