@@ -138,6 +138,8 @@ public struct JSONParser {
             var plainStart = offset
             var decoded: [UInt8] = []
             while offset < bytes.count {
+                skipPlainStringBytes()
+                guard offset < bytes.count else { break }
                 let byte = bytes[offset]
                 if byte == UInt8(ascii: "\"") {
                     let result: String
@@ -164,6 +166,24 @@ public struct JSONParser {
             }
             offset = start
             throw failure("a string is not closed (missing '\"')")
+        }
+
+        /// Moves `offset` to the next byte a string's scan must look at. One table lookup per
+        /// byte instead of four comparisons: string text is most of a mock file, and all of
+        /// them are checked at every start (10,000 files: ~4 MB of it).
+        mutating func skipPlainStringBytes() {
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            let end = bytes.count
+            var index = offset
+            Self.stopsStringScan.withUnsafeBufferPointer { stops in
+                while index < end && stops[Int(base[index])] == 0 { index &+= 1 }
+            }
+            offset = index
+        }
+
+        /// 1 for `"`, `\\`, control characters and non-ASCII bytes.
+        static let stopsStringScan: [UInt8] = (0...255).map { byte in
+            byte < 0x20 || byte == 0x22 || byte == 0x5C || byte >= 0x80 ? 1 : 0
         }
 
         mutating func escape(into decoded: inout [UInt8]) throws(SyntaxError) {

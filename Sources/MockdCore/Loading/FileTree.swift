@@ -47,17 +47,21 @@ enum FileTree {
 
     /// Byte-wise `a < b` with memcmp.
     static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        // Native strings are contiguous: read them in place (no copy, no reference counting).
+        if let order = a.utf8.withContiguousStorageIfAvailable({ x in
+            b.utf8.withContiguousStorageIfAvailable { y in precedes(x, y) }
+        }), let order { return order }
         var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                if common > 0, let left = x.baseAddress, let right = y.baseAddress {
-                    let order = memcmp(left, right, common)
-                    if order != 0 { return order < 0 }
-                }
-                return x.count < y.count
-            }
+        return a.withUTF8 { x in b.withUTF8 { y in precedes(x, y) } }
+    }
+
+    private static func precedes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        let common = min(x.count, y.count)
+        if common > 0, let left = x.baseAddress, let right = y.baseAddress {
+            let order = memcmp(left, right, common)
+            if order != 0 { return order < 0 }
         }
+        return x.count < y.count
     }
 
     /// An open folder: files in it are opened relative to it, so the kernel resolves one name
