@@ -513,12 +513,16 @@ public final class HTTPServer: Sendable {
 
     /// The request's method; the common ones as literals, without decoding the C string.
     static func method(_ raw: UnsafePointer<CChar>) -> String {
-        switch (raw[0], raw[1], raw[2], raw[3]) {
-        case (0x47, 0x45, 0x54, 0): return "GET"
-        case (0x50, 0x4F, 0x53, 0x54) where raw[4] == 0: return "POST"
-        case (0x48, 0x45, 0x41, 0x44) where raw[4] == 0: return "HEAD"
-        default: return String(cString: raw)
+        // Byte by byte, stopping at the first mismatch: never past the terminating NUL.
+        func matches(_ name: StaticString) -> Bool {
+            let count = name.utf8CodeUnitCount
+            for index in 0..<count where UInt8(bitPattern: raw[index]) != name.utf8Start[index] { return false }
+            return raw[count] == 0
         }
+        if matches("GET") { return "GET" }
+        if matches("POST") { return "POST" }
+        if matches("HEAD") { return "HEAD" }
+        return String(cString: raw)
     }
 
     /// Request headers, in order.
