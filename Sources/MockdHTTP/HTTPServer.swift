@@ -371,8 +371,9 @@ public final class HTTPServer: Sendable {
         case .prepared(let prepared):
             return MHD_queue_response(connection, UInt32(prepared.status), serving.rawResponses[prepared.id])
         case .built(let built):
-            if let slot = built.reuse, let response = slot.value({ MHDResponse(built: built, extraHeaders: configuration.corsHeaders) }) {
-                return MHD_queue_response(connection, UInt32(built.status), response.raw)
+            let extraHeaders = configuration.corsHeaders
+            if let slot = built.reuse, let response = slot.value(extraHeaders: extraHeaders, { MHDResponse(built: built, extraHeaders: extraHeaders) }) {
+                return withExtendedLifetime(response) { MHD_queue_response(connection, UInt32(built.status), response.raw) }
             }
             return queue(built: built, on: connection)
         }

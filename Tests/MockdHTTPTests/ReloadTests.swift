@@ -63,6 +63,33 @@ struct ReloadTests {
         }
     }
 
+    /// The reused 404 response is kept with the report, in the snapshot; a library user may
+    /// serve one snapshot from two servers, and each must send its own `--cors` headers.
+    @Test func aRepeatedMissKeepsEachServersHeadersWhenTwoServeOneSnapshot() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Self.files)
+        let snapshot = try #require(MockDataLoader(root: folder.path).load().snapshot)
+        func server(cors: Bool) throws -> HTTPServer {
+            var configuration = ServerConfiguration()
+            configuration.host = "127.0.0.1"
+            configuration.port = 0
+            configuration.cors = cors
+            let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: RuntimeState(), logger: silentLogger)
+            try server.start()
+            return server
+        }
+        let plain = try server(cors: false)
+        defer { plain.shutdown(timeout: .seconds(2)) }
+        let withCORS = try server(cors: true)
+        defer { withCORS.shutdown(timeout: .seconds(2)) }
+        for port in [plain.port, withCORS.port, plain.port, withCORS.port] {
+            let miss = try await blocking { try RawConnection.exchange(port: port, "GET", "/api/teams") }
+            #expect(miss.status == 404)
+            #expect(miss.header("Access-Control-Allow-Origin") == (port == withCORS.port ? "*" : nil))
+        }
+    }
+
     @Test func reload_ABrokenEditKeepsTheOldAnswerAndHealthSaysWhy() async throws {
         try await withRouteServer(files: Self.files, tables: ["a.json": Self.table]) { server in
             #expect(try await server.request("GET", "/api/greeting").text == "old")

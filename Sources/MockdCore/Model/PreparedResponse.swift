@@ -59,18 +59,21 @@ public struct BuiltResponse: Sendable {
 
 /// Where the adapter keeps what it built from a reusable `BuiltResponse` (libmicrohttpd's
 /// response), so a repeated 404 costs one lookup in the core's cache and nothing more. The
-/// core only carries it; it lives as long as the cached report.
+/// core only carries it; it lives as long as the cached report. What is kept is told apart by
+/// the headers the server adds (`--cors`): two servers may serve one snapshot.
 public final class ReuseSlot: Sendable {
-    private let stored = Mutex<(any AnyObject & Sendable)?>(nil)
+    private let stored = Mutex<[(extraHeaders: [HTTPHeader], kept: any AnyObject & Sendable)]>([])
 
     public init() {}
 
-    /// What was kept here, else what `make` builds (then kept for the next request).
-    public func value<Kept: AnyObject & Sendable>(_ make: () -> Kept?) -> Kept? {
-        stored.withLock { slot in
-            if let kept = slot as? Kept { return kept }
+    /// What was kept here for `extraHeaders`, else what `make` builds (then kept for the next request).
+    public func value<Kept: AnyObject & Sendable>(extraHeaders: [HTTPHeader], _ make: () -> Kept?) -> Kept? {
+        stored.withLock { entries in
+            for entry in entries where entry.extraHeaders == extraHeaders {
+                if let kept = entry.kept as? Kept { return kept }
+            }
             guard let made = make() else { return nil }
-            slot = made
+            entries.append((extraHeaders, made))
             return made
         }
     }
