@@ -8,10 +8,12 @@ import MockdCore
 final class MHDResponse: Sendable {
     nonisolated(unsafe) let raw: OpaquePointer
 
-    /// A response reused for every request a prepared response answers. The body is not
-    /// copied: libmicrohttpd points at `ResponseBody`'s memory, which stays retained until
-    /// libmicrohttpd's last use of the response (see `releaseResponseBody`).
-    init?(prepared: PreparedResponse, extraHeaders: [HTTPHeader] = []) {
+    /// A response reused for every request a prepared response answers, as a bare pointer
+    /// the caller owns (`MHD_destroy_response`): `ServingState` keeps 10,000 of them in one
+    /// array rather than 10,000 objects. The body is not copied: libmicrohttpd points at
+    /// `ResponseBody`'s memory, which stays retained until libmicrohttpd's last use of the
+    /// response (see `releaseResponseBody`).
+    static func make(prepared: PreparedResponse, extraHeaders: [HTTPHeader]) -> OpaquePointer? {
         let body = prepared.body
         let context = Unmanaged.passRetained(body).toOpaque()
         guard let raw = MHD_create_response_from_buffer_with_free_callback_cls(
@@ -20,12 +22,12 @@ final class MHDResponse: Sendable {
             Unmanaged<ResponseBody>.fromOpaque(context).release()
             return nil
         }
-        self.raw = raw
         // Added one by one, not as `prepared.headers`: no arrays built for each of 10,000 files.
         if let contentType = prepared.contentType { _ = MHD_add_response_header(raw, "Content-Type", contentType) }
-        Self.add(prepared.customHeaders, to: raw)
+        add(prepared.customHeaders, to: raw)
         _ = MHD_add_response_header(raw, "X-Mockd-Source", prepared.source)
-        Self.add(extraHeaders, to: raw)
+        add(extraHeaders, to: raw)
+        return raw
     }
 
     /// A response for one request; libmicrohttpd copies the bytes.
