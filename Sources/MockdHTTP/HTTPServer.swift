@@ -361,7 +361,7 @@ public final class HTTPServer: Sendable {
             return .NO
         case .truncated?:
             finish(request, status: answer.status, source: answer.source + " (fault truncated)", scenario: answer.scenario, state: state)
-            guard let response = MHDResponse(truncating: answer) else { return .NO }
+            guard let response = MHDResponse(truncating: answer, extraHeaders: configuration.corsHeaders) else { return .NO }
             return withExtendedLifetime(response) { MHD_queue_response(connection, UInt32(answer.status), response.raw) }
         case .timeout?, nil:
             break

@@ -66,7 +66,7 @@ private func releaseResponseBody(_ context: UnsafeMutableRawPointer?) {
 extension MHDResponse {
     /// The `truncated` fault: promises the whole body's Content-Length, sends the first half,
     /// then tells libmicrohttpd the content failed, which closes the connection.
-    convenience init?(truncating answer: Answer) {
+    convenience init?(truncating answer: Answer, extraHeaders: [HTTPHeader] = []) {
         let headers: [HTTPHeader]
         let bytes: [UInt8]
         switch answer.response {
@@ -84,7 +84,7 @@ extension MHDResponse {
             return nil
         }
         self.init(adopting: raw)
-        Self.add(headers, to: raw)
+        Self.add(headers + extraHeaders, to: raw)
     }
 }
 

@@ -164,6 +164,19 @@ struct FaultTests {
         }
     }
 
+    /// A browser app sees the fault, not a CORS error: `--cors` headers come with it too.
+    @Test func truncated_CarriesTheCORSHeaders() async throws {
+        try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable], configure: { $0.cors = true }) { server in
+            let head = try await server.test.withRawConnection { connection -> RawResponse in
+                try connection.send(RawConnection.request("GET", "/truncated"))
+                return try connection.readResponse(head: true)  // the headers only: the body is cut
+            }
+            #expect(head.status == 200)
+            #expect(head.header("Access-Control-Allow-Origin") == "*")
+            #expect(head.header("Content-Length") == "\(Self.bigJSON.utf8.count)")
+        }
+    }
+
     // MARK: - Delays
 
     static let delayTable = routeTable(
