@@ -62,7 +62,8 @@ public enum NotFoundReport {
         var body = RequestBody(request.body)
         var near: [JSONValue] = []
         let parts = PathPattern.split(request.path)
-        for route in snapshot.routes where route.path.match(request.path, parts: parts) != nil {
+        // Only the routes indexed under the path's first segment: a miss does not scan every table.
+        for route in snapshot.routeIndex.pathCandidates(parts: parts) where route.path.match(request.path, parts: parts) != nil {
             let why: String
             if !route.methods.contains(request.method) {
                 why = "method is \(route.methods.description), not \(request.method)"

@@ -5,6 +5,8 @@ struct RouteIndex: Sendable {
     /// (method, first segment) → positions in `routes`, ascending. Method `*` and non-literal
     /// first segments (`:id`, `*`, `**`, regular expressions) use `*`.
     private let buckets: [Key: [Int]]
+    /// First segment → positions in `routes`, for any method (the 404 report's near routes).
+    private let bySegment: [Substring: [Int]]
 
     struct Key: Hashable {
         let method: Substring
@@ -14,8 +16,10 @@ struct RouteIndex: Sendable {
     init(routes: [Route]) {
         self.routes = routes
         var buckets: [Key: [Int]] = [:]
+        var bySegment: [Substring: [Int]] = [:]
         for (position, route) in routes.enumerated() {
             let segment = route.path.firstLiteral ?? "*"
+            bySegment[Substring(segment), default: []].append(position)
             let methods: [String]
             switch route.methods {
             case .any: methods = ["*"]
@@ -26,6 +30,7 @@ struct RouteIndex: Sendable {
             }
         }
         self.buckets = buckets
+        self.bySegment = bySegment
     }
 
     var isEmpty: Bool { routes.isEmpty }
@@ -40,6 +45,15 @@ struct RouteIndex: Sendable {
             if let list = buckets[Key(method: candidate, segment: first)] { lists.append(list) }
             if let list = buckets[Key(method: candidate, segment: "*")] { lists.append(list) }
         }
+        return merged(lists)
+    }
+
+    /// Routes whose path may match, whatever their method, in resolution order.
+    func pathCandidates(parts: [Substring]) -> [Route] {
+        merged([bySegment[parts.first ?? ""], bySegment["*"]].compactMap { $0 })
+    }
+
+    private func merged(_ lists: [[Int]]) -> [Route] {
         if lists.isEmpty { return [] }
         if lists.count == 1 { return lists[0].map { routes[$0] } }
         return Array(Set(lists.joined())).sorted().map { routes[$0] }
