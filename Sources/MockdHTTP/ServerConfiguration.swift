@@ -38,10 +38,10 @@ public struct ServerConfiguration: Sendable {
     public init() {}
 
     /// Headers `--cors` adds to every answer.
-    public var corsHeaders: [HTTPHeader] {
-        guard cors else { return [] }
-        return [HTTPHeader("Access-Control-Allow-Origin", "*"), HTTPHeader("Access-Control-Expose-Headers", "*")]
-    }
+    public var corsHeaders: [HTTPHeader] { cors ? Self.allowAnyOrigin : [] }
+
+    /// One shared array: requests that build a response ask for it, and must not allocate it.
+    private static let allowAnyOrigin = [HTTPHeader("Access-Control-Allow-Origin", "*"), HTTPHeader("Access-Control-Expose-Headers", "*")]
 
     /// The CPUs this process may run on (its affinity mask, so `taskset` and container CPU sets count).
     public static var defaultThreads: Int { max(1, min(CPUSet.usableCount, 8)) }
