@@ -25,14 +25,15 @@ start_mockd() {  # args for mockd; sets MOCKD_PID and PORT
   echo "mockd did not start:" >&2; cat "$log" >&2; exit 1
 }
 
-stop_mockd() {
-  [[ -n "$MOCKD_PID" ]] || return 0
-  kill -TERM "$MOCKD_PID" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$MOCKD_PID" 2>/dev/null || break; sleep 0.05; done
-  kill -KILL "$MOCKD_PID" 2>/dev/null || true
-  wait "$MOCKD_PID" 2>/dev/null || true
-  MOCKD_PID=""
+stop_pid() {  # pid: SIGTERM, up to 5 s to exit, then SIGKILL
+  [[ -n "$1" ]] || return 0
+  kill -TERM "$1" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.05; done
+  kill -KILL "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
 }
+
+stop_mockd() { stop_pid "$MOCKD_PID"; MOCKD_PID=""; }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 peak_rss_mib() { awk '/VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }

@@ -11,7 +11,7 @@ printf '{"from": "mock"}' >"$WORK/MockData/mock_mocked_get.json"
 # The upstream: another mockd on CPU 1 with the load generator.
 (cd "$WORK" && exec taskset -c 1 "$MOCKD" --root "$WORK/up/MockData" --routes "$WORK/up/routes" --port 0 --log-level warning >"$WORK/up.out" 2>&1) &
 UP_PID=$!
-trap 'kill $UP_PID 2>/dev/null; stop_mockd; rm -rf "$WORK"' EXIT
+trap 'stop_pid "${UP_PID:-}"; stop_mockd; rm -rf "$WORK"' EXIT
 for _ in $(seq 200); do UP_PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$WORK/up.out" | head -1); [[ -n "$UP_PORT" ]] && break; sleep 0.05; done
 UP=http://127.0.0.1:$UP_PORT
 

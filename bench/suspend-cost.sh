@@ -20,14 +20,7 @@ MHD_RAW=$SHARED/peers/build/mhd_raw
 [[ -x "$MHD_RAW" ]] || MHD_RAW=$WORK/mhd_raw
 
 SERVER_PID=""
-stop_server() {
-  [[ -n "$SERVER_PID" ]] || return 0
-  kill -TERM "$SERVER_PID" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.05; done
-  kill -KILL "$SERVER_PID" 2>/dev/null || true
-  wait "$SERVER_PID" 2>/dev/null || true
-  SERVER_PID=""
-}
+stop_server() { stop_pid "$SERVER_PID"; SERVER_PID=""; }
 trap 'stop_server; stop_mockd; rm -rf "$WORK"' EXIT
 
 # A free port for the two C servers (they take no port 0).
