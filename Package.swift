@@ -34,11 +34,13 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // A joinable pthread for the two long-lived loops (file watcher, libcurl).
+        .target(name: "MockdThreads", swiftSettings: settings),
         // The thin libmicrohttpd adapter: daemon, handler trampoline, prepared responses.
         .target(
             name: "MockdHTTP",
             dependencies: [
-                "CMicroHTTPD", "MockdCore",
+                "CMicroHTTPD", "MockdCore", "MockdThreads",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -54,7 +56,7 @@ let package = Package(
         .target(
             name: "MockdProxy",
             dependencies: [
-                "CCurl", "MockdCore",
+                "CCurl", "MockdCore", "MockdThreads",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings

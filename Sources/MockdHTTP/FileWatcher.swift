@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MockdThreads
 import Synchronization
 
 /// Watches folders (recursively) and calls `onChange` once per burst of changes.
@@ -108,7 +109,7 @@ public final class FileWatcher: Sendable {
                 settings: settings, wakeRead: wakeRead, wakeWrite: wakeWrite, inotifyFD: inotifyFD,
                 initial: initial ?? .polling(Polling.snapshot(settings.roots, ignore: settings.ignore)),
                 fallbackReason: fallbackReason)
-            switch spawnThread({ worker.run() }) {
+            switch JoinableThread.spawn({ worker.run() }) {
             case .success(let thread):
                 state.running = Running(worker: worker, thread: thread)
                 state.mode = worker.currentMode
@@ -131,11 +132,11 @@ public final class FileWatcher: Sendable {
         }
         guard let running else { return }
         running.worker.requestStop()
-        if pthread_equal(running.thread.id, pthread_self()) != 0 {
+        if running.thread.isCurrent {
             running.worker.closesOwnDescriptors.store(true, ordering: .sequentiallyConsistent)
-            pthread_detach(running.thread.id)
+            running.thread.detach()
         } else {
-            pthread_join(running.thread.id, nil)
+            running.thread.join()
             running.worker.closeDescriptors()
         }
     }
@@ -160,7 +161,7 @@ public final class FileWatcher: Sendable {
 
     private struct Running {
         let worker: Worker
-        let thread: ThreadHandle
+        let thread: JoinableThread
     }
 
     /// "mocks/" → "mocks", so joined paths read "mocks/a.json".
@@ -647,46 +648,4 @@ private func isLinkToFolder(_ path: String) -> Bool {
     var target = stat()
     return lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
         && stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFDIR
-}
-
-/// `pthread_t` is a pointer on Darwin, so not Sendable; it is only used to join the thread.
-private struct ThreadHandle: @unchecked Sendable {
-    let id: pthread_t
-}
-
-private struct ThreadError: Error {
-    let code: Int32
-}
-
-private final class ThreadBody: Sendable {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-}
-
-/// A joinable pthread (Foundation's `Thread` cannot be joined, and stays out of this target).
-private func spawnThread(_ body: @escaping @Sendable () -> Void) -> Result<ThreadHandle, ThreadError> {
-    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-    #if os(Linux)
-    var thread = pthread_t()
-    let result = pthread_create(&thread, nil, { context in
-        Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-    }, context)
-    guard result == 0 else {
-        Unmanaged<ThreadBody>.fromOpaque(context).release()
-        return .failure(ThreadError(code: result))
-    }
-    return .success(ThreadHandle(id: thread))
-    #else
-    var thread: pthread_t?
-    let result = pthread_create(&thread, nil, { context in
-        Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().run()
-        return nil
-    }, context)
-    guard result == 0, let thread else {
-        Unmanaged<ThreadBody>.fromOpaque(context).release()
-        return .failure(ThreadError(code: result))
-    }
-    return .success(ThreadHandle(id: thread))
-    #endif
 }

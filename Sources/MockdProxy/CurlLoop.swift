@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CCurl
 import MockdCore
+import MockdThreads
 import Synchronization
 
 // MARK: - Loading libcurl
@@ -134,7 +135,7 @@ final class CurlLoop: Sendable {
     /// Every curl_multi_wakeup happens under this lock while `stopping` is false, so the loop
     /// can free the multi handle once it has seen `stopping`.
     private let inbox = Mutex(Inbox())
-    private let thread = Mutex<LoopThread?>(nil)
+    private let thread = Mutex<JoinableThread?>(nil)
     /// The loop thread's CPU-time clock, for tests and measurements (Linux only).
     private let cpuClock = Mutex<clockid_t?>(nil)
 
@@ -154,7 +155,7 @@ final class CurlLoop: Sendable {
             return .failure(ProxyFailure(.failed, reason: "curl_multi_init failed"))
         }
         let loop = CurlLoop(library: library, multi: multi)
-        switch spawnLoopThread({ loop.run() }) {
+        switch JoinableThread.spawn({ loop.run() }) {
         case .success(let handle):
             loop.thread.withLock { $0 = handle }
             return .success(loop)
@@ -191,7 +192,7 @@ final class CurlLoop: Sendable {
             _ = ccurl_multi_wakeup(library.api, multi.pointer)
         }
         if let handle = thread.withLock({ thread in defer { thread = nil }; return thread }) {
-            pthread_join(handle.id, nil)
+            handle.join()
         }
     }
 
@@ -448,48 +449,4 @@ private func receiveBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ co
     let accepted = activeTransfer(context).receivedBody(UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length))
     // Anything but `length` makes libcurl stop with CURLE_WRITE_ERROR.
     return accepted ? length : 0
-}
-
-// MARK: - The thread
-
-/// `pthread_t` is a pointer on Darwin, so not Sendable; it is only used to join the thread.
-private struct LoopThread: @unchecked Sendable {
-    let id: pthread_t
-}
-
-private final class LoopThreadBody: Sendable {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-}
-
-/// A joinable pthread (Foundation's `Thread` cannot be joined, and stays out of this target).
-private func spawnLoopThread(_ body: @escaping @Sendable () -> Void) -> Result<LoopThread, ThreadStartError> {
-    let context = Unmanaged.passRetained(LoopThreadBody(body)).toOpaque()
-    #if os(Linux)
-    var thread = pthread_t()
-    let result = pthread_create(&thread, nil, { context in
-        Unmanaged<LoopThreadBody>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-    }, context)
-    guard result == 0 else {
-        Unmanaged<LoopThreadBody>.fromOpaque(context).release()
-        return .failure(ThreadStartError(code: result))
-    }
-    return .success(LoopThread(id: thread))
-    #else
-    var thread: pthread_t?
-    let result = pthread_create(&thread, nil, { context in
-        Unmanaged<LoopThreadBody>.fromOpaque(context).takeRetainedValue().run()
-        return nil
-    }, context)
-    guard result == 0, let thread else {
-        Unmanaged<LoopThreadBody>.fromOpaque(context).release()
-        return .failure(ThreadStartError(code: result))
-    }
-    return .success(LoopThread(id: thread))
-    #endif
-}
-
-private struct ThreadStartError: Error {
-    let code: Int32
 }
