@@ -70,22 +70,24 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // What the test suites share (temporary folders); not part of any product.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
         .testTarget(
             name: "MockdCoreTests",
-            dependencies: ["MockdCore"],
+            dependencies: ["MockdCore", "TestSupport"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MockdHTTPTests",
             dependencies: [
-                "MockdCore", "MockdHTTP",
+                "MockdCore", "MockdHTTP", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MockdProxyTests",
-            dependencies: ["MockdCore", "MockdProxy", "MockdHTTP"],
+            dependencies: ["MockdCore", "MockdProxy", "MockdHTTP", "TestSupport"],
             swiftSettings: settings
         ),
     ],

@@ -1,6 +1,7 @@
 import Foundation
 import MockdCore
 import Testing
+import TestSupport
 
 @Suite("MockDataLoader")
 struct MockDataLoaderTests {

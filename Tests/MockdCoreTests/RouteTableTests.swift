@@ -1,6 +1,7 @@
 import Foundation
 import MockdCore
 import Testing
+import TestSupport
 
 /// A temporary folder with `MockData/` (the mock root) and `routes/` (route tables), as users lay it out.
 struct RouteFixture: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import MockdCore
 import Testing
+import TestSupport
 
 /// Loads `files` from a temporary folder into a snapshot (the loader must accept them) and runs `body`.
 func withSnapshot<T>(_ files: [String: String], _ body: (Snapshot, TemporaryFolder) throws -> T) throws -> T {

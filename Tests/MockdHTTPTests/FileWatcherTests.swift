@@ -2,6 +2,7 @@ import Foundation
 @testable import MockdHTTP
 import Synchronization
 import Testing
+import TestSupport
 
 /// SPEC section 7's watching half: edits, new, deleted and renamed files and folders are seen,
 /// a burst is one call, hidden and ignored paths are not, symbolic link swaps are, and `stop()`

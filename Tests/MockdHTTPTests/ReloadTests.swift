@@ -5,6 +5,7 @@ import FoundationNetworking
 import MockdCore
 import MockdHTTP
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -6,6 +6,7 @@ import Logging
 import MockdCore
 import MockdHTTP
 import Testing
+import TestSupport
 
 // MARK: - A server with route tables (shared by the route, fault, admin and reload suites)
 

@@ -4,6 +4,7 @@ import MockdHTTP
 @testable import MockdProxy
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1)))
 struct RecorderTests {

@@ -179,41 +179,6 @@ struct TestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A fresh folder under the system temp folder, removed by `remove()`.
-struct TemporaryFolder {
-    let path: String
-
-    init() throws {
-        let path = NSTemporaryDirectory() + "mockd-proxy-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        self.path = path
-    }
-
-    func write(_ relative: String, _ text: String) throws {
-        let full = path + "/" + relative
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: full))
-    }
-
-    func read(_ relative: String) -> String? {
-        FileManager.default.contents(atPath: path + "/" + relative).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// Every regular file below, relative, sorted.
-    func files() -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: path) else { return [] }
-        var result: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            if (enumerator.fileAttributes?[.type] as? FileAttributeType) != .typeDirectory { result.append(relative) }
-        }
-        return result.sorted()
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
 let testLogger: Logger = {
     var logger = Logger(label: "mockd.proxy.tests")
     logger.logLevel = .critical

@@ -4,6 +4,7 @@ import MockdCore
 import MockdHTTP
 @testable import MockdProxy
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1)))
 struct UpstreamProxyTests {

@@ -6,6 +6,7 @@ import Logging
 import MockdCore
 import MockdHTTP
 import Testing
+import TestSupport
 
 /// A response as a test looks at it: status, headers by lower-cased name, body bytes.
 struct HTTPResult: Sendable {
