@@ -5,6 +5,7 @@ import FoundationNetworking
 import MockdCore
 import MockdHTTP
 import Testing
+import TestSupport
 
 /// SPEC section 1 over real HTTP: every row of the table, the headers, the 404.
 @Suite("Files by convention over HTTP")
@@ -185,7 +186,7 @@ struct ConventionTests {
         try await withTestServer(logger: recorder.logger) { server in
             _ = try await server.raw("GET", "/api/users?page=2")
             _ = try await server.raw("GET", "/api/nothing")
-            let deadline = Deadline(.seconds(5))
+            let deadline = Deadline(eventDeadline)
             var requests: [[String: String]] = []
             repeat {
                 requests = recorder.all.filter { $0.message.description == "request" }.compactMap { event in

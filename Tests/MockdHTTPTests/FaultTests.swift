@@ -6,6 +6,7 @@ import MockdCore
 import MockdHTTP
 import Synchronization
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -44,7 +45,6 @@ struct FaultTests {
             let result = try await server.request("GET", target)
             return .answered(status: result.status, bytes: result.body.count)
         } catch let error as URLError {
-            print("URLError for \(target): \(error.code.rawValue) \(error.localizedDescription)")
             return .failed(error.code)
         } catch {
             Issue.record("not a URLError: \(error)")
@@ -57,7 +57,6 @@ struct FaultTests {
     @Test func reset_IsNetworkConnectionLost() async throws {
         try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable], session: makeSession(timeout: 1)) { server async throws in
             let outcome = await Self.outcome(server, "/reset")
-            print("observed for fault reset: \(outcome)")
             guard case .failed(let code) = outcome else { Issue.record("reset answered: \(outcome)"); return }
             #expect(code == .networkConnectionLost, "URLError(\(code.rawValue))")
             let entry = server.server.journal.entries().last
@@ -90,11 +89,10 @@ struct FaultTests {
             let start = ContinuousClock.now
             let outcome = await Self.outcome(server, "/timeout")
             let elapsed = seconds(since: start)
-            print("observed for fault timeout: \(outcome) after \(elapsed) s")
-            guard case .failed(let code) = outcome else { Issue.record("timeout answered: \(outcome)"); return }
+            guard case .failed(let code) = outcome else { Issue.record("timeout answered: \(outcome) after \(elapsed) s"); return }
             #expect(code == .timedOut, "URLError(\(code.rawValue))")
             // About the client's 1 s, far below the server's 120 s stall limit.
-            #expect(elapsed >= 0.9 && elapsed < 10, "\(elapsed) s")
+            #expect(elapsed >= 0.9 && elapsed < 20, "\(elapsed) s")
             #expect(try await server.request("GET", "/fine").status == 200)
         }
     }
@@ -103,7 +101,7 @@ struct FaultTests {
         try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable]) { server in
             let (parked, shutdownTook, closed) = try await server.test.withRawConnection { connection -> (Bool, Double, Bool) in
                 try connection.send(RawConnection.request("GET", "/timeout"))
-                let deadline = Deadline(.seconds(5))
+                let deadline = Deadline(eventDeadline)
                 while server.server.parkedCount != 1 && !deadline.hasPassed { usleep(2_000) }
                 let parked = server.server.parkedCount == 1
                 let start = ContinuousClock.now
@@ -127,7 +125,8 @@ struct FaultTests {
                 return (try connection.waitForClose(), seconds(since: start))
             }
             #expect(closed, "still open after the stall limit")
-            #expect(elapsed >= 0.3 && elapsed < 3, "\(elapsed) s")
+            // Far below the 120 s default: the 300 ms limit closed it (allowing for a loaded machine).
+            #expect(elapsed >= 0.3 && elapsed < 3 * Double(loadAllowance), "\(elapsed) s")
             #expect(try await Self.waitFor(server.server, parked: 0))
             #expect(server.server.journal.entries().last?.source == "closed: timeout fault")
         }
@@ -136,7 +135,6 @@ struct FaultTests {
     @Test func truncated_TheClientSeesItIsIncomplete() async throws {
         try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable], session: makeSession(timeout: 1)) { server in
             let outcome = await Self.outcome(server, "/truncated")
-            print("observed for fault truncated: \(outcome)")
             switch outcome {
             case .failed(let code):
                 // Any error is a detection.
@@ -283,9 +281,9 @@ struct FaultTests {
             let span = lastAnswer - firstStart
             #expect(entries.count == 200)
             #expect(entries.allSatisfy { $0.durationMicroseconds >= 200_000 })
-            #expect(span >= 0.2 && span < 2, "the server took \(span) s for 200 delayed requests")
+            // Holding a thread per delay would take 20 s; the bound allows for a loaded machine.
+            #expect(span >= 0.2 && span < 2 * Double(loadAllowance), "the server took \(span) s for 200 delayed requests (\(elapsed) s on the client)")
             #expect(try await Self.waitFor(server.server, parked: 0), "still parked: \(server.server.parkedCount)")
-            print("200 requests delayed 200 ms each: \(span) s on the server, \(elapsed) s on the client")
         }
     }
 

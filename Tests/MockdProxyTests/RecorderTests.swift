@@ -367,7 +367,7 @@ struct RecorderTests {
         let upstream = try startMockd(root: upstreamData.path)
         defer { upstream.shutdown(timeout: .seconds(1)) }
         var configuration = try ProxyConfiguration(upstream: "http://127.0.0.1:\(upstream.port)")
-        configuration.timeout = .seconds(5)
+        configuration.timeout = eventDeadline
         let proxy = UpstreamProxy(configuration: configuration, logger: testLogger)
         defer { proxy.shutdown() }
 
@@ -389,7 +389,7 @@ struct RecorderTests {
         let recorded = try startMockd(root: space.root)
         defer { recorded.shutdown(timeout: .seconds(1)) }
         var back = try ProxyConfiguration(upstream: "http://127.0.0.1:\(recorded.port)")
-        back.timeout = .seconds(5)
+        back.timeout = eventDeadline
         let client = UpstreamProxy(configuration: back, logger: testLogger)
         defer { client.shutdown() }
         let served = await client.forward(request)
