@@ -37,17 +37,19 @@ public final class FileWatcher: Sendable {
     private let settings: Settings
     private let state: Mutex<State>
 
+    /// `mayBeMissing`: paths that need not exist at start (a default routes folder not made yet);
+    /// like a root that disappears, each is looked for again and its appearing is a change.
     public convenience init(
-        paths: [String], debounce: Duration = .milliseconds(150),
+        paths: [String], mayBeMissing: Set<String> = [], debounce: Duration = .milliseconds(150),
         ignore: @escaping @Sendable (String) -> Bool = { _ in false },
         onChange: @escaping @Sendable () -> Void
     ) {
-        self.init(paths: paths, debounce: debounce, ignore: ignore, forcePolling: false, onChange: onChange)
+        self.init(paths: paths, mayBeMissing: mayBeMissing, debounce: debounce, ignore: ignore, forcePolling: false, onChange: onChange)
     }
 
     /// `forcePolling` selects the walking fallback even where inotify works (for tests).
     init(
-        paths: [String], debounce: Duration = .milliseconds(150),
+        paths: [String], mayBeMissing: Set<String> = [], debounce: Duration = .milliseconds(150),
         maxDelay: Duration = .seconds(1), pollInterval: Duration = .milliseconds(500),
         ignore: @escaping @Sendable (String) -> Bool = { _ in false },
         forcePolling: Bool,
@@ -56,7 +58,7 @@ public final class FileWatcher: Sendable {
         self.paths = paths
         settings = Settings(
             roots: paths.map(Self.normalized), debounce: debounce, maxDelay: max(maxDelay, debounce),
-            pollInterval: pollInterval, ignore: ignore, onChange: onChange)
+            pollInterval: pollInterval, mayBeMissing: Set(mayBeMissing.map(Self.normalized)), ignore: ignore, onChange: onChange)
         #if os(Linux)
         let mode: Mode = forcePolling ? .polling : .inotify
         #else
@@ -85,7 +87,9 @@ public final class FileWatcher: Sendable {
     public func start() throws {
         try state.withLock { (state: inout State) throws(WatchError) in
             guard state.running == nil else { return }
-            for root in settings.roots { try Self.checkFolder(root) }
+            for root in settings.roots where !(settings.mayBeMissing.contains(root) && access(root, F_OK) != 0) {
+                try Self.checkFolder(root)
+            }
             let (wakeRead, wakeWrite) = try Self.makeWakePipe()
 
             var initial: Initial?
@@ -93,7 +97,7 @@ public final class FileWatcher: Sendable {
             var fallbackReason: String?
             #if os(Linux)
             if !state.forcePolling {
-                switch Inotify.open(roots: settings.roots, ignore: settings.ignore) {
+                switch Inotify.open(roots: settings.roots, mayBeMissing: settings.mayBeMissing, ignore: settings.ignore) {
                 case .success(let (fd, table)):
                     inotifyFD = fd
                     initial = .inotify(table)
@@ -198,6 +202,7 @@ private struct Settings: Sendable {
     let debounce: Duration
     let maxDelay: Duration
     let pollInterval: Duration
+    let mayBeMissing: Set<String>
     let ignore: @Sendable (String) -> Bool
     let onChange: @Sendable () -> Void
 }
@@ -446,14 +451,14 @@ private enum Inotify {
 
     static let mask = UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
-    static func open(roots: [String], ignore: (String) -> Bool) -> Result<(Int32, Table), OpenError> {
+    static func open(roots: [String], mayBeMissing: Set<String>, ignore: (String) -> Bool) -> Result<(Int32, Table), OpenError> {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {
             return .failure(.unavailable("inotify_init1 failed: \(FileWatcher.describe(errno))"))
         }
         var table = Table()
         do throws(OpenError) {
-            try table.build(fd: fd, roots: roots, ignore: ignore, strict: true)
+            try table.build(fd: fd, roots: roots, ignore: ignore, strict: true, mayBeMissing: mayBeMissing)
         } catch {
             close(fd)
             return .failure(error)
@@ -478,7 +483,7 @@ private enum Inotify {
 
         /// Watches every folder under `roots`. `strict`: a root that cannot be watched is an error
         /// (at start); otherwise it is counted as missing and looked for again later.
-        mutating func build(fd: Int32, roots: [String], ignore: (String) -> Bool, strict: Bool) throws(OpenError) {
+        mutating func build(fd: Int32, roots: [String], ignore: (String) -> Bool, strict: Bool, mayBeMissing: Set<String> = []) throws(OpenError) {
             var visited = Set<FileID>()
             missingRootCount = 0
             for root in roots {
@@ -486,7 +491,7 @@ private enum Inotify {
                 if wd < 0 {
                     let code = errno
                     if code == ENOSPC || code == ENOMEM { throw .unavailable(limitMessage(code)) }
-                    if strict { throw .root(FileWatcher.WatchError(path: root, reason: FileWatcher.describe(code))) }
+                    if strict && !(mayBeMissing.contains(root) && code == ENOENT) { throw .root(FileWatcher.WatchError(path: root, reason: FileWatcher.describe(code))) }
                     missingRootCount += 1
                     continue
                 }

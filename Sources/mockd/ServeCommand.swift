@@ -193,13 +193,14 @@ struct ServeCommand: ParsableCommand {
             FileHandleOutput.standardError(ConfigurationError(loaded.diagnostics).description)
             throw ExitCode.failure
         }
+        logger.info("\(loader.routesFolder.summary())")
         for warning in loaded.diagnostics { logger.warning("\(warning)") }
 
         var missHandler: ProxyMissHandler?
         var recorder: Recorder?
         if let proxy = settings.proxy {
             if proxy.record {
-                recorder = Recorder(root: loader.root, routesDirectory: loader.routes ?? "routes", overwrite: proxy.recordOverwrite, logger: logger)
+                recorder = Recorder(root: loader.root, routesDirectory: loader.routesFolder.forWriting(), overwrite: proxy.recordOverwrite, logger: logger)
             }
             missHandler = ProxyMissHandler(proxy: UpstreamProxy(configuration: proxy, logger: logger), recorder: recorder, logger: logger)
         }
@@ -245,8 +246,11 @@ struct ServeCommand: ParsableCommand {
         guard enabled else { return nil }
         // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
         let directory = FileManager.default.currentDirectoryPath
-        let paths = ([loader.root] + (loader.routes.map { [$0] } ?? [])).map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
-        let watcher = FileWatcher(paths: paths, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {
+        let absolute = { (path: String) in path.hasPrefix("/") ? path : directory + "/" + path }
+        let paths = ([loader.root] + loader.routesFolder.watched).map(absolute)
+        // A default routes folder may be made after start: watched for appearing.
+        let optional = Set(loader.routesFolder.given == nil ? loader.routesFolder.candidates.map(absolute) : [])
+        let watcher = FileWatcher(paths: paths, mayBeMissing: optional, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {
             server.reload(trigger: "watch")
         }
         do {

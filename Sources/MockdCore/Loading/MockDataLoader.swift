@@ -3,12 +3,19 @@
 /// response; every route table is decoded. Collects every problem instead of stopping at the first.
 public struct MockDataLoader: Sendable {
     public let root: String
-    /// The folder of route tables, if any.
-    public let routes: String?
+    /// Where the route tables are: given, or looked for beside the root on every load.
+    public let routesFolder: RoutesFolder
+    /// The folder of route tables loaded now, if any.
+    public var routes: String? { routesFolder.current() }
 
     public init(root: String, routes: String? = nil) {
         self.root = root
-        self.routes = routes
+        self.routesFolder = RoutesFolder(routes)
+    }
+
+    public init(root: String, routesFolder: RoutesFolder) {
+        self.root = root
+        self.routesFolder = routesFolder
     }
 
     /// The folder under the root that holds per-scenario overlays.

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What a new user met in the first hour with mockd (issue 17), as a real `mockd` process sees it.
+@Suite(.timeLimit(.minutes(2)))
+struct FirstHourTests {
+    static let greeting = routeTable(#"{"method": "GET", "path": "/api/greeting", "response": {"text": "hi"}}"#)
+
+    /// Starts `mockd arguments…` in the folder `directory`, reads the startup line, runs `body`, always kills it.
+    static func withMockd<T>(_ arguments: [String], in directory: String, environment: [String: String] = [:],
+                             _ body: (ChildProcess, CLITests.Startup) async throws -> T) async throws -> T {
+        let child = try ChildProcess(executable: CLITests.executable, arguments: arguments, environment: environment,
+                                     currentDirectory: directory, stderrPath: directory + "/mockd-\(UUID().uuidString).stderr")
+        defer { child.stop() }
+        let line = try await blocking { try child.readLine() }
+        let match = try #require(line.wholeMatch(of: CLITests.startupLine), "unexpected startup line: \(line.debugDescription); stderr: \(child.stderrText())")
+        return try await body(child, CLITests.Startup(line: line, port: Int(match.1)!, files: Int(match.2)!))
+    }
+
+    static func send(_ method: String = "GET", port: Int, _ target: String, headers: [(String, String)] = []) async throws -> RawResponse {
+        try await blocking { try RawConnection.exchange(port: port, method, target, headers: headers) }
+    }
+
+    // MARK: - 2. The routes folder beside the root
+
+    @Test func routes_DefaultToTheFolderBesideTheRootNotTheWorkingDirectorys() async throws {
+        try await withTemporaryFolder([
+            "app/MockData/mock_api_users_get.json": "{}",
+            "app/routes/a.json": Self.greeting,
+            // Someone else's routes where mockd is started: neither loaded nor a reason to refuse.
+            "elsewhere/routes/broken.json": "{not json",
+        ]) { folder async throws in
+            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0"], in: folder.child("elsewhere")) { mockd, startup async throws in
+                #expect(startup.line.contains("1 routes"), "\(startup.line)")
+                #expect(try await Self.send(port: startup.port, "/api/greeting").text == "hi")
+                #expect(try await mockd.stderrEventually(contains: "routes from \(folder.child("app/routes")) (beside the root)"),
+                        "stderr: \(mockd.stderrText())")
+            }
+        }
+    }
+
+    @Test func routes_FromTheWorkingDirectoryWhenNoneIsBesideTheRoot() async throws {
+        try await withTemporaryFolder(["app/MockData/mock_api_users_get.json": "{}", "work/routes/a.json": Self.greeting]) { folder async throws in
+            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0"], in: folder.child("work")) { mockd, startup async throws in
+                #expect(try await Self.send(port: startup.port, "/api/greeting").text == "hi")
+                #expect(try await mockd.stderrEventually(contains: "routes from routes (the working directory's)"), "stderr: \(mockd.stderrText())")
+            }
+        }
+    }
+
+    @Test func routes_NoneFoundSaysWhereItLookedAndAReloadPicksUpOneMadeLater() async throws {
+        try await withTemporaryFolder(["app/MockData/mock_api_users_get.json": "{}", "work/readme.txt": "x"]) { folder async throws in
+            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0", "--no-watch"], in: folder.child("work")) { mockd, startup async throws in
+                #expect(try await mockd.stderrEventually(contains: "no routes folder: looked for \(folder.child("app/routes")) and routes"),
+                        "stderr: \(mockd.stderrText())")
+                #expect(try await Self.send(port: startup.port, "/api/greeting").status == 404)
+                try folder.write("app/routes/a.json", Self.greeting)
+                let reload = try await Self.send("POST", port: startup.port, "/__mockd/reload")
+                #expect(reload.status == 200, "\(reload.text)")
+                #expect(try await Self.send(port: startup.port, "/api/greeting").text == "hi")
+            }
+        }
+    }
+
+    @Test func routes_MadeAfterStartAreSeenByTheWatcher() async throws {
+        try await withTemporaryFolder(["app/MockData/mock_api_users_get.json": "{}", "work/readme.txt": "x"]) { folder async throws in
+            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0"], in: folder.child("work")) { mockd, startup async throws in
+                #expect(try await mockd.stderrEventually(contains: "watching for changes"), "stderr: \(mockd.stderrText())")
+                try folder.write("app/routes/a.json", Self.greeting)
+                let reloaded = try await ReloadTests.poll(port: startup.port, "/api/greeting") { $0.status == 200 }
+                #expect(reloaded.text == "hi", "stderr: \(mockd.stderrText())")
+            }
+        }
+    }
+}
