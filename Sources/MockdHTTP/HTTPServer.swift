@@ -329,6 +329,7 @@ public final class HTTPServer: Sendable {
             return queue(built: response, on: connection)
         }
         let answer = serving.resolver.resolve(request)
+        if let warning = answer.warning { logger.warning("\(warning)", metadata: ["method": "\(request.method)", "path": "\(request.path)"]) }
         if answer.isMiss, let missHandler {
             return park(connection, state: state, request: request, kind: .upstream) { [self] in
                 Task {

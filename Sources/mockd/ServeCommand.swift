@@ -193,6 +193,12 @@ struct ServeCommand: ParsableCommand {
             FileHandleOutput.standardError(ConfigurationError(loaded.diagnostics).description)
             throw ExitCode.failure
         }
+        if let unknown = Scenario.unknown(settings.scenario, in: snapshot) {
+            // Served silently, a misspelt name would look like a scenario with no overrides.
+            sink.flush()
+            FileHandleOutput.standardError("mockd: --scenario \(settings.scenario): \(unknown)")
+            throw ExitCode.failure
+        }
         logger.info("\(loader.routesFolder.summary())")
         for warning in loaded.diagnostics { logger.warning("\(warning)") }
 

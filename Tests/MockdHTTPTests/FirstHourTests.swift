@@ -74,3 +74,37 @@ struct FirstHourTests {
         }
     }
 }
+
+extension FirstHourTests {
+    // MARK: - 3. A misspelt scenario
+
+    @Test func scenario_AnUnknownStartupScenarioIsRefusedListingTheKnownOnes() async throws {
+        try await withTemporaryFolder(Fixture.standard) { folder async throws in
+            let result = try await runProcess(CLITests.executable, ["--root", folder.path, "--port", "0", "--scenario", "emtpy"], currentDirectory: folder.path)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains(#"--scenario emtpy: unknown scenario "emtpy"; known: default, empty"#), "\(result)")
+            #expect(!result.stdout.contains("listening"), "\(result)")
+        }
+    }
+
+    @Test func scenario_AnUnknownHeaderIsAnsweredAsBeforeWithAWarningHeaderAndALogLine() async throws {
+        try await withTemporaryFolder(Fixture.standard) { folder async throws in
+            try await Self.withMockd(["--root", folder.path, "--port", "0"], in: folder.path) { mockd, startup async throws in
+                let plain = try await Self.send(port: startup.port, "/api/users")
+                let misspelt = try await Self.send(port: startup.port, "/api/users", headers: [("X-Mock-Scenario", "emtpy")])
+                #expect(misspelt.status == 200)
+                #expect(misspelt.body == plain.body)
+                #expect(misspelt.header("X-Mockd-Source") == plain.header("X-Mockd-Source"))
+                #expect(misspelt.header("X-Mockd-Warning")?.hasPrefix(#"unknown scenario "emtpy"; known: default, empty"#) == true,
+                        "\(misspelt)")
+                #expect(plain.header("X-Mockd-Warning") == nil)
+                // A known one gets no warning; a miss in an unknown one still gets the header.
+                #expect(try await Self.send(port: startup.port, "/api/users", headers: [("X-Mock-Scenario", "empty")]).header("X-Mockd-Warning") == nil)
+                let miss = try await Self.send(port: startup.port, "/api/nothing", headers: [("X-Mock-Scenario", "emtpy")])
+                #expect(miss.status == 404)
+                #expect(miss.header("X-Mockd-Warning") != nil)
+                #expect(try await mockd.stderrEventually(contains: #"warning unknown scenario "emtpy""#), "stderr: \(mockd.stderrText())")
+            }
+        }
+    }
+}

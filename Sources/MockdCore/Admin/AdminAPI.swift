@@ -121,10 +121,7 @@ public struct AdminAPI: Sendable {
 
     /// `default`, `--scenario`, and every scenario named by a route or an overlay folder.
     func knownScenarios(_ context: Context) -> [String] {
-        var names = Set(context.snapshot.scenarios)
-        names.insert(Scenario.default)
-        names.insert(context.state.startupScenario)
-        return names.sorted()
+        Scenario.known(in: context.snapshot, startup: context.state.startupScenario)
     }
 
     func requests(_ request: MockRequest, _ context: Context) -> BuiltResponse {

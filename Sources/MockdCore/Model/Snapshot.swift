@@ -14,6 +14,8 @@ public final class Snapshot: Sendable {
     let routeIndex: RouteIndex
     /// Scenario names known from overlays and route tables, sorted.
     public let scenarios: [String]
+    /// The same, for a lookup per request that names one.
+    let scenarioSet: Set<String>
     /// Problems that did not stop loading (unreachable names…), for logs and `mockd check`.
     public let warnings: [Diagnostic]
     /// Where it was loaded from, for messages.
@@ -41,7 +43,8 @@ public final class Snapshot: Sendable {
         self.files = files
         self.overlays = overlays
         self.routeIndex = RouteIndex(routes: routes)
-        self.scenarios = Array(Set(overlays.keys).union(routes.compactMap(\.scenario))).sorted()
+        self.scenarioSet = Set(overlays.keys).union(routes.compactMap(\.scenario))
+        self.scenarios = scenarioSet.sorted()
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath
     }

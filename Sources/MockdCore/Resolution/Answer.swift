@@ -16,6 +16,9 @@ public struct Answer: Sendable {
     public var fault: Fault?
     /// Nothing matched: the answer is the 404 report (or, with `--proxy`, upstream's).
     public var isMiss: Bool
+    /// Something the client should know but that does not change the answer (an unknown
+    /// scenario named by `X-Mock-Scenario`): sent as `X-Mockd-Warning` and logged.
+    public var warning: String?
 
     public init(_ response: Response, scenario: String, delay: Duration = .zero, fault: Fault? = nil, isMiss: Bool = false) {
         self.response = response
@@ -23,6 +26,27 @@ public struct Answer: Sendable {
         self.delay = delay
         self.fault = fault
         self.isMiss = isMiss
+    }
+
+    /// The header that carries a warning.
+    public static let warningHeader = "X-Mockd-Warning"
+
+    /// This answer with `warning` added, as a header of a response built for this request
+    /// (a prepared response is shared by every request, so it is copied, only in this rare case).
+    public func warning(_ text: String) -> Answer {
+        var warned = self
+        warned.warning = text
+        var built: BuiltResponse
+        switch response {
+        case .prepared(let prepared):
+            built = BuiltResponse(status: prepared.status, headers: prepared.headers, body: prepared.body.array, source: prepared.source)
+        case .built(let existing):
+            built = existing
+            built.reuse = nil
+        }
+        built.headers.append(HTTPHeader(Self.warningHeader, text))
+        warned.response = .built(built)
+        return warned
     }
 
     public var status: Int {

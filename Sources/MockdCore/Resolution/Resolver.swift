@@ -16,6 +16,16 @@ public struct Resolver: Sendable {
     }
 
     public func resolve(_ request: MockRequest) -> Answer {
+        let answer = decide(request)
+        // A misspelt X-Mock-Scenario is answered as before (the defaults) but said so. (The
+        // runtime scenario is checked when set; the common `default` costs one comparison.)
+        if answer.scenario != Scenario.default, let unknown = Scenario.unknown(answer.scenario, in: snapshot, startup: state.startupScenario) {
+            return answer.warning(unknown)
+        }
+        return answer
+    }
+
+    private func decide(_ request: MockRequest) -> Answer {
         let scenario = state.scenario(for: request)
         var body = RequestBody(request.body)
         let parts = snapshot.routeIndex.isEmpty ? [] : PathPattern.split(request.path)
