@@ -69,7 +69,10 @@ public struct MockDataLoader: Sendable {
     private func load(_ paths: [String], in folder: FileTree.Folder, into loaded: inout LoadedFiles, builder: inout ResponseBuilder) {
         let display = Self.displayPath(root)
         for relativePath in paths {
-            let fileName = Self.lastComponent(relativePath)
+            let actualName = Self.lastComponent(relativePath)
+            // `mock_…_get.500.json` answers the request of `mock_…_get.json`, with status 500.
+            let withStatus = MockFileName.splitStatus(actualName)
+            let fileName = withStatus?.name ?? actualName
             // Only problems name the file: no string is built for each of 10,000 good ones.
             let shown = { display + "/" + relativePath }
             switch MockFileName.parse(fileName) {
@@ -96,11 +99,17 @@ public struct MockDataLoader: Sendable {
             let existing = scenario.map { loaded.overlays[$0]?[fileName] } ?? loaded.base[fileName]
             if let existing {
                 let scope = scenario.map { " per scenario (\($0))" } ?? ""
+                if Self.lastComponent(existing.relativePath) != actualName {
+                    loaded.diagnostics.append(Diagnostic(file: shown(),
+                        "answers the same request as \(display)/\(existing.relativePath) (a status in the name changes only the status); one file per request\(scope), remove one"))
+                    continue
+                }
                 loaded.diagnostics.append(Diagnostic(file: shown(),
                     "the same file name is also at \(display)/\(existing.relativePath); a name may appear once\(scope), rename or remove one"))
                 continue
             }
-            let response = builder.prepare(status: 200, contentType: ContentType.json, headers: [], body: body, source: "file \(fileName)")
+            let response = builder.prepare(status: withStatus?.status ?? 200, contentType: ContentType.json, headers: [], body: body,
+                                           source: "file \(actualName)")
             let file = MockFile(name: fileName, relativePath: relativePath, response: response)
             if let scenario {
                 loaded.overlays[scenario, default: [:]][fileName] = file

@@ -71,6 +71,24 @@ public enum MockFileName {
     private static let methodsByLowercaseName: [String: String] =
         Dictionary(uniqueKeysWithValues: knownMethods.map { ($0.lowercased(), $0) })
 
+    /// Statuses a file name may carry.
+    public static let fileStatuses = 200...599
+
+    /// `mock_api_users_get.500.json` → (`mock_api_users_get.json`, 500): the same request, answered
+    /// with that status (an error dataset made of files). The rule is unambiguous: a method has
+    /// no dot, so `_get.500` never named a request before (it was reported as not a method), and
+    /// the name looked up per request stays `mock_<path>_<method>.json`. nil for any other name.
+    public static func splitStatus(_ fileName: String) -> (name: String, status: Int)? {
+        let bytes = Array(fileName.utf8.suffix(9))
+        // ".NNN.json"
+        guard bytes.count == 9, bytes[0] == UInt8(ascii: "."), fileName.hasSuffix(".json"), fileName.hasPrefix("mock"),
+              bytes[1...3].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        let status = Int(bytes[1] - 48) * 100 + Int(bytes[2] - 48) * 10 + Int(bytes[3] - 48)
+        guard fileStatuses.contains(status) else { return nil }
+        return (String(fileName.utf8.dropLast(9))! + ".json", status)
+    }
+
     /// Classifies a file name found under the root.
     public static func parse(_ fileName: String) -> Parsed {
         guard fileName.hasPrefix("mock") else { return .other }
