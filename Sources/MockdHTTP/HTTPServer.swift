@@ -336,7 +336,12 @@ public final class HTTPServer: Sendable {
                     let response = await missHandler.answer(request)
                     let relayed = Answer(.built(response), scenario: answer.scenario)
                     state.pending.withLock { $0 = .init(action: .respond(relayed, serving), request: request) }
-                    resume(state)
+                    // --delay: the upstream's time plus the delay, like every mocked answer.
+                    if answer.delay > .zero {
+                        Self.timers.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(answer.delay))) { [self] in resume(state) }
+                    } else {
+                        resume(state)
+                    }
                 }
             }
         }
@@ -386,9 +391,12 @@ public final class HTTPServer: Sendable {
         park(connection, state: state, request: request, kind: kind) { [self] in
             // A Dispatch timer, not Task.sleep: it fires on time even when the Swift
             // concurrency pool is busy (the proxy, or a test harness blocking its threads).
-            let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
-            Self.timers.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in resume(state) }
+            Self.timers.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay))) { [self] in resume(state) }
         }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
     }
 
     /// One serial queue for every delay and stall timer.

@@ -46,7 +46,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds before an idle or stalled client is disconnected. [env: MOCKD_IDLE_TIMEOUT; default: 30]", valueName: "seconds"))
     var idleTimeout: Int?
 
-    @Option(help: ArgumentHelp("Milliseconds added to every mocked answer. [env: MOCKD_DELAY; default: 0]", valueName: "ms"))
+    @Option(help: ArgumentHelp("Milliseconds added to every answer: files, routes, 404s and proxied answers (not the admin API's). [env: MOCKD_DELAY; default: 0]", valueName: "ms"))
     var delay: Int?
 
     @Option(help: ArgumentHelp("Forward requests nothing matched to this upstream (partial mocking). [env: MOCKD_PROXY]", valueName: "url"))

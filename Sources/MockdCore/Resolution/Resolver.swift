@@ -6,7 +6,8 @@
 public struct Resolver: Sendable {
     public let snapshot: Snapshot
     public let state: RuntimeState
-    /// `--delay`: added to every mocked answer.
+    /// `--delay`: added to every answer but the admin API's, misses (the 404 report, and the
+    /// upstream's answer with `--proxy`) included, so that mocked and real endpoints compare.
     public let globalDelay: Duration
 
     public init(snapshot: Snapshot, state: RuntimeState, globalDelay: Duration = .zero) {
@@ -48,9 +49,10 @@ public struct Resolver: Sendable {
             // No file can be named for it, so a 404 asking for one would mislead.
             let message = "no route answers \(request.method) \(request.path); files only serve \(MockFileName.knownMethods.joined(separator: ", ")), so add a route with \"method\": \"\(request.method)\" or \"*\""
             return Answer(.built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
-                          scenario: scenario, isMiss: true)
+                          scenario: scenario, delay: globalDelay, isMiss: true)
         }
-        return Answer(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot)), scenario: scenario, isMiss: true)
+        return Answer(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot)), scenario: scenario, delay: globalDelay,
+                      isMiss: true)
     }
 
     private func hasScenarioRoutes(_ routes: [Route]) -> Bool {
