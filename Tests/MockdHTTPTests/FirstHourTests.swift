@@ -108,3 +108,24 @@ extension FirstHourTests {
         }
     }
 }
+
+extension FirstHourTests {
+    // MARK: - 10. check: strict by default, --no-strict for warnings only
+
+    @Test func check_NoStrictPassesOnWarningsAloneButNotOnErrors() async throws {
+        try await withTemporaryFolder(["mock_api_users_get.json": "[]", "mock_api_users_GET.json": "[]"]) { folder async throws in
+            let strict = try await runProcess(CLITests.executable, ["check", "--root", folder.path], currentDirectory: folder.path)
+            #expect(strict.status == 1, "\(strict)")
+            #expect(strict.stdout.contains(": 1 file, 0 errors, 1 warning\n"), "\(strict)")
+            #expect(strict.stdout.contains("--no-strict"), "\(strict)")
+            let lenient = try await runProcess(CLITests.executable, ["check", "--no-strict", "--root", folder.path], currentDirectory: folder.path)
+            #expect(lenient.status == 0, "\(lenient)")
+            #expect(lenient.stdout.contains("warning: " + folder.path + "/mock_api_users_GET.json"), "\(lenient)")
+        }
+        try await withTemporaryFolder(["mock_api_users_get.json": "[oops"]) { folder async throws in
+            let broken = try await runProcess(CLITests.executable, ["check", "--no-strict", "--root", folder.path], currentDirectory: folder.path)
+            #expect(broken.status == 1, "\(broken)")
+            #expect(broken.stdout.contains(": 1 error, 0 warnings"), "\(broken)")
+        }
+    }
+}
