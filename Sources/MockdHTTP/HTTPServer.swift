@@ -101,7 +101,7 @@ public final class HTTPServer: Sendable {
                                       errors: [], durationMilliseconds: elapsed, trigger: trigger)
                 logger.info("reloaded", metadata: ["trigger": "\(trigger)", "files": "\(snapshot.fileCount)",
                                                    "routes": "\(snapshot.routes.count)", "durationMs": "\(Int(elapsed))"])
-                for warning in result.diagnostics { logger.warning("\(warning)") }
+                for warning in result.diagnostics { logger.warning("\(warning.place)") }
             } else {
                 let errors = result.diagnostics.filter { $0.severity == .error }.map(\.description)
                 report = ReloadReport(time: Self.now(), ok: false, files: snapshot.fileCount, routes: snapshot.routes.count,
@@ -506,7 +506,8 @@ public final class HTTPServer: Sendable {
         if logger.logLevel <= .info {
             // One metadata value carrying typed fields: the handler lays it out as text or JSON,
             // and a request costs one small dictionary instead of five hashed keys.
-            let record = AccessRecord(method: request.method, path: request.path, status: status, source: source, durationMicroseconds: micros)
+            let record = AccessRecord(method: request.method, path: request.path, status: status, source: source, durationMicroseconds: micros,
+                                      query: request.rawQuery, scenario: scenario, session: request.session)
             if let accessLog {
                 accessLog.write(record)
             } else {

@@ -200,7 +200,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode.failure
         }
         logger.info("\(loader.routesFolder.summary())")
-        for warning in loaded.diagnostics { logger.warning("\(warning)") }
+        for warning in loaded.diagnostics { logger.warning("\(warning.place)") }
 
         var missHandler: ProxyMissHandler?
         var recorder: Recorder?

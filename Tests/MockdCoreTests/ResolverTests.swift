@@ -28,7 +28,7 @@ struct ResolverTests {
             let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(.make(method: method, path: path))
             #expect(answer.status == 200)
             #expect(answer.preparedBody == Self.bytes(fixture))
-            #expect(answer.source == "file " + (fixture as NSString).lastPathComponent)
+            #expect(answer.source == "file " + fixture)
             #expect(answer.scenario == "default")
         }
     }
@@ -80,7 +80,7 @@ struct ResolverTests {
             // An unknown scenario also falls back (with a warning header, so the bytes are copied).
             let unknown = resolver.resolve(.make(path: "/api/users", scenario: "nope"))
             #expect(unknown.built?.body == Self.bytes("users/mock_api_users_get.json"))
-            #expect(unknown.source == "file mock_api_users_get.json")
+            #expect(unknown.source == "file users/mock_api_users_get.json")
             #expect(unknown.warning != nil)
         }
     }

@@ -33,7 +33,7 @@ struct StatusInFileNameTests {
             let error = resolver.resolve(.make(path: "/api/users", scenario: "error"))
             #expect(error.status == 500)
             #expect(error.preparedBody == Array(#"{"error": "boom"}"#.utf8))
-            #expect(error.source == "file mock_api_users_get.500.json")
+            #expect(error.source == "file scenarios/error/mock_api_users_get.500.json")
             #expect(snapshot.scenarios == ["error"])
             let created = resolver.resolve(.make(method: "POST", path: "/api/orders"))
             #expect(created.status == 201)

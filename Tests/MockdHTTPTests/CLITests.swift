@@ -94,7 +94,7 @@ struct CLITests {
                 let response = try await Self.get(port: startup.port, "/api/users?page=2")
                 #expect(response.status == 200)
                 #expect(response.body == Fixture.body("mock_api_users_get.json"))
-                #expect(response.header("X-Mockd-Source") == "file mock_api_users_get.json")
+                #expect(response.header("X-Mockd-Source") == "file users/mock_api_users_get.json")
                 // Through URLSession too.
                 let (data, urlResponse) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(startup.port)/api/user/123")!)
                 #expect((urlResponse as? HTTPURLResponse)?.statusCode == 200)

@@ -129,3 +129,46 @@ extension FirstHourTests {
         }
     }
 }
+
+extension FirstHourTests {
+    // MARK: - 4. What answered, fully said
+
+    @Test func source_IsTheRelativePathAndTheAccessLineSaysScenarioSessionAndQuery() async throws {
+        try await withTemporaryFolder(Fixture.standard) { folder async throws in
+            try await Self.withMockd(["--root", folder.path, "--port", "0"], in: folder.path) { mockd, startup async throws in
+                let overlay = try await Self.send(port: startup.port, "/api/users?page=2", headers: [("X-Mock-Scenario", "empty"), ("X-Mock-Session", "sim-3")])
+                #expect(overlay.header("X-Mockd-Source") == "file scenarios/empty/mock_api_users_get.json")
+                #expect(try await mockd.stderrEventually(
+                    contains: "GET /api/users?page=2 200 file scenarios/empty/mock_api_users_get.json "), "stderr: \(mockd.stderrText())")
+                #expect(mockd.stderrText().contains("ms scenario=empty session=sim-3\n"), "stderr: \(mockd.stderrText())")
+                _ = try await Self.send(port: startup.port, "/api/nothing")
+                #expect(try await mockd.stderrEventually(contains: "GET /api/nothing 404 "), "stderr: \(mockd.stderrText())")
+                #expect(!mockd.stderrText().contains(" 404 404 "), "stderr: \(mockd.stderrText())")
+            }
+        }
+    }
+
+    // MARK: - 8. Messages that mislead
+
+    @Test func messages_ARootThatIsAFileOrMissingSaysSo() async throws {
+        try await withTemporaryFolder(["not-a-folder.json": "{}"]) { folder async throws in
+            let file = try await runProcess(CLITests.executable, ["check", "--root", "not-a-folder.json"], currentDirectory: folder.path)
+            #expect(file.status == 1)
+            #expect(file.stdout.contains("not-a-folder.json: the mock root is a file, not a folder (give the folder with --root DIR)"), "\(file)")
+            let missing = try await runProcess(CLITests.executable, ["check", "--root", "MockDta"], currentDirectory: folder.path)
+            #expect(missing.status == 1)
+            #expect(missing.stdout.contains("MockDta: the mock root folder does not exist: looked for \(folder.path)/MockDta (give it with --root DIR)"),
+                    "\(missing)")
+            #expect(missing.stdout.contains("1 error, 0 warnings"), "\(missing)")
+        }
+    }
+
+    @Test func messages_AWarningSaysWarningOnce() async throws {
+        try await withTemporaryFolder(["mock_api_users_get.json": "[]", "mock_api_users_GET.json": "[]"]) { folder async throws in
+            try await Self.withMockd(["--root", folder.path, "--port", "0"], in: folder.path) { mockd, _ async throws in
+                #expect(try await mockd.stderrEventually(contains: "warning \(folder.path)/mock_api_users_GET.json: not served"), "stderr: \(mockd.stderrText())")
+                #expect(!mockd.stderrText().contains("warning warning"), "stderr: \(mockd.stderrText())")
+            }
+        }
+    }
+}

@@ -54,7 +54,7 @@ public struct MockDataLoader: Sendable {
     func loadFiles(into builder: inout ResponseBuilder) -> LoadedFiles {
         var loaded = LoadedFiles()
         guard FileTree.isDirectory(root) else {
-            loaded.diagnostics.append(Diagnostic(file: root, "the mock root folder does not exist (give it with --root DIR)"))
+            loaded.diagnostics.append(Diagnostic(file: root, WorkingDirectory.whyNotAFolder(root, what: "the mock root", option: "--root")))
             return loaded
         }
         let paths = FileTree.regularFiles(under: root)
@@ -109,7 +109,7 @@ public struct MockDataLoader: Sendable {
                 continue
             }
             let response = builder.prepare(status: withStatus?.status ?? 200, contentType: ContentType.json, headers: [], body: body,
-                                           source: "file \(actualName)")
+                                           source: "file \(relativePath)")  // which of several same names answered
             let file = MockFile(name: fileName, relativePath: relativePath, response: response)
             if let scenario {
                 loaded.overlays[scenario, default: [:]][fileName] = file
