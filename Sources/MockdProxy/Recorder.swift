@@ -71,7 +71,8 @@ public final class Recorder: Sendable {
     public func record(_ request: MockRequest, _ response: BuiltResponse) -> RecordOutcome {
         if let why = Self.notRecordable(request, response) { return .skipped(why) }
         let path = Self.normalized(request.path)
-        let key = request.method + " " + path
+        // The query is part of what was asked: /api/feed?page=2 is not a repeat of ?page=1.
+        let key = request.method + " " + path + (request.rawQuery.isEmpty ? "" : "?" + request.rawQuery)
         // The lock also serializes the writes: two answers never race on recorded.json.
         return seen.withLock { seen -> RecordOutcome in
             let count = seen[key, default: 0] + 1
@@ -163,8 +164,16 @@ public final class Recorder: Sendable {
         case .success(let read): table = read
         case .failure(let problem): return .failed(problem.message)
         }
-        let existingRoutes = table.indices(method: request.method, path: path)
-        if let mock = mockFileBody(request, path: path, response) {
+        // A query that matters (issue 17.12): once this method and path have a plain mock (the
+        // first answer recorded), an answer for another query becomes a route matching that query.
+        let queryMatters = plainMockExists(request, path: path, table: table)
+        let queryMatch = queryMatters ? Self.queryMatch(request) : nil
+        if queryMatters && queryMatch == nil {
+            return .skipped("the query \(request.rawQuery) cannot be matched literally (a repeated name, or *, ?, [ in a value)")
+        }
+        var existingRoutes = table.indices(method: request.method, path: path)
+        if let queryMatch { existingRoutes = existingRoutes.filter { table.routes[$0]["match"] == queryMatch } }
+        if queryMatch == nil, let mock = mockFileBody(request, path: path, response) {
             let existingFile = findMockFile(named: mock.name)
             if !overwrite {
                 if let existingFile { return .keptExisting(root + "/" + existingFile) }
@@ -188,19 +197,20 @@ public final class Recorder: Sendable {
         if !overwrite {
             if let index = existingRoutes.first { return .keptExisting("\(routesFile)#\(index)") }
             let name = MockFileName.forRequest(method: request.method, path: path)
-            if Self.isSafeFileName(name), let existingFile = findMockFile(named: name) { return .keptExisting(root + "/" + existingFile) }
+            if queryMatch == nil, Self.isSafeFileName(name), let existingFile = findMockFile(named: name) { return .keptExisting(root + "/" + existingFile) }
         }
         var routeResponse: [(key: String, value: JSONValue)] = [("status", .number(response.status))]
         let headers = routeHeaders(response.headers)
         if !headers.isEmpty { routeResponse.append(("headers", .object(headers.map { ($0.name, .string($0.value)) }))) }
         var bodyFile: String? = nil
         if !response.body.isEmpty {
-            let relative = Self.bodiesFolder + "/" + Self.bodyFileName(method: request.method, path: path)
+            let named = queryMatch == nil ? path : path + "?" + request.rawQuery
+            let relative = Self.bodiesFolder + "/" + Self.bodyFileName(method: request.method, path: named)
             routeResponse.append(("file", .string(relative)))
             bodyFile = root + "/" + relative
         }
         var route: [(key: String, value: JSONValue)] = [
-            ("name", .string("recorded \(request.method) \(path)")),
+            ("name", .string("recorded \(request.method) \(path)" + (queryMatch == nil ? "" : "?" + request.rawQuery))),
             ("method", .string(request.method)),
         ]
         if Self.needsPattern(path) {
@@ -208,6 +218,7 @@ public final class Recorder: Sendable {
         } else {
             route.append(("path", .string(path)))
         }
+        if let queryMatch { route.append(("match", queryMatch)) }
         route.append(("response", .object(routeResponse)))
 
         var updated = table
@@ -223,6 +234,27 @@ public final class Recorder: Sendable {
             return .failed("\(routesFile): \(Self.describe(error))")
         }
         return .wroteRoute(index)
+    }
+
+    /// A mock answers this method and path whatever the query: a file, or a recorded route without conditions.
+    func plainMockExists(_ request: MockRequest, path: String, table: RouteTable) -> Bool {
+        guard !request.rawQuery.isEmpty else { return false }
+        if table.indices(method: request.method, path: path).contains(where: { table.routes[$0]["match"] == nil }) { return true }
+        let name = MockFileName.forRequest(method: request.method, path: path)
+        return Self.isSafeFileName(name) && findMockFile(named: name) != nil
+    }
+
+    /// `{"query": {"page": "2"}}` for the request's decoded arguments; nil when there are none or a
+    /// value would read as a pattern (`*`, `?`, `[`), which a literal match cannot say.
+    static func queryMatch(_ request: MockRequest) -> JSONValue? {
+        guard !request.query.isEmpty else { return nil }
+        var members: [(key: String, value: JSONValue)] = []
+        for argument in request.query {
+            let value = argument.value ?? ""
+            if value.contains(where: { "*?[]\\".contains($0) }) || members.contains(where: { $0.key == argument.name }) { return nil }
+            members.append((argument.name, .string(value)))
+        }
+        return .object([("query", .object(members))])
     }
 
     /// Headers for a recorded route: the answer's, less those about the transfer; same names joined.
