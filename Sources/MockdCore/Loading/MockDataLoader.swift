@@ -40,7 +40,8 @@ public struct MockDataLoader: Sendable {
         }
         let errors = diagnostics.contains { $0.severity == .error }
         let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
-                                               routes: routeList, warnings: diagnostics, rootDisplayPath: Self.displayPath(root))
+                                               routes: routeList, warnings: diagnostics, rootDisplayPath: Self.displayPath(root),
+                                               unserved: files.unserved)
         return Result(snapshot: snapshot, diagnostics: diagnostics)
     }
 
@@ -48,6 +49,8 @@ public struct MockDataLoader: Sendable {
         var base: [String: MockFile] = [:]
         var overlays: [String: [String: MockFile]] = [:]
         var diagnostics: [Diagnostic] = []
+        /// Files that look like mocks but are not served, for the 404 report's near names.
+        var unserved: [UnservedFile] = []
     }
 
     /// Reads every mock file under the root; prepared responses are added to `builder`.
@@ -77,9 +80,14 @@ public struct MockDataLoader: Sendable {
             let shown = { display + "/" + relativePath }
             switch MockFileName.parse(fileName) {
             case .other:
+                if let why = MockFileName.miscasedPrefix(fileName) {
+                    loaded.diagnostics.append(Diagnostic(.warning, file: shown(), "not served: \(why)"))
+                    loaded.unserved.append(UnservedFile(name: actualName, relativePath: relativePath, why: why))
+                }
                 continue
             case .unreachable(let why):
                 loaded.diagnostics.append(Diagnostic(.warning, file: shown(), "not served: \(why)"))
+                loaded.unserved.append(UnservedFile(name: actualName, relativePath: relativePath, why: why))
                 continue
             case .mock:
                 break

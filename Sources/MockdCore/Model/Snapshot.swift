@@ -20,6 +20,8 @@ public final class Snapshot: Sendable {
     public let warnings: [Diagnostic]
     /// Where it was loaded from, for messages.
     public let rootDisplayPath: String
+    /// Files that look like mocks but are not served (`.josn`, `_GET`, `Mock_`), and why.
+    public let unserved: [UnservedFile]
     /// File names by length, for the 404 report's "a small edit away" (lengths bound the
     /// distance). Built by the first miss that needs it, not at load: it would add to every
     /// start and reload, and many runs never ask.
@@ -38,7 +40,8 @@ public final class Snapshot: Sendable {
     let notFoundCache = Mutex<[NotFoundReport.Key: BuiltResponse]>([:])
 
     public init(preparedResponses: [PreparedResponse], files: [String: MockFile], overlays: [String: [String: MockFile]],
-                routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String) {
+                routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String, unserved: [UnservedFile] = []) {
+        self.unserved = unserved
         self.preparedResponses = preparedResponses
         self.files = files
         self.overlays = overlays
@@ -51,6 +54,15 @@ public final class Snapshot: Sendable {
 
     /// Number of files served by the convention (overlays included).
     public var fileCount: Int { files.count + overlays.values.reduce(0) { $0 + $1.count } }
+}
+
+/// A file under the root that looks like a mock but no request reaches.
+public struct UnservedFile: Sendable, Equatable {
+    public let name: String
+    /// Relative to the root.
+    public let relativePath: String
+    /// Why it is not served, as the warning at load says.
+    public let why: String
 }
 
 /// A `mock_<path>_<method>.json` file and the response built from it.

@@ -71,6 +71,14 @@ public enum MockFileName {
     private static let methodsByLowercaseName: [String: String] =
         Dictionary(uniqueKeysWithValues: knownMethods.map { ($0.lowercased(), $0) })
 
+    /// Why a name that is a mock name but for the case of `mock` (`Mock_api_feed_get.json`) is not
+    /// served; nil for any other name. (`parse` leaves such names alone: they are not mock names.)
+    public static func miscasedPrefix(_ fileName: String) -> String? {
+        guard !fileName.hasPrefix("mock"), fileName.utf8.count > 5, fileName.prefix(5).lowercased() == "mock_",
+              case .mock = parse("mock" + fileName.dropFirst(4)) else { return nil }
+        return "names are case-sensitive: it must start with 'mock_', not '\(fileName.prefix(5))'"
+    }
+
     /// Statuses a file name may carry.
     public static let fileStatuses = 200...599
 
@@ -94,7 +102,9 @@ public enum MockFileName {
         guard fileName.hasPrefix("mock") else { return .other }
         if let fast = parseCommonCase(fileName) { return fast }
         guard fileName.hasSuffix(".json") else {
-            return fileName.hasPrefix("mock_") ? .unreachable("only .json files are served; expected mock_<path>_<method>.json") : .other
+            guard fileName.hasPrefix("mock_") else { return .other }
+            let dot = fileName.lastIndex(of: ".").map { String(fileName[$0...]) }
+            return .unreachable((dot.map { "extension \($0): " } ?? "") + "only .json files are served; expected mock_<path>_<method>.json")
         }
         let stem = fileName.dropLast(".json".count)
         guard let underscore = stem.lastIndex(of: "_") else {
