@@ -222,11 +222,12 @@ struct ServeCommand: ParsableCommand {
             FileHandleOutput.standardError("mockd: \(error)")
             throw ExitCode.failure
         }
-        FileHandleOutput.standardOutput(
-            "mockd listening on \(server.urls.joined(separator: " and ")) (\(snapshot.fileCount) files, \(snapshot.routes.count) routes, scenario \(settings.scenario))")
+        let json = settings.logFormat == .json
+        FileHandleOutput.standardOutput(StartupLines.listening(urls: server.urls, files: snapshot.fileCount, routes: snapshot.routes.count,
+                                                               scenario: settings.scenario, json: json))
         if let proxy = settings.proxy {
-            FileHandleOutput.standardOutput("mockd proxies what nothing matches to \(proxy.upstream.absoluteString)"
-                + (recorder.map { " and records answers into \($0.root) and \($0.routesFile)" } ?? ""))
+            FileHandleOutput.standardOutput(StartupLines.proxying(upstream: proxy.upstream.absoluteString,
+                                                                  recordingInto: recorder.map { ($0.root, $0.routesFile) }, json: json))
         }
         systemd.notify("READY=1\nSTATUS=\(server.statusLine)")
         let watcher = try startWatcher(enabled: settings.watch, loader: loader, server: server, recorder: recorder, logger: logger)

@@ -172,3 +172,24 @@ extension FirstHourTests {
         }
     }
 }
+
+extension FirstHourTests {
+    /// Issue 17.8: under --log-format json the startup line is JSON too.
+    @Test func messages_TheStartupLineIsJSONUnderLogFormatJSON() async throws {
+        try await withTemporaryFolder(Fixture.standard) { folder async throws in
+            let child = try ChildProcess(executable: CLITests.executable, arguments: ["--root", folder.path, "--port", "0", "--log-format", "json"],
+                                         currentDirectory: folder.path, stderrPath: folder.child("stderr"))
+            defer { child.stop() }
+            let line = try await blocking { try child.readLine() }
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            #expect(object["message"] as? String == "listening")
+            let url = try #require((object["urls"] as? [String])?.first)
+            #expect(url.hasPrefix("http://127.0.0.1:"))
+            #expect(object["files"] as? Int == Fixture.mockFileCount())
+            #expect(object["routes"] as? Int == 0)
+            #expect(object["scenario"] as? String == "default")
+            let port = try #require(Int(url.split(separator: ":").last ?? ""))
+            #expect(try await Self.send(port: port, "/api/users").status == 200)
+        }
+    }
+}

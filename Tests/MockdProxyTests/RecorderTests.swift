@@ -466,3 +466,13 @@ extension RecorderTests {
         guard case .skipped = starred else { Issue.record("\(starred)"); return }
     }
 }
+
+extension RecorderTests {
+    /// Issue 17.8: the log says what happened in words, not `wroteMock("…")`.
+    @Test func outcomesReadAsWords() {
+        #expect("\(RecordOutcome.wroteMock("MockData/mock_a_get.json"))" == "wrote MockData/mock_a_get.json")
+        #expect("\(RecordOutcome.wroteRoute(3))" == "wrote route #3 of recorded.json")
+        #expect("\(RecordOutcome.skipped("HEAD is answered from the GET mock"))" == "not recorded: HEAD is answered from the GET mock")
+        #expect(!"\(RecordOutcome.duplicate(2))".contains("duplicate("))
+    }
+}
