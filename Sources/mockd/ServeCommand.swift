@@ -22,6 +22,10 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var data: DataOptions
 
+    /// Words nothing else takes: a mistyped subcommand (`mockd chek`) lands here, as serve is the default.
+    @Argument(help: .hidden)
+    var unexpected: [String] = []
+
     @Option(help: ArgumentHelp("Address to listen on: 127.0.0.1, localhost (127.0.0.1 and ::1), 0.0.0.0 (containers), or any IP. [env: MOCKD_HOST; default: 127.0.0.1]", valueName: "host"))
     var host: String?
 
@@ -171,7 +175,18 @@ struct ServeCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if let word = unexpected.first {
+            throw ValidationError(Self.notACommand(word))
+        }
         _ = try settings()
+    }
+
+    /// `'chek' is not a mockd command; did you mean check? The commands: serve, check, routes, health`
+    static func notACommand(_ word: String) -> String {
+        let commands = Mockd.configuration.subcommands.map { $0.configuration.commandName ?? "" }
+        let near = commands.first { EditDistance.bounded(Array(word.lowercased().utf8), $0.utf8, bound: 2) != nil }
+        return "'\(word)' is not a mockd command" + (near.map { "; did you mean \($0)?" } ?? ".")
+            + " The commands: \(commands.joined(separator: ", ")) (serve is the default: mockd --root DIR --port N)"
     }
 
     func run() throws {

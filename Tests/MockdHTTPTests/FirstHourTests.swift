@@ -193,3 +193,29 @@ extension FirstHourTests {
         }
     }
 }
+
+extension FirstHourTests {
+    /// Issue 17.8: a mistyped subcommand is named as such, with the commands and a suggestion.
+    @Test func messages_AMistypedCommandListsTheCommands() async throws {
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let typo = try await runProcess(CLITests.executable, ["chek"], currentDirectory: scratch.path)
+        #expect(typo.status != 0)
+        #expect(typo.stderr.contains("'chek' is not a mockd command; did you mean check?"), "\(typo)")
+        let unknown = try await runProcess(CLITests.executable, ["frobnicate"], currentDirectory: scratch.path)
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("The commands: serve, check, routes, health"), "\(unknown)")
+        #expect(!unknown.stderr.contains("did you mean"), "\(unknown)")
+    }
+
+    /// Issue 17.8: `mockd --help` shows the options a first run needs.
+    @Test func messages_TheTopHelpShowsRootAndPort() async throws {
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let help = try await runProcess(CLITests.executable, ["--help"], currentDirectory: scratch.path)
+        #expect(help.status == 0)
+        for option in ["--root DIR", "--port N", "--routes DIR", "mockd serve --help"] {
+            #expect(help.stdout.contains(option), "\(option): \(help)")
+        }
+    }
+}
