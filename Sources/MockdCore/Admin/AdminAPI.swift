@@ -139,7 +139,7 @@ public struct AdminAPI: Sendable {
 
     func json(_ status: Int, _ value: JSONValue) -> BuiltResponse {
         BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
-                      body: Array((value.serialized + "\n").utf8), source: "admin")
+                      body: Array((value.prettyPrinted + "\n").utf8), source: "admin")  // for people, like the 404 report
     }
 }
 
