@@ -52,7 +52,7 @@ public struct RoutesFolder: Sendable, Equatable {
         guard let found = current() else {
             return "no routes folder: looked for \(candidates.joined(separator: " and ")); create \(candidates[0]) for route tables (a reload picks it up) or give --routes DIR"
         }
-        return found == candidates.first && candidates.count > 1
+        return found == candidates.first
             ? "routes from \(found) (beside the root)"
             : "routes from \(found) (the working directory's)"
     }
