@@ -219,3 +219,17 @@ extension FirstHourTests {
         }
     }
 }
+
+extension FirstHourTests {
+    /// Issue 17.8: a bad escape is named as sent, not as %00.
+    @Test(arguments: [("/api/%zz", "'%zz'"), ("/api/%4", "'%4'"), ("/api/%", "'%'"), ("/api/us%00ers", "%00")])
+    func messages_ABadEscapeIsNamedAsSent(target: String, named: String) async throws {
+        try await withTestServer { server in
+            let response = try await server.raw("GET", target)
+            #expect(response.status == 400)
+            let error = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String])["error"]
+            #expect(error?.contains(named) == true, "\(error ?? "")")
+            if named != "%00" { #expect(error?.contains("%00") == false, "\(error ?? "")") }
+        }
+    }
+}
