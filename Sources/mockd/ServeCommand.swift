@@ -269,7 +269,8 @@ struct ServeCommand: ParsableCommand {
         // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
         let directory = FileManager.default.currentDirectoryPath
         let absolute = { (path: String) in path.hasPrefix("/") ? path : directory + "/" + path }
-        let paths = ([loader.root] + loader.routesFolder.watched).map(absolute)
+        var paths: [String] = []
+        for path in ([loader.root] + loader.routesFolder.watched).map(absolute) where !paths.contains(path) { paths.append(path) }
         // A default routes folder may be made after start: watched for appearing.
         let optional = Set(loader.routesFolder.given == nil ? loader.routesFolder.candidates.map(absolute) : [])
         let watcher = FileWatcher(paths: paths, mayBeMissing: optional, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {

@@ -233,3 +233,17 @@ extension FirstHourTests {
         }
     }
 }
+
+extension FirstHourTests {
+    /// Issue 17.8: a port in use is said once, with the real port, not first as libmicrohttpd's "port 0".
+    @Test func messages_APortInUseIsSaidOnceWithItsNumber() async throws {
+        try await withTemporaryFolder(Fixture.standard) { folder async throws in
+            let taken = try CLITests.ReservedPort(listening: true)
+            let result = try await runProcess(CLITests.executable, ["--root", folder.path, "--port", String(taken.port)], currentDirectory: folder.path)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains(String(taken.port)) && result.stderr.contains("in use"), "\(result)")
+            #expect(!result.stderr.contains("Failed to bind"), "\(result)")
+            withExtendedLifetime(taken) {}
+        }
+    }
+}
