@@ -5,7 +5,7 @@ import Darwin
 #endif
 import CCurl
 import MockdCore
-import MockdThreads
+import MockdSystem
 import Synchronization
 
 // MARK: - Loading libcurl

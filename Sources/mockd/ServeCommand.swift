@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import MockdCore
+import MockdSystem
 import MockdHTTP
 import MockdProxy
 #if canImport(FoundationEssentials)

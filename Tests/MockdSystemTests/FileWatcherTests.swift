@@ -1,5 +1,5 @@
 import Foundation
-@testable import MockdHTTP
+@testable import MockdSystem
 import Synchronization
 import Testing
 import TestSupport
