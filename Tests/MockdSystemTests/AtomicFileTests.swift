@@ -63,7 +63,7 @@ struct AtomicFileTests {
 
     @Test func writesEveryByteOfALargeFile() throws {
         try withTemporaryFolder { folder in
-            let bytes = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
             try AtomicFile.write(bytes, to: folder.child("big.bin"), replace: false)
             #expect(FileManager.default.contents(atPath: folder.child("big.bin")).map(Array.init) == bytes)
         }

@@ -333,26 +333,47 @@ private final class WatcherSlot: Sendable {
 }
 
 /// Holds the watcher thread in its `ignore` call (the first one after `close()`) until `open()`.
+/// Only the watcher thread blocks; the test awaits it without holding a thread of the pool.
 private final class WatcherGate: Sendable {
-    private let closed = Atomic<Bool>(false)
-    private let arrived = DispatchSemaphore(value: 0)
+    private struct State {
+        var closed = false
+        var holding = false
+        var waiter: CheckedContinuation<Bool, Never>?
+    }
+    private let state = Mutex(State())
     private let released = DispatchSemaphore(value: 0)
 
-    func close() { closed.store(true, ordering: .sequentiallyConsistent) }
+    func close() { state.withLock { $0.closed = true } }
 
     /// Called by the watcher thread; never ignores anything.
     func pass() -> Bool {
-        if closed.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged {
-            arrived.signal()
-            released.wait()
+        let waiter: CheckedContinuation<Bool, Never>?? = state.withLock { state in
+            guard state.closed else { return nil }
+            state.closed = false
+            state.holding = true
+            defer { state.waiter = nil }
+            return .some(state.waiter)
         }
+        guard let waiter else { return false }
+        waiter?.resume(returning: true)
+        released.wait()
         return false
     }
 
-    /// True once the watcher thread waits in `pass()`.
+    /// True once the watcher thread waits in `pass()`; false if `timeout` passes first.
     func holdsTheWatcher(within timeout: Duration) async -> Bool {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        return await Task.detached { self.arrived.wait(timeout: .now() + seconds) == .success }.value
+        await withCheckedContinuation { continuation in
+            let holding = state.withLock { state in
+                if !state.holding { state.waiter = continuation }
+                return state.holding
+            }
+            if holding { return continuation.resume(returning: true) }
+            Task {
+                try? await Task.sleep(for: timeout)
+                let expired = self.state.withLock { state in defer { state.waiter = nil }; return state.waiter }
+                expired?.resume(returning: false)
+            }
+        }
     }
 
     func open() { released.signal() }
