@@ -172,7 +172,7 @@ public struct FileID: Hashable, Sendable {
     public let inode: UInt64
 
     public init(_ info: stat) {
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+        device = UInt64(truncatingIfNeeded: info.st_dev)  // dev_t is signed on Darwin
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
     }
 }
