@@ -7,6 +7,7 @@ import CMicroHTTPD
 import Dispatch
 import Logging
 import MockdCore
+import MockdSystem
 import Synchronization
 
 /// mockd's HTTP server: one or more libmicrohttpd daemons (one per listen address) that

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import MockdCore
+import MockdSystem
 import MockdHTTP
 import MockdProxy
 #if canImport(FoundationEssentials)
@@ -208,6 +209,8 @@ struct ServeCommand: ParsableCommand {
         let server = HTTPServer(configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
                                 journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
                                 missHandler: missHandler, loader: { loader.load() }, systemd: systemd)
+        // Existing mocks are looked up in what is being served, not by walking the root again.
+        recorder?.findMocks(in: { [weak server] in server?.snapshot })
         do {
             try server.start()
         } catch {

@@ -19,8 +19,13 @@ struct RecorderTests {
             try FileManager.default.createDirectory(atPath: folder.path + "/root", withIntermediateDirectories: true)
         }
 
+        /// A recorder that finds existing mocks in a snapshot of the root as it is now (as the
+        /// server's current snapshot after a reload).
         func recorder(overwrite: Bool = false) -> Recorder {
-            Recorder(root: root, routesDirectory: routes, overwrite: overwrite, logger: testLogger)
+            let recorder = Recorder(root: root, routesDirectory: routes, overwrite: overwrite, logger: testLogger)
+            let root = self.root
+            recorder.findMocks(in: { MockDataLoader(root: root).load().snapshot })
+            return recorder
         }
 
         func routeTable() throws -> [[String: Any]] {
