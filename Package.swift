@@ -80,7 +80,8 @@ let package = Package(
         .testTarget(
             name: "MockdHTTPTests",
             dependencies: [
-                "MockdCore", "MockdHTTP", "TestSupport",
+                // mockd (the executable) for its reloader, which the reload tests drive in-process.
+                "MockdCore", "MockdHTTP", "mockd", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Logging
 import MockdCore
 import MockdHTTP
+@testable import mockd
 import Testing
 import TestSupport
 
@@ -13,11 +14,17 @@ import TestSupport
 /// A running `HTTPServer` serving a mock root and a routes folder, with `reload` wired to both.
 struct RouteServer: Sendable {
     let test: TestServer
+    /// The executable's reloader, as `mockd serve` wires it (SIGHUP, the watcher, the admin API).
+    let reloader: Reloader
     /// The mock root and the routes folder it serves.
     let root: String
     let routes: String
 
     var server: HTTPServer { test.server }
+
+    /// Reads files and routes again, as SIGHUP does.
+    @discardableResult
+    func reload(trigger: String) -> ReloadReport { reloader.reload(trigger: trigger) }
     var port: Int { test.port }
     var baseURL: URL { test.baseURL }
 
@@ -80,13 +87,15 @@ func withRouteServer<T>(
     configuration.port = 0
     configuration.threads = 2
     configure(&configuration)
+    let reloader = Reloader(logger: silentLogger) { loader.load() }
     let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: runtime, logger: silentLogger,
-                            journal: journal, loader: { loader.load() })
+                            journal: journal, reloads: reloader)
+    reloader.serve(server)
     try server.start()
     #expect(server.port > 0)
     let result: Result<T, any Error>
     do {
-        result = .success(try await body(RouteServer(test: TestServer(server: server, root: root, session: session), root: root, routes: routes)))
+        result = .success(try await body(RouteServer(test: TestServer(server: server, root: root, session: session), reloader: reloader, root: root, routes: routes)))
     } catch {
         result = .failure(error)
     }
