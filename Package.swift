@@ -70,8 +70,14 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
-        // What the test suites share (temporary folders); not part of any product.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
+        // What the test suites share (temporary folders, the in-process server, threads for
+        // blocking work); not part of any product.
+        .target(
+            name: "TestSupport",
+            dependencies: ["MockdCore", "MockdHTTP", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport",
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "MockdCoreTests",
             dependencies: ["MockdCore", "TestSupport"],

@@ -71,23 +71,14 @@ struct ReloadTests {
         defer { folder.remove() }
         try folder.write(Self.files)
         let snapshot = try #require(MockDataLoader(root: folder.path).load().snapshot)
-        func server(cors: Bool) throws -> HTTPServer {
-            var configuration = ServerConfiguration()
-            configuration.host = "127.0.0.1"
-            configuration.port = 0
-            configuration.cors = cors
-            let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: RuntimeState(), logger: silentLogger)
-            try server.start()
-            return server
-        }
-        let plain = try server(cors: false)
-        defer { plain.shutdown(timeout: .seconds(2)) }
-        let withCORS = try server(cors: true)
-        defer { withCORS.shutdown(timeout: .seconds(2)) }
-        for port in [plain.port, withCORS.port, plain.port, withCORS.port] {
-            let miss = try await blocking { try RawConnection.exchange(port: port, "GET", "/api/teams") }
-            #expect(miss.status == 404)
-            #expect(miss.header("Access-Control-Allow-Origin") == (port == withCORS.port ? "*" : nil))
+        try await withServer(snapshot: snapshot, logger: silentLogger) { plain in
+            try await withServer(snapshot: snapshot, configure: { $0.cors = true }, logger: silentLogger) { withCORS in
+                for port in [plain.port, withCORS.port, plain.port, withCORS.port] {
+                    let miss = try await blocking { try RawConnection.exchange(port: port, "GET", "/api/teams") }
+                    #expect(miss.status == 404)
+                    #expect(miss.header("Access-Control-Allow-Origin") == (port == withCORS.port ? "*" : nil))
+                }
+            }
         }
     }
 

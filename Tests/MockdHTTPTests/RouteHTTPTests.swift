@@ -82,27 +82,13 @@ func withRouteServer<T>(
     let loaded = loader.load()
     let snapshot = try #require(loaded.snapshot, "fixture did not load: \(loaded.diagnostics)")
 
-    var configuration = ServerConfiguration()
-    configuration.host = "127.0.0.1"
-    configuration.port = 0
-    configuration.threads = 2
-    configure(&configuration)
     let reloader = Reloader(logger: silentLogger) { loader.load() }
-    let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: runtime, logger: silentLogger,
-                            journal: journal, reloads: reloader)
-    reloader.serve(server)
-    try server.start()
-    #expect(server.port > 0)
-    let result: Result<T, any Error>
-    do {
-        result = .success(try await body(RouteServer(test: TestServer(server: server, root: root, session: session), reloader: reloader, root: root, routes: routes)))
-    } catch {
-        result = .failure(error)
+    return try await withServer(snapshot: snapshot, configure: configure, runtime: runtime, logger: silentLogger, journal: journal,
+                                reloads: reloader, attach: reloader.serve) { server in
+        #expect(server.port > 0)
+        return try await body(RouteServer(test: TestServer(server: server, root: root, session: session), reloader: reloader,
+                                          root: root, routes: routes))
     }
-    // Shutdown waits for requests in flight: off the cooperative pool, whose threads run the
-    // server's delay timers (and every other test's).
-    try await blocking { server.shutdown(timeout: .seconds(2)) }
-    return try result.get()
 }
 
 /// Starts the `mockd` binary like `CLITests.withMockd`, but never blocks a cooperative thread:

@@ -3,6 +3,7 @@ import MockdCore
 import MockdHTTP
 import Synchronization
 import Testing
+import TestSupport
 
 /// Shutdown while keep-alive clients keep sending delayed requests. libmicrohttpd aborts the
 /// whole process if it is stopped with a connection suspended, so this test "fails" by
