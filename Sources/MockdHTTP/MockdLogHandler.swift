@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
+/// write(2), named apart from `LogSink`'s own methods.
+private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
+private let systemWrite = Darwin.write
 #endif
 import Logging
 import MockdCore
@@ -63,7 +66,7 @@ public final class LogSink: Sendable {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let written = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return  // stderr gone: nothing sensible left to do with a log line
