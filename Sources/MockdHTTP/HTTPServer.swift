@@ -107,24 +107,26 @@ public final class HTTPServer: Sendable {
             return daemons
         }
         guard !stopping.isEmpty else { return }
-        for daemon in stopping { daemon.quiesce() }
-        // Delays are cut short (the answer goes out now), stalled requests are closed, and
-        // upstream calls are cancelled; none may stay suspended when the daemon stops.
-        missHandler?.shutdown()
-        // From here on nothing is parked; what is parked now is resumed. Upstream calls are
-        // left to end by themselves: the miss handler answers them at once now.
-        for request in parking.close() where request.kind == .timer {
-            parking.resume(request.state)
+        // The daemons must outlive the drain: each one stops when released (`Daemon.deinit`),
+        // and stopping one with a connection suspended aborts the process.
+        withExtendedLifetime(stopping) {
+            for daemon in stopping { daemon.quiesce() }
+            // Delays are cut short (the answer goes out now), stalled requests are closed, and
+            // upstream calls are cancelled; none may stay suspended when the daemon stops.
+            missHandler?.shutdown()
+            // From here on nothing is parked; what is parked now is resumed. Work (upstream
+            // calls) is left to end by itself: the miss handler answers at once now.
+            for request in parking.close() where request.kind == .timer {
+                parking.resume(request.state)
+            }
+            let deadline = ContinuousClock.now + timeout
+            while activeRequests.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+                var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+                nanosleep(&pause, nil)
+            }
+            // Whatever is still suspended (work past the deadline) is resumed before the daemons stop.
+            parking.resumeAll()
         }
-        let deadline = ContinuousClock.now + timeout
-        while activeRequests.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
-            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-            nanosleep(&pause, nil)
-        }
-        // Whatever is still suspended (work past the deadline) is resumed before the daemon
-        // stops: MHD_stop_daemon aborts on a suspended connection.
-        parking.resumeAll()
-        // Each daemon stops as it is released (its deinit).
     }
 
     deinit {
