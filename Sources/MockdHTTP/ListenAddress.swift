@@ -41,7 +41,11 @@ struct ListenAddress: Sendable {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICSERV | AI_PASSIVE
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #if canImport(Glibc)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)  // an enum in Glibc's module
+        #else
+        hints.ai_socktype = SOCK_STREAM
+        #endif
         var result: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &result)
         guard status == 0, let first = result else {
