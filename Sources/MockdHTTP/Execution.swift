@@ -117,7 +117,7 @@ extension HTTPServer {
         case .send(let reply, .truncated?):
             log.record(request, status: reply.status, source: reply.source + " (fault truncated)", scenario: reply.scenario, state: state)
             return queue(MHDResponse(truncating: reply, extraHeaders: configuration.corsHeaders), status: reply.status, on: connection)
-        case .send(let reply, _):
+        case .send(let reply, _):  // no fault (a timeout fault never gets here: it is parked, then closed)
             log.record(request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state)
             if closing {
                 return queue(MHDResponse(closing: reply, extraHeaders: configuration.corsHeaders), status: reply.status, on: connection)

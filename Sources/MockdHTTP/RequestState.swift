@@ -29,7 +29,8 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
         var serving: ServingState
     }
 
-    /// Set when parked (the work may replace its outcome before resuming), read by the handler call that follows on the libmicrohttpd thread.
+    /// Set when parked (work replaces its outcome before resuming); read by the handler call that
+    /// follows on the libmicrohttpd thread.
     let pending = Mutex<Pending?>(nil)
 
     var phase = Phase.new
