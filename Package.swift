@@ -77,8 +77,14 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
-        // What the test suites share (temporary folders); not part of any product.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
+        // What the test suites share (temporary folders, the in-process server, threads for
+        // blocking work); not part of any product.
+        .target(
+            name: "TestSupport",
+            dependencies: ["MockdCore", "MockdHTTP", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport",
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "MockdCoreTests",
             dependencies: ["MockdCore", "TestSupport"],
@@ -87,7 +93,8 @@ let package = Package(
         .testTarget(
             name: "MockdHTTPTests",
             dependencies: [
-                "MockdCore", "MockdHTTP", "TestSupport",
+                // mockd (the executable) for its reloader, which the reload tests drive in-process.
+                "MockdCore", "MockdHTTP", "mockd", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings

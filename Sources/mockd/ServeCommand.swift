@@ -206,9 +206,11 @@ struct ServeCommand: ParsableCommand {
         }
         let runtime = RuntimeState(startupScenario: settings.scenario)
         let systemd = SystemdNotifier()
+        let reloader = Reloader(logger: logger, systemd: systemd) { loader.load() }
         let server = HTTPServer(configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
                                 journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
-                                missHandler: missHandler, loader: { loader.load() }, systemd: systemd)
+                                missHandler: missHandler, reloads: reloader)
+        reloader.serve(server)
         // Existing mocks are looked up in what is being served, not by walking the root again.
         recorder?.findMocks(in: { [weak server] in server?.snapshot })
         do {
@@ -224,13 +226,13 @@ struct ServeCommand: ParsableCommand {
             FileHandleOutput.standardOutput("mockd proxies what nothing matches to \(proxy.upstream.absoluteString)"
                 + (recorder.map { " and records answers into \($0.root) and \($0.routesFile)" } ?? ""))
         }
-        systemd.notify("READY=1\nSTATUS=\(server.statusLine)")
-        let watcher = try startWatcher(enabled: settings.watch, loader: loader, server: server, recorder: recorder, logger: logger)
+        systemd.notify("READY=1\nSTATUS=\(Reloader.statusLine(server))")
+        let watcher = try startWatcher(enabled: settings.watch, loader: loader, reloader: reloader, recorder: recorder, logger: logger)
 
         while true {
             let signal = Signals.wait()
             if signal == SIGHUP {
-                server.reload(trigger: "SIGHUP")
+                reloader.reload(trigger: "SIGHUP")
                 continue
             }
             logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
@@ -244,13 +246,13 @@ struct ServeCommand: ParsableCommand {
     }
 
     /// Reloads on edits under the root and the routes folder (not on the recorder's own writes).
-    func startWatcher(enabled: Bool, loader: MockDataLoader, server: HTTPServer, recorder: Recorder?, logger: Logger) throws -> FileWatcher? {
+    func startWatcher(enabled: Bool, loader: MockDataLoader, reloader: Reloader, recorder: Recorder?, logger: Logger) throws -> FileWatcher? {
         guard enabled else { return nil }
         // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
         let directory = FileManager.default.currentDirectoryPath
         let paths = ([loader.root] + (loader.routes.map { [$0] } ?? [])).map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
         let watcher = FileWatcher(paths: paths, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {
-            server.reload(trigger: "watch")
+            reloader.reload(trigger: "watch")
         }
         do {
             try watcher.start()
