@@ -37,7 +37,10 @@ public final class HTTPServer: Sendable {
     let parking: ParkingLot
     let missHandler: (any MissHandler)?
     /// Reads the configuration again for `POST /__mockd/reload` (the executable's reloader); nil: cannot reload.
-    let reloads: (any Reloading)?
+    /// Weak, because the reloader holds the server: the weak reference sits on the reloader, which
+    /// requests never touch. (A weak reference to the server would give it a side table and send
+    /// every retain and release of it, several per request, down the runtime's slow path.)
+    weak let reloads: (any Reloading)?
 
     public init(configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
                 journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil, reloads: (any Reloading)? = nil) {

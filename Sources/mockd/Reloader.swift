@@ -16,15 +16,11 @@ final class Reloader: Reloading {
     private let load: @Sendable () -> MockDataLoader.Result
     private let logger: Logger
     private let systemd: SystemdNotifier
-    /// The server it reloads; weak, since the server holds this reloader for its admin API.
-    private let target = Mutex<WeakServer>(WeakServer())
+    /// The server it reloads. Strong: the server holds this reloader weakly, for its admin API.
+    private let target = Mutex<HTTPServer?>(nil)
     /// One reload at a time.
     private let reloading = Mutex<Void>(())
     private let lastReport = Mutex<ReloadReport?>(nil)
-
-    private struct WeakServer {
-        weak var server: HTTPServer?
-    }
 
     init(logger: Logger, systemd: SystemdNotifier = SystemdNotifier(socketPath: nil), load: @escaping @Sendable () -> MockDataLoader.Result) {
         self.load = load
@@ -34,7 +30,7 @@ final class Reloader: Reloading {
 
     /// The server whose snapshot reloads replace (set once, after the server is made with this reloader).
     func serve(_ server: HTTPServer) {
-        target.withLock { $0.server = server }
+        target.withLock { $0 = server }
     }
 
     var lastReload: ReloadReport? { lastReport.withLock { $0 } }
@@ -44,7 +40,7 @@ final class Reloader: Reloading {
     func reload(trigger: String) -> ReloadReport {
         reloading.withLock { _ in
             let started = ContinuousClock.now
-            let server = target.withLock { $0.server }
+            let server = target.withLock { $0 }
             systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
             defer { if let server { systemd.notify("READY=1\nSTATUS=\(Self.statusLine(server))") } }
             guard let server else {

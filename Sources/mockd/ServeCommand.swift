@@ -212,7 +212,9 @@ struct ServeCommand: ParsableCommand {
                                 missHandler: missHandler, reloads: reloader)
         reloader.serve(server)
         // Existing mocks are looked up in what is being served, not by walking the root again.
-        recorder?.findMocks(in: { [weak server] in server?.snapshot })
+        // A strong capture (the server lives as long as the process): a weak one would give the
+        // server a side table and slow every retain and release of it on the request path.
+        recorder?.findMocks(in: { server.snapshot })
         do {
             try server.start()
         } catch {
