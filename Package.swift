@@ -30,17 +30,24 @@ let package = Package(
         .target(
             name: "MockdCore",
             dependencies: [
+                "MockdSystem",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: settings
         ),
-        // A joinable pthread for the two long-lived loops (file watcher, libcurl).
-        .target(name: "MockdThreads", swiftSettings: settings),
+        // The system layer: every OS-specific call (file watching, the directory walk, threads,
+        // sd_notify, CPU affinity, atomic file writes), Linux and Darwin branches side by side.
+        .systemLibrary(name: "CMockdSystem"),
+        .target(
+            name: "MockdSystem",
+            dependencies: ["CMockdSystem"],
+            swiftSettings: settings
+        ),
         // The thin libmicrohttpd adapter: daemon, handler trampoline, prepared responses.
         .target(
             name: "MockdHTTP",
             dependencies: [
-                "CMicroHTTPD", "MockdCore", "MockdThreads",
+                "CMicroHTTPD", "MockdCore", "MockdSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -56,7 +63,7 @@ let package = Package(
         .target(
             name: "MockdProxy",
             dependencies: [
-                "CCurl", "MockdCore", "MockdThreads",
+                "CCurl", "MockdCore", "MockdSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -64,14 +71,20 @@ let package = Package(
         .executableTarget(
             name: "mockd",
             dependencies: [
-                "MockdCore", "MockdHTTP", "MockdProxy",
+                "MockdCore", "MockdHTTP", "MockdProxy", "MockdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
         ),
-        // What the test suites share (temporary folders); not part of any product.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
+        // What the test suites share (temporary folders, the in-process server, threads for
+        // blocking work); not part of any product.
+        .target(
+            name: "TestSupport",
+            dependencies: ["MockdCore", "MockdHTTP", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport",
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "MockdCoreTests",
             dependencies: ["MockdCore", "TestSupport"],
@@ -80,9 +93,15 @@ let package = Package(
         .testTarget(
             name: "MockdHTTPTests",
             dependencies: [
-                "MockdCore", "MockdHTTP", "TestSupport",
+                // mockd (the executable) for its reloader, which the reload tests drive in-process.
+                "MockdCore", "MockdHTTP", "mockd", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MockdSystemTests",
+            dependencies: ["MockdSystem", "TestSupport"],
             swiftSettings: settings
         ),
         .testTarget(

@@ -3,7 +3,7 @@ import MockdCore
 import Synchronization
 import Testing
 
-extension Answer {
+extension Resolution {
     /// The body bytes, prepared or built.
     var bodyBytes: [UInt8] {
         switch response {
@@ -364,6 +364,13 @@ struct RouteResolutionTests {
         #expect(resolver.resolve(request("GET", "/api/none")).delay == .milliseconds(120))
         #expect(resolver.resolve(request("BREW", "/api/none")).delay == .milliseconds(120))
         #expect(Resolver(snapshot: snapshot, state: RuntimeState()).resolve(request("GET", "/api/none")).delay == .zero)
+        // With --proxy the upstream's answer waits too.
+        let forwarding = Resolver(snapshot: snapshot, state: RuntimeState(), policy: ResolutionPolicy(globalDelay: .milliseconds(120), forwardsMisses: true))
+        guard case .forward(_, let delay, _) = forwarding.resolve(request("GET", "/api/none")) else {
+            Issue.record("a miss was not forwarded")
+            return
+        }
+        #expect(delay == .milliseconds(120))
     }
 
     // MARK: - Templates

@@ -261,10 +261,13 @@ struct BadInputTests {
             _ = try await server.raw("GET", "/api/" + String(repeating: "u", count: limit + 1024))
             _ = try await server.raw("POST", "/api/v1/sleep", headers: [("Content-Length", "\(Self.limit + 1)")])
             try await server.expectStillServing()
-            let started = ContinuousClock.now
-            // A drain deadline far beyond the bound: waiting on a refused request would show.
-            try await blocking { server.server.shutdown(timeout: .seconds(60)) }
-            let took = ContinuousClock.now - started
+            // Off the cooperative pool: shutdown blocks its thread while it drains. A drain
+            // deadline far beyond the bound: waiting on a refused request would show.
+            let took = try await blocking { () -> Duration in
+                let started = ContinuousClock.now
+                server.server.shutdown(timeout: .seconds(60))
+                return ContinuousClock.now - started
+            }
             #expect(took < .seconds(1) * loadAllowance, "shutdown took \(took)")
         }
     }

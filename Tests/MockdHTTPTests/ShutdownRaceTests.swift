@@ -55,4 +55,32 @@ struct ShutdownRaceTests {
             #expect(total >= 40)
         }
     }
+
+    static let longTable = #"{"routes": [{"method": "GET", "path": "/long", "response": {"json": {"ok": true}, "delayMs": 60000}}]}"#
+
+    /// The drain closes keep-alive connections: once shutdown begins, an answer says
+    /// `Connection: close` and the connection ends, so a client cannot hold the drain open.
+    @Test func shutdown_AnswersOnAKeepAliveConnectionThenClosesIt() async throws {
+        try await withRouteServer(files: ["mock_x_get.json": "{}"], tables: ["d.json": Self.longTable]) { server in
+            let (parked, response, closed) = try await server.test.withRawConnection { connection -> (Bool, RawResponse, Bool) in
+                try connection.send(RawConnection.request("GET", "/long"))
+                let deadline = Deadline(.seconds(20))
+                while server.server.parkedCount != 1 && !deadline.hasPassed { usleep(2_000) }
+                let parked = server.server.parkedCount == 1
+                let stopped = DispatchSemaphore(value: 0)
+                Thread {
+                    server.server.shutdown(timeout: .seconds(5))
+                    stopped.signal()
+                }.start()
+                let response = try connection.readResponse()
+                let closed = try connection.waitForClose()
+                stopped.wait()
+                return (parked, response, closed)
+            }
+            #expect(parked, "the request was not parked")
+            #expect(response.status == 200)
+            #expect(response.header("Connection")?.lowercased() == "close")
+            #expect(closed, "the keep-alive connection is still open after the answer")
+        }
+    }
 }

@@ -17,24 +17,20 @@ struct GlobalDelayTests {
         let upstreamData = try TemporaryFolder()
         defer { upstreamData.remove() }
         try upstreamData.write("mock_api_real_get.json", #"{"real": true}"#)
-        let upstream = try startMockd(root: upstreamData.path)
-        defer { upstream.shutdown(timeout: .seconds(1)) }
-        let local = try TemporaryFolder()
-        defer { local.remove() }
-        try local.write("mock_api_mocked_get.json", #"{"mocked": true}"#)
-        var proxyConfiguration = try ProxyConfiguration(upstream: "http://127.0.0.1:\(upstream.port)")
-        proxyConfiguration.timeout = eventDeadline
-        let missHandler = ProxyMissHandler(proxy: UpstreamProxy(configuration: proxyConfiguration, logger: testLogger), recorder: nil, logger: testLogger)
-        var configuration = ServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.threads = 2
-        configuration.globalDelay = delay
-        let snapshot = try #require(MockDataLoader(root: local.path).load().snapshot)
-        let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: RuntimeState(), logger: testLogger, missHandler: missHandler)
-        try server.start()
-        defer { server.shutdown(timeout: .seconds(2)) }
-        try await body(server.port, server)
+        try await withServer(root: upstreamData.path, configure: { $0.threads = 1 }, logger: testLogger) { upstream in
+            let local = try TemporaryFolder()
+            defer { local.remove() }
+            try local.write("mock_api_mocked_get.json", #"{"mocked": true}"#)
+            var proxyConfiguration = try ProxyConfiguration(upstream: "http://127.0.0.1:\(upstream.port)")
+            proxyConfiguration.timeout = eventDeadline
+            let proxy = UpstreamProxy(configuration: proxyConfiguration, logger: testLogger)
+            defer { proxy.shutdown() }
+            let missHandler = ProxyMissHandler(proxy: proxy, recorder: nil, logger: testLogger)
+            let snapshot = try #require(MockDataLoader(root: local.path).load().snapshot)
+            try await withServer(snapshot: snapshot, configure: { $0.globalDelay = delay }, logger: testLogger, missHandler: missHandler) { server in
+                try await body(server.port, server)
+            }
+        }
     }
 
     func get(_ port: Int, _ path: String) async throws -> (Int, Data) {

@@ -27,9 +27,14 @@ extension RecorderTests {
         let snapshot = try #require(loaded.snapshot, "\(loaded.diagnostics)")
         let resolver = Resolver(snapshot: snapshot, state: RuntimeState())
         func body(_ request: MockRequest) -> String {
-            switch resolver.resolve(request).response {
-            case .prepared(let prepared): String(decoding: prepared.body.array, as: UTF8.self)
-            case .built(let built): String(decoding: built.body, as: UTF8.self)
+            let reply: Reply
+            switch resolver.resolve(request) {
+            case .respond(let answer), .respondAfter(_, let answer), .fault(_, let answer, _): reply = answer
+            case .forward, .admin: return ""
+            }
+            switch reply.response {
+            case .prepared(let prepared): return String(decoding: prepared.body.array, as: UTF8.self)
+            case .built(let built): return String(decoding: built.body, as: UTF8.self)
             }
         }
         #expect(body(feed("2")).contains(#""page":2"#) || body(feed("2")).contains(#""page": 2"#), "\(body(feed("2")))")

@@ -1,7 +1,6 @@
-import Synchronization
-
 /// Everything mockd serves, loaded at start (and on reload) and never changed afterwards.
-/// Requests read it without locks; a reload builds a new one and swaps it in whole.
+/// Requests read it without locks; a reload builds a new one and swaps it in whole. What a
+/// server learns while serving it (404 reports) lives beside it, in `NotFoundCache`.
 public final class Snapshot: Sendable {
     /// Every response that is the same for every request, built once; `id` = position.
     public let preparedResponses: [PreparedResponse]
@@ -22,23 +21,6 @@ public final class Snapshot: Sendable {
     public let rootDisplayPath: String
     /// Files that look like mocks but are not served (`.josn`, `_GET`, `Mock_`), and why.
     public let unserved: [UnservedFile]
-    /// File names by length, for the 404 report's "a small edit away" (lengths bound the
-    /// distance). Built by the first miss that needs it, not at load: it would add to every
-    /// start and reload, and many runs never ask.
-    var namesByLength: [Int: [String]] {
-        nameIndex.withLock { index in
-            if let index { return index }
-            var byLength: [Int: [String]] = [:]
-            for name in files.keys { byLength[name.utf8.count, default: []].append(name) }
-            index = byLength
-            return byLength
-        }
-    }
-    private let nameIndex = Mutex<[Int: [String]]?>(nil)
-    /// 404 reports are the same for the same miss; keep the last few so a polling client
-    /// or a benchmark does not pay for the near-name search on every request.
-    let notFoundCache = Mutex<[NotFoundReport.Key: BuiltResponse]>([:])
-
     public init(preparedResponses: [PreparedResponse], files: [String: MockFile], overlays: [String: [String: MockFile]],
                 routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String, unserved: [UnservedFile] = []) {
         self.unserved = unserved

@@ -1,33 +1,50 @@
 /// Decides the answer to a request from a snapshot. Pure: no I/O, no sockets.
 ///
-/// Order for a request in scenario S (SPEC section 3), first hit wins: routes with
-/// `"scenario": S`, files under `scenarios/S/`, routes with no scenario, files anywhere else,
-/// then a miss (the 404 report, or the upstream with `--proxy`).
+/// Precedence (SPEC section 3), first hit wins: a CORS preflight (`--cors`), the admin API
+/// (`/__mockd/`), then for a request in scenario S: routes with `"scenario": S`, files under
+/// `scenarios/S/`, routes with no scenario, files anywhere else; then the upstream (`--proxy`),
+/// and only when nothing else will answer, the 404 report. A route's fault wins over its
+/// delay; `--delay` applies to every answer but the admin API's and a preflight (issue 17.7).
 public struct Resolver: Sendable {
     public let snapshot: Snapshot
     public let state: RuntimeState
+    public let policy: ResolutionPolicy
+    /// 404 reports and the near-name index for this snapshot, per server.
+    public let misses: NotFoundCache
     /// `--delay`: added to every answer but the admin API's, misses (the 404 report, and the
     /// upstream's answer with `--proxy`) included, so that mocked and real endpoints compare.
-    public let globalDelay: Duration
+    public var globalDelay: Duration { policy.globalDelay }
 
-    public init(snapshot: Snapshot, state: RuntimeState, globalDelay: Duration = .zero) {
+    public init(snapshot: Snapshot, state: RuntimeState, policy: ResolutionPolicy, misses: NotFoundCache = NotFoundCache()) {
         self.snapshot = snapshot
         self.state = state
-        self.globalDelay = globalDelay
+        self.policy = policy
+        self.misses = misses
     }
 
-    public func resolve(_ request: MockRequest) -> Answer {
-        let answer = decide(request)
+    public init(snapshot: Snapshot, state: RuntimeState, globalDelay: Duration = .zero) {
+        self.init(snapshot: snapshot, state: state, policy: ResolutionPolicy(globalDelay: globalDelay))
+    }
+
+    public func resolve(_ request: MockRequest) -> Resolution {
+        if policy.answersPreflight, request.method == "OPTIONS", let asked = request.headers.first(named: "Access-Control-Request-Method") {
+            return .respond(Reply(.built(Self.preflight(request, method: asked)), scenario: ""))
+        }
+        if policy.adminEnabled && AdminAPI.isAdminPath(request.path) {
+            return .admin(readsFiles: AdminAPI.readsFiles(request))
+        }
+        let scenario = state.scenario(for: request)
+        let resolution = decide(request, scenario: scenario)
         // A misspelt X-Mock-Scenario is answered as before (the defaults) but said so. (The
         // runtime scenario is checked when set; the common `default` costs one comparison.)
-        if answer.scenario != Scenario.default, let unknown = Scenario.unknown(answer.scenario, in: snapshot, startup: state.startupScenario) {
-            return answer.warning(unknown)
+        if scenario != Scenario.default, let unknown = Scenario.unknown(scenario, in: snapshot, startup: state.startupScenario) {
+            return Self.warned(resolution, unknown)
         }
-        return answer
+        return resolution
     }
 
-    private func decide(_ request: MockRequest) -> Answer {
-        let scenario = state.scenario(for: request)
+    /// Everything after the preflight and the admin API: routes, files, the upstream, the miss.
+    private func decide(_ request: MockRequest, scenario: String) -> Resolution {
         var body = RequestBody(request.body)
         let parts = snapshot.routeIndex.isEmpty ? [] : PathPattern.split(request.path)
         let candidates = snapshot.routeIndex.isEmpty ? [] : snapshot.routeIndex.candidates(method: request.method, parts: parts)
@@ -37,40 +54,69 @@ public struct Resolver: Sendable {
             }
         }
         if let response = overlayFile(for: request, scenario: scenario) {
-            return Answer(.prepared(response), scenario: scenario, delay: globalDelay)
+            return delayed(Reply(.prepared(response), scenario: scenario), by: globalDelay)
         }
         for route in candidates where route.scenario == nil {
             if let parameters = Self.match(route, request, parts, &body) { return answer(route, parameters, request, scenario) }
         }
         if let response = baseFile(for: request) {
-            return Answer(.prepared(response), scenario: scenario, delay: globalDelay)
+            return delayed(Reply(.prepared(response), scenario: scenario), by: globalDelay)
+        }
+        if policy.forwardsMisses {
+            return .forward(scenario: scenario, after: globalDelay)
         }
         if !MockFileName.knownMethods.contains(request.method) {
             // No file can be named for it, so a 404 asking for one would mislead.
             let message = "no route answers \(request.method) \(request.path); files only serve \(MockFileName.knownMethods.joined(separator: ", ")), so add a route with \"method\": \"\(request.method)\" or \"*\""
-            return Answer(.built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
-                          scenario: scenario, delay: globalDelay, isMiss: true)
+            return delayed(Reply(.built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
+                                 scenario: scenario), by: globalDelay)
         }
-        return Answer(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot)), scenario: scenario, delay: globalDelay,
-                      isMiss: true)
+        return delayed(Reply(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot, cache: misses)), scenario: scenario),
+                       by: globalDelay)
+    }
+
+    /// `resolution` carrying `warning` (what is sent is unchanged but for the warning header).
+    static func warned(_ resolution: Resolution, _ warning: String) -> Resolution {
+        switch resolution {
+        case .respond(let reply): .respond(reply.warned(warning))
+        case .respondAfter(let delay, let reply): .respondAfter(delay, reply.warned(warning))
+        case .fault(let fault, let reply, let delay): .fault(fault, reply.warned(warning), after: delay)
+        case .forward(let scenario, let delay, _): .forward(scenario: scenario, after: delay, warning: warning)
+        case .admin: resolution
+        }
+    }
+
+    /// A browser's preflight: allow whatever it asks for.
+    static func preflight(_ request: MockRequest, method: String) -> BuiltResponse {
+        BuiltResponse(status: 204, headers: [
+            HTTPHeader("Access-Control-Allow-Methods", method),
+            HTTPHeader("Access-Control-Allow-Headers", request.headers.first(named: "Access-Control-Request-Headers") ?? "*"),
+            HTTPHeader("Access-Control-Max-Age", "600"),
+        ], source: "cors preflight")
+    }
+
+    private func delayed(_ reply: Reply, by delay: Duration) -> Resolution {
+        delay > .zero ? .respondAfter(delay, reply) : .respond(reply)
     }
 
     private func hasScenarioRoutes(_ routes: [Route]) -> Bool {
         routes.contains { $0.scenario != nil }
     }
 
-    private func answer(_ route: Route, _ parameters: [String: String], _ request: MockRequest, _ scenario: String) -> Answer {
+    private func answer(_ route: Route, _ parameters: [String: String], _ request: MockRequest, _ scenario: String) -> Resolution {
         let response = route.responses[state.nextResponse(route: route, session: request.session)]
         let delay = globalDelay + (response.delay?.sample() ?? .zero)
+        let reply: Reply
         switch response.body {
         case .prepared(let prepared):
-            return Answer(.prepared(prepared), scenario: scenario, delay: delay, fault: response.fault)
+            reply = Reply(.prepared(prepared), scenario: scenario)
         case .template(let template):
-            return Answer(.built(template.render(request: request, parameters: parameters)), scenario: scenario, delay: delay, fault: response.fault)
+            reply = Reply(.built(template.render(request: request, parameters: parameters)), scenario: scenario)
         case .none:
-            return Answer(.built(BuiltResponse(status: response.status, source: "route \(route.source)")), scenario: scenario, delay: delay,
-                          fault: response.fault)
+            reply = Reply(.built(BuiltResponse(status: response.status, source: "route \(route.source)")), scenario: scenario)
         }
+        if let fault = response.fault { return .fault(fault, reply, after: delay) }
+        return delayed(reply, by: delay)
     }
 
     /// The path parameters when `route` answers `request`, nil when it does not.
