@@ -65,8 +65,9 @@ func libraryLog(_ context: UnsafeMutableRawPointer?, _ format: UnsafePointer<CCh
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
     var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     while message.last?.isNewline == true { message.removeLast() }
-    // Returning MHD_NO is how mockd drops a connection on purpose (faults): not news.
-    if message.hasPrefix("Application reported internal error") {
+    // Returning MHD_NO is how mockd drops a connection on purpose (faults): not news. A failed
+    // bind is reported by start() with the real port (libmicrohttpd says "port 0").
+    if message.hasPrefix("Application reported internal error") || message.hasPrefix("Failed to bind to port") {
         server(context).logger.debug("libmicrohttpd: \(message)")
     } else {
         server(context).logger.notice("libmicrohttpd: \(message)")

@@ -36,12 +36,16 @@ extension HTTPServer {
                 return carryOut(.send(reply, fault: fault), for: request, serving: serving, connection: connection, state: state)
             }
             return park(connection, state: state, request: request, serving: serving, .timer(delay, then: .send(reply, fault: fault)))
-        case .forward(let scenario):
+        case .forward(let scenario, let delay, let warning):
             guard let missHandler else { return .NO }  // the policy forwards only when there is one
             return park(connection, state: state, request: request, serving: serving, .work { [self] in
                 Task {
                     let response = await missHandler.answer(request)
-                    finishWork(state, .send(Reply(.built(response), scenario: scenario), fault: nil))
+                    let relayed = Reply(.built(response), scenario: scenario)
+                    let reply = warning.map { relayed.warned($0) } ?? relayed
+                    // --delay: the upstream's time plus the delay, like every mocked answer (on the
+                    // lot's timer queue: no thread or task waits).
+                    parking.after(delay) { [self] in finishWork(state, .send(reply, fault: nil)) }
                 }
             })
         case .admin(readsFiles: true):
@@ -101,6 +105,10 @@ extension HTTPServer {
         state.phase = .answered
         // Stopping: every answer closes its connection, so the drain ends with the requests in flight.
         let closing = parking.isClosed
+        if case .send(let reply, _) = outcome, let warning = reply.warning {
+            // An unknown X-Mock-Scenario: answered with the defaults, said in the header and here.
+            logger.warning("\(warning)", metadata: ["method": "\(request.method)", "path": "\(request.path)"])
+        }
         switch outcome {
         case .close(let reason):
             log.record(request, status: 0, source: reason, scenario: "", state: state)

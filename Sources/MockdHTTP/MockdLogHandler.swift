@@ -176,8 +176,31 @@ public struct AccessRecord: CustomStringConvertible, Sendable {
     public var status: Int
     public var source: String
     public var durationMicroseconds: UInt64
+    /// The raw query, without `?`; empty when there was none.
+    public var query: String = ""
+    /// The scenario the request was answered in; `default` (or empty) is not shown.
+    public var scenario: String = ""
+    /// `X-Mock-Session`, when sent.
+    public var session: String?
 
-    /// `GET /api/users 200 file mock_api_users_get.json 0.080ms`
+    public init(method: String, path: String, status: Int, source: String, durationMicroseconds: UInt64,
+                query: String = "", scenario: String = "", session: String? = nil) {
+        self.method = method
+        self.path = path
+        self.status = status
+        self.source = source
+        self.durationMicroseconds = durationMicroseconds
+        self.query = query
+        self.scenario = scenario
+        self.session = session
+    }
+
+    /// Shown only when it says something: not the default scenario.
+    var shownScenario: String? { scenario.isEmpty || scenario == "default" ? nil : scenario }
+    /// The 404 report's and the 501's source is their status: said once, not `404 404`.
+    var sourceRepeatsStatus: Bool { source.utf8.count == 3 && source == String(status) }
+
+    /// `GET /api/users?page=2 200 file users/mock_api_users_get.json 0.080ms scenario=empty session=sim-3`
     public var description: String {
         var bytes: [UInt8] = []
         append(to: &bytes)
@@ -190,18 +213,37 @@ public struct AccessRecord: CustomStringConvertible, Sendable {
         method.withUTF8 { buffer.append(contentsOf: $0) }
         buffer.append(UInt8(ascii: " "))
         path.withUTF8 { buffer.append(contentsOf: $0) }
+        if !query.isEmpty {
+            buffer.append(UInt8(ascii: "?"))
+            buffer.append(contentsOf: query.utf8)
+        }
         buffer.append(UInt8(ascii: " "))
         Digits.append(UInt64(max(0, status)), to: &buffer)
         buffer.append(UInt8(ascii: " "))
-        source.withUTF8 { buffer.append(contentsOf: $0) }
-        buffer.append(UInt8(ascii: " "))
+        if !sourceRepeatsStatus {
+            source.withUTF8 { buffer.append(contentsOf: $0) }
+            buffer.append(UInt8(ascii: " "))
+        }
         Digits.appendMilliseconds(durationMicroseconds, to: &buffer)
         buffer.append(contentsOf: "ms".utf8)
+        if let shownScenario {
+            buffer.append(contentsOf: " scenario=".utf8)
+            buffer.append(contentsOf: shownScenario.utf8)
+        }
+        if let session {
+            buffer.append(contentsOf: " session=".utf8)
+            buffer.append(contentsOf: session.utf8)
+        }
     }
 
     /// `,"method":"GET","path":…,"durationMs":0.08`
     var jsonFields: String {
-        ",\"method\":\(JSONText.quoted(method)),\"path\":\(JSONText.quoted(path)),\"status\":\(status),\"source\":\(JSONText.quoted(source)),\"durationMs\":\(Digits.milliseconds(durationMicroseconds))"
+        var fields = ",\"method\":\(JSONText.quoted(method)),\"path\":\(JSONText.quoted(path))"
+        if !query.isEmpty { fields += ",\"query\":\(JSONText.quoted(query))" }
+        fields += ",\"status\":\(status),\"source\":\(JSONText.quoted(source)),\"durationMs\":\(Digits.milliseconds(durationMicroseconds))"
+        if let shownScenario { fields += ",\"scenario\":\(JSONText.quoted(shownScenario))" }
+        if let session { fields += ",\"session\":\(JSONText.quoted(session))" }
+        return fields
     }
 }
 

@@ -65,12 +65,22 @@ final class ParkingLot: Sendable {
         guard admission == .parked else { return admission }
         switch wait {
         case .timer(let delay, _):
-            let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
-            timers.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in resume(state) }
+            timers.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay))) { [self] in resume(state) }
         case .work(let start):
             start()
         }
         return .parked
+    }
+
+    /// Runs `body` once `delay` is over, on the timer queue (at once when there is no delay):
+    /// work that must wait after it is done (an upstream's answer under `--delay`).
+    func after(_ delay: Duration, _ body: @escaping @Sendable () -> Void) {
+        guard delay > .zero else { return body() }
+        timers.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay)), execute: body)
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Resumes a parked request exactly once, whoever asks first (its timer, its work, or

@@ -18,7 +18,7 @@ extension HTTPServer {
             state.phase = .receiving
             if state.badPercentEncoding {
                 return refuse(connection, method: method, url: url, state: state, status: 400,
-                              reason: "the URL has an invalid percent-encoding (% must be followed by two hex digits, not %00)")
+                              reason: RequestState.percentEncodingReason(url))
             }
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
                let bytes = Int(String(cString: length)), bytes > configuration.maxBodyBytes {

@@ -31,7 +31,8 @@ struct RequestLog: Sendable {
         if logger.logLevel <= .info {
             // One metadata value carrying typed fields: the handler lays it out as text or JSON,
             // and a request costs one small dictionary instead of five hashed keys.
-            let record = AccessRecord(method: request.method, path: request.path, status: status, source: source, durationMicroseconds: micros)
+            let record = AccessRecord(method: request.method, path: request.path, status: status, source: source, durationMicroseconds: micros,
+                                      query: request.rawQuery, scenario: scenario, session: request.session)
             if let accessWriter {
                 accessWriter.write(record)
             } else {

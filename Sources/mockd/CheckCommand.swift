@@ -4,10 +4,15 @@ import MockdCore
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate the mock folder and route tables; list every problem; exit 1 on any."
+        abstract: "Validate the mock folder and route tables; list every problem; exit 1 on any (--no-strict: on errors only)."
     )
 
     @OptionGroup var data: DataOptions
+
+    // Strict by default: a warning is almost always a file the user meant to be served
+    // (mock_api_users_GET.json, an unreachable route), which CI should catch.
+    @Flag(inversion: .prefixedNo, help: "Exit 1 on warnings too. --no-strict exits 0 when there are only warnings; errors always exit 1.")
+    var strict = true
 
     func run() throws {
         Signals.unblock()
@@ -15,11 +20,20 @@ struct CheckCommand: ParsableCommand {
         for diagnostic in result.diagnostics { print(diagnostic) }
         let errors = result.diagnostics.filter { $0.severity == .error }.count
         let warnings = result.diagnostics.count - errors
+        let counts = "\(Self.count(errors, "error")), \(Self.count(warnings, "warning"))"
         if let snapshot = result.snapshot {
-            print("\(data.resolvedRoot): \(snapshot.fileCount) files, \(errors) errors, \(warnings) warnings")
+            print("\(data.resolvedRoot): \(Self.count(snapshot.fileCount, "file")), \(counts)")
         } else {
-            print("\(data.resolvedRoot): \(errors) errors, \(warnings) warnings")
+            print("\(data.resolvedRoot): \(counts)")
         }
-        if !result.diagnostics.isEmpty { throw ExitCode.failure }
+        if errors > 0 || (strict && warnings > 0) {
+            if errors == 0 { print("warnings fail the check; mockd check --no-strict lets them pass") }
+            throw ExitCode.failure
+        }
+    }
+
+    /// "1 error", "3 errors", "0 errors".
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

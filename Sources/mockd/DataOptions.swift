@@ -17,19 +17,16 @@ struct DataOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The MockData folder: mock_<path>_<method>.json files, bodies, scenarios/<name>/ overlays. [env: MOCKD_ROOT; default: MockData]", valueName: "dir"))
     var root: String?
 
-    @Option(name: .long, help: ArgumentHelp("The folder of JSON route tables. [env: MOCKD_ROUTES; default: ./routes when it exists]", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The folder of JSON route tables. [env: MOCKD_ROUTES; default: the routes folder beside the root (<root>/../routes), else ./routes, when one exists]", valueName: "dir"))
     var routes: String?
 
     /// What `--root` and `--routes` say to load.
-    var loader: MockDataLoader { MockDataLoader(root: resolvedRoot, routes: resolvedRoutes) }
+    var loader: MockDataLoader { MockDataLoader(root: resolvedRoot, routesFolder: routesFolder) }
 
     var resolvedRoot: String { root ?? Environment.string("MOCKD_ROOT") ?? "MockData" }
 
-    var resolvedRoutes: String? {
-        if let routes = routes ?? Environment.string("MOCKD_ROUTES") { return routes }
-        // stat, not FileManager: its `isDirectory` is a Bool here and an ObjCBool on Darwin.
-        var info = stat()
-        return stat("routes", &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? "routes" : nil
+    var routesFolder: RoutesFolder {
+        RoutesFolder(given: routes ?? Environment.string("MOCKD_ROUTES"), root: resolvedRoot)
     }
 }
 

@@ -5,6 +5,17 @@ struct Mockd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockd",
         abstract: "A local mock HTTP server: answers from mock_<path>_<method>.json files and JSON route tables.",
+        discussion: """
+            With no subcommand, mockd serves. The options used most:
+              --root DIR        the MockData folder [default: MockData]
+              --routes DIR      route tables [default: <root>/../routes, else ./routes]
+              --port N          port; 0 takes a free one [default: 8080]
+              --scenario NAME   scenario when a request names none
+              --delay MS        added to every answer
+              --proxy URL       forward what nothing matches (--record saves the answers)
+            Example: mockd --root MockData --port 8080
+            Every option: mockd serve --help
+            """,
         version: MockdVersion.current,
         subcommands: [ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self],
         defaultSubcommand: ServeCommand.self

@@ -57,7 +57,7 @@ final class Reloader: Reloading {
                                       errors: [], durationMilliseconds: elapsed, trigger: trigger)
                 logger.info("reloaded", metadata: ["trigger": "\(trigger)", "files": "\(snapshot.fileCount)",
                                                    "routes": "\(snapshot.routes.count)", "durationMs": "\(Int(elapsed))"])
-                for warning in result.diagnostics { logger.warning("\(warning)") }
+                for warning in result.diagnostics { logger.warning("\(warning.place)") }
             } else {
                 let errors = result.diagnostics.filter { $0.severity == .error }.map(\.description)
                 let serving = server.snapshot

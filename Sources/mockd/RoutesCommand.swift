@@ -4,8 +4,11 @@ import MockdCore
 struct RoutesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routes",
-        abstract: "Print what would be served, in resolution order."
+        abstract: "Print which URL each route and file answers, in the order a request tries them, per scenario."
     )
+
+    @Flag(help: "The table of routes and files by kind (the former listing) instead.")
+    var table = false
 
     @OptionGroup var data: DataOptions
 
@@ -16,6 +19,6 @@ struct RoutesCommand: ParsableCommand {
             for diagnostic in result.diagnostics { FileHandleOutput.standardError(diagnostic.description) }
             throw ExitCode.failure
         }
-        print(RouteListing(snapshot: snapshot).text)
+        print(table ? RouteListing(snapshot: snapshot).text : ResolutionOrder.text(snapshot))
     }
 }

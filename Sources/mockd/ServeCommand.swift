@@ -23,6 +23,10 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var data: DataOptions
 
+    /// Words nothing else takes: a mistyped subcommand (`mockd chek`) lands here, as serve is the default.
+    @Argument(help: .hidden)
+    var unexpected: [String] = []
+
     @Option(help: ArgumentHelp("Address to listen on: 127.0.0.1, localhost (127.0.0.1 and ::1), 0.0.0.0 (containers), or any IP. [env: MOCKD_HOST; default: 127.0.0.1]", valueName: "host"))
     var host: String?
 
@@ -47,7 +51,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds before an idle or stalled client is disconnected. [env: MOCKD_IDLE_TIMEOUT; default: 30]", valueName: "seconds"))
     var idleTimeout: Int?
 
-    @Option(help: ArgumentHelp("Milliseconds added to every mocked answer. [env: MOCKD_DELAY; default: 0]", valueName: "ms"))
+    @Option(help: ArgumentHelp("Milliseconds added to every answer: files, routes, 404s and proxied answers (not the admin API's). [env: MOCKD_DELAY; default: 0]", valueName: "ms"))
     var delay: Int?
 
     @Option(help: ArgumentHelp("Forward requests nothing matched to this upstream (partial mocking). [env: MOCKD_PROXY]", valueName: "url"))
@@ -172,7 +176,18 @@ struct ServeCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if let word = unexpected.first {
+            throw ValidationError(Self.notACommand(word))
+        }
         _ = try settings()
+    }
+
+    /// `'chek' is not a mockd command; did you mean check? The commands: serve, check, routes, health`
+    static func notACommand(_ word: String) -> String {
+        let commands = Mockd.configuration.subcommands.map { $0.configuration.commandName ?? "" }
+        let near = commands.first { EditDistance.bounded(Array(word.lowercased().utf8), $0.utf8, bound: 2) != nil }
+        return "'\(word)' is not a mockd command" + (near.map { "; did you mean \($0)?" } ?? ".")
+            + " The commands: \(commands.joined(separator: ", ")) (serve is the default: mockd --root DIR --port N)"
     }
 
     func run() throws {
@@ -194,13 +209,20 @@ struct ServeCommand: ParsableCommand {
             FileHandleOutput.standardError(ConfigurationError(loaded.diagnostics).description)
             throw ExitCode.failure
         }
-        for warning in loaded.diagnostics { logger.warning("\(warning)") }
+        if let unknown = Scenario.unknown(settings.scenario, in: snapshot) {
+            // Served silently, a misspelt name would look like a scenario with no overrides.
+            sink.flush()
+            FileHandleOutput.standardError("mockd: --scenario \(settings.scenario): \(unknown)")
+            throw ExitCode.failure
+        }
+        logger.info("\(loader.routesFolder.summary())")
+        for warning in loaded.diagnostics { logger.warning("\(warning.place)") }
 
         var missHandler: ProxyMissHandler?
         var recorder: Recorder?
         if let proxy = settings.proxy {
             if proxy.record {
-                recorder = Recorder(root: loader.root, routesDirectory: loader.routes ?? "routes", overwrite: proxy.recordOverwrite, logger: logger)
+                recorder = Recorder(root: loader.root, routesDirectory: loader.routesFolder.forWriting(), overwrite: proxy.recordOverwrite, logger: logger)
             }
             missHandler = ProxyMissHandler(proxy: UpstreamProxy(configuration: proxy, logger: logger), recorder: recorder, logger: logger)
         }
@@ -222,11 +244,12 @@ struct ServeCommand: ParsableCommand {
             FileHandleOutput.standardError("mockd: \(error)")
             throw ExitCode.failure
         }
-        FileHandleOutput.standardOutput(
-            "mockd listening on \(server.urls.joined(separator: " and ")) (\(snapshot.fileCount) files, \(snapshot.routes.count) routes, scenario \(settings.scenario))")
+        let json = settings.logFormat == .json
+        FileHandleOutput.standardOutput(StartupLines.listening(urls: server.urls, files: snapshot.fileCount, routes: snapshot.routes.count,
+                                                               scenario: settings.scenario, json: json))
         if let proxy = settings.proxy {
-            FileHandleOutput.standardOutput("mockd proxies what nothing matches to \(proxy.upstream.absoluteString)"
-                + (recorder.map { " and records answers into \($0.root) and \($0.routesFile)" } ?? ""))
+            FileHandleOutput.standardOutput(StartupLines.proxying(upstream: proxy.upstream.absoluteString,
+                                                                  recordingInto: recorder.map { ($0.root, $0.routesFile) }, json: json))
         }
         systemd.notify("READY=1\nSTATUS=\(Reloader.statusLine(server))")
         let watcher = try startWatcher(enabled: settings.watch, loader: loader, reloader: reloader, recorder: recorder, logger: logger)
@@ -252,8 +275,12 @@ struct ServeCommand: ParsableCommand {
         guard enabled else { return nil }
         // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
         let directory = FileManager.default.currentDirectoryPath
-        let paths = ([loader.root] + (loader.routes.map { [$0] } ?? [])).map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
-        let watcher = FileWatcher(paths: paths, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {
+        let absolute = { (path: String) in path.hasPrefix("/") ? path : directory + "/" + path }
+        var paths: [String] = []
+        for path in ([loader.root] + loader.routesFolder.watched).map(absolute) where !paths.contains(path) { paths.append(path) }
+        // A default routes folder may be made after start: watched for appearing.
+        let optional = Set(loader.routesFolder.given == nil ? loader.routesFolder.candidates.map(absolute) : [])
+        let watcher = FileWatcher(paths: paths, mayBeMissing: optional, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {
             reloader.reload(trigger: "watch")
         }
         do {

@@ -32,8 +32,8 @@ struct MockDataLoaderTests {
             #expect(response.status == 200)
             #expect(response.body.array == Array(Self.usersJSON.utf8))
             #expect(response.headers.first(named: "Content-Type") == "application/json; charset=utf-8")
-            #expect(response.headers.first(named: "X-Mockd-Source") == "file mock_api_users_get.json")
-            #expect(response.source == "file mock_api_users_get.json")
+            #expect(response.headers.first(named: "X-Mockd-Source") == "file users/mock_api_users_get.json")
+            #expect(response.source == "file users/mock_api_users_get.json")
             #expect(snapshot.preparedResponses[response.id] === response)
         }
     }

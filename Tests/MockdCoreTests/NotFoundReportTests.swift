@@ -1,6 +1,7 @@
 import Foundation
 import MockdCore
 import Testing
+import TestSupport
 
 @Suite("NotFoundReport")
 struct NotFoundReportTests {
@@ -153,6 +154,42 @@ struct NotFoundReportTests {
             let error = try #require(json["error"] as? String)
             #expect(error.contains("\"method\": \"BREW\""), "\(error)")
             #expect(!error.contains("mock_api_teams_brew.json"))
+        }
+    }
+}
+
+extension NotFoundReportTests {
+    /// Issue 17.5: a misnamed file on disk is the likely reason for a miss: the 404 names it and why.
+    @Test(arguments: [
+        ("/api/user", "mock_api_user_get.josn", "extension .josn"),
+        ("/api/users", "users/mock_api_users_GET.json", "lower case"),
+        ("/api/feed", "Mock_api_feed_get.json", "case-sensitive"),
+    ])
+    func report_NamesMisnamedFilesAndWhyTheyAreNotServed(path: String, file: String, why: String) throws {
+        try withTemporaryFolder([
+            "mock_api_user_get.josn": "{}", "users/mock_api_users_GET.json": "[]", "Mock_api_feed_get.json": "{}",
+            "mock_api_other_get.json": "{}",
+        ]) { folder in
+            let loaded = MockDataLoader(root: folder.path).load()
+            let snapshot = try #require(loaded.snapshot)
+            // Each is also a warning at load, the capital M included.
+            #expect(loaded.diagnostics.contains { $0.severity == .warning && $0.file.hasSuffix("/" + file) && $0.message.contains(why) },
+                    "\(loaded.diagnostics)")
+            let (json, _) = try Self.report(.make(method: "GET", path: path), in: snapshot)
+            let notServed = try #require(json["notServed"] as? [[String: String]])
+            // Closest first: /api/user is also one letter from users/mock_api_users_GET.json.
+            #expect(notServed.contains { $0["file"] == file && $0["why"]?.contains(why) == true }, "\(notServed)")
+            #expect(!notServed.contains { $0["file"] == "mock_api_other_get.json" })
+            let closest = try #require(notServed.first?["file"])
+            #expect((json["hint"] as? String)?.hasPrefix("rename \(folder.path)/\(closest) (") == true, "\(json["hint"] ?? "")")
+        }
+    }
+
+    @Test func report_ListsNoUnservedFileForAnUnrelatedMiss() throws {
+        try withTemporaryFolder(["mock_api_user_get.josn": "{}", "mock_api_other_get.json": "{}"]) { folder in
+            let snapshot = try #require(MockDataLoader(root: folder.path).load().snapshot)
+            let (json, _) = try Self.report(.make(method: "GET", path: "/api/totally/different"), in: snapshot)
+            #expect((json["notServed"] as? [Any])?.isEmpty == true)
         }
     }
 }

@@ -17,7 +17,7 @@ struct ResolutionPolicyTests {
     @Test func withAnUpstream_AMissIsForwardedAndNoReportIsBuilt() throws {
         try withSnapshot(Self.files) { snapshot, _ in
             let resolver = Self.resolver(snapshot, ResolutionPolicy(forwardsMisses: true))
-            guard case .forward(let scenario) = resolver.resolve(.make(path: "/api/none", scenario: "empty")) else {
+            guard case .forward(let scenario, _, _) = resolver.resolve(.make(path: "/api/none", scenario: "empty")) else {
                 Issue.record("a miss was not forwarded")
                 return
             }

@@ -28,7 +28,7 @@ struct ResolverTests {
             let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(.make(method: method, path: path))
             #expect(answer.status == 200)
             #expect(answer.preparedBody == Self.bytes(fixture))
-            #expect(answer.source == "file " + (fixture as NSString).lastPathComponent)
+            #expect(answer.source == "file " + fixture)
             #expect(answer.scenario == "default")
         }
     }
@@ -77,8 +77,11 @@ struct ResolverTests {
             let answer = resolver.resolve(.make(path: "/api/user/123", scenario: "empty"))
             #expect(answer.preparedBody == Self.bytes("users/mock_api_user_123_get.json"))
             #expect(answer.scenario == "empty")
-            // An unknown scenario also falls back.
-            #expect(resolver.resolve(.make(path: "/api/users", scenario: "nope")).preparedBody == Self.bytes("users/mock_api_users_get.json"))
+            // An unknown scenario also falls back (with a warning header, so the bytes are copied).
+            let unknown = resolver.resolve(.make(path: "/api/users", scenario: "nope"))
+            #expect(unknown.built?.body == Self.bytes("users/mock_api_users_get.json"))
+            #expect(unknown.source == "file users/mock_api_users_get.json")
+            #expect(unknown.warning != nil)
         }
     }
 
@@ -132,6 +135,34 @@ struct ResolverTests {
         try withSnapshot(["mock_cafe\u{301}_get.json": #"{"cafe": true}"#]) { snapshot, _ in
             let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(.make(path: "/caf\u{E9}"))
             #expect(answer.status == 200)
+        }
+    }
+}
+
+extension ResolverTests {
+    /// Issue 17.3: a misspelt X-Mock-Scenario is answered with the defaults, as before, and says so.
+    @Test func resolve_AnUnknownScenarioHeaderWarnsListingTheKnownOnes() throws {
+        try withSnapshot(Self.files) { snapshot, _ in
+            let resolver = Resolver(snapshot: snapshot, state: RuntimeState())
+            let plain = resolver.resolve(.make(path: "/api/users"))
+            let misspelt = resolver.resolve(.make(path: "/api/users", scenario: "emtpy"))
+            #expect(plain.warning == nil)
+            #expect(misspelt.warning == #"unknown scenario "emtpy"; known: default, empty, error"#)
+            #expect(misspelt.status == 200)
+            #expect(misspelt.source == plain.source)
+            #expect(misspelt.built?.body == plain.preparedBody)
+            #expect(misspelt.built?.headers.first(named: "X-Mockd-Warning") == misspelt.warning)
+            #expect(resolver.resolve(.make(path: "/api/users", scenario: "empty")).warning == nil)
+            #expect(resolver.resolve(.make(path: "/api/nothing", scenario: "emtpy")).built?.headers.first(named: "X-Mockd-Warning") != nil)
+        }
+    }
+
+    @Test func scenario_UnknownNamesAreToldFromKnownOnes() throws {
+        try withSnapshot(Self.files) { snapshot, _ in
+            #expect(Scenario.unknown("default", in: snapshot) == nil)
+            #expect(Scenario.unknown("error", in: snapshot) == nil)
+            #expect(Scenario.unknown("staging", in: snapshot, startup: "staging") == nil)
+            #expect(Scenario.unknown("emtpy", in: snapshot) == #"unknown scenario "emtpy"; known: default, empty, error"#)
         }
     }
 }

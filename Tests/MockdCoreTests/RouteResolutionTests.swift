@@ -356,11 +356,21 @@ struct RouteResolutionTests {
         #expect((Duration.milliseconds(150)...Duration.milliseconds(250)).contains(ranged.delay), "\(ranged.delay)")
     }
 
-    @Test func globalDelay_AppliesToFilesButNotToMisses() throws {
+    /// Issue 17.7: misses too (the 404 report, the 501, and with --proxy the upstream's answer).
+    @Test func globalDelay_AppliesToFilesAndMisses() throws {
         let snapshot = try loadRoutes(files: ["mock_api_users_get.json": "[]"], tables: [:])
         let resolver = Resolver(snapshot: snapshot, state: RuntimeState(), globalDelay: .milliseconds(120))
         #expect(resolver.resolve(request("GET", "/api/users")).delay == .milliseconds(120))
-        #expect(resolver.resolve(request("GET", "/api/none")).delay == .zero)
+        #expect(resolver.resolve(request("GET", "/api/none")).delay == .milliseconds(120))
+        #expect(resolver.resolve(request("BREW", "/api/none")).delay == .milliseconds(120))
+        #expect(Resolver(snapshot: snapshot, state: RuntimeState()).resolve(request("GET", "/api/none")).delay == .zero)
+        // With --proxy the upstream's answer waits too.
+        let forwarding = Resolver(snapshot: snapshot, state: RuntimeState(), policy: ResolutionPolicy(globalDelay: .milliseconds(120), forwardsMisses: true))
+        guard case .forward(_, let delay, _) = forwarding.resolve(request("GET", "/api/none")) else {
+            Issue.record("a miss was not forwarded")
+            return
+        }
+        #expect(delay == .milliseconds(120))
     }
 
     // MARK: - Templates

@@ -26,15 +26,21 @@ extension Resolution {
     var status: Int { reply?.status ?? 0 }
     var source: String { reply?.source ?? "" }
     var scenario: String {
-        if case .forward(let scenario) = self { return scenario }
+        if case .forward(let scenario, _, _) = self { return scenario }
         return reply?.scenario ?? ""
     }
 
     var delay: Duration {
         switch self {
-        case .respondAfter(let delay, _), .fault(_, _, let delay): delay
+        case .respondAfter(let delay, _), .fault(_, _, let delay), .forward(_, let delay, _): delay
         default: .zero
         }
+    }
+
+    /// What the client is warned of (`X-Mockd-Warning`), nil when nothing.
+    var warning: String? {
+        if case .forward(_, _, let warning) = self { return warning }
+        return reply?.warning
     }
 
     var fault: Fault? {

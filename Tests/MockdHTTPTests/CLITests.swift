@@ -26,6 +26,10 @@ struct CLITests {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }()
 
+    /// "Promptly" after a signal: well below the 10 s a shutdown waits for requests in flight,
+    /// with room for a loaded machine.
+    static let promptExit: Duration = .seconds(8)
+
     static var startupLine: Regex<(Substring, Substring, Substring, Substring, Substring)> { /mockd listening on http:\/\/127\.0\.0\.1:(\d+) \((\d+) files, (\d+) routes, scenario (\S+)\)/ }
 
     struct Startup {
@@ -90,7 +94,7 @@ struct CLITests {
                 let response = try await Self.get(port: startup.port, "/api/users?page=2")
                 #expect(response.status == 200)
                 #expect(response.body == Fixture.body("mock_api_users_get.json"))
-                #expect(response.header("X-Mockd-Source") == "file mock_api_users_get.json")
+                #expect(response.header("X-Mockd-Source") == "file users/mock_api_users_get.json")
                 // Through URLSession too.
                 let (data, urlResponse) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(startup.port)/api/user/123")!)
                 #expect((urlResponse as? HTTPURLResponse)?.statusCode == 200)
@@ -269,7 +273,7 @@ struct CLITests {
                 #expect(interim.status == 100)
                 #expect(response.status == 200, "\(response)")
                 #expect(response.body == Fixture.body("mock_api_v1_sleep_post.json"))
-                let status = try await blocking { mockd.waitForExit(timeout: .seconds(10)) }
+                let status = try await blocking { mockd.waitForExit(timeout: eventDeadline) }
                 #expect(status == 0, "stderr: \(mockd.stderrText())")
             }
         }
@@ -281,10 +285,10 @@ struct CLITests {
             try await Self.withMockd(["--root", folder.path, "--port", "0"], in: folder) { mockd, _ in
                 let exitedPromptly = try await blocking { () -> Bool in
                     mockd.send(signal)
-                    return mockd.waitUntilExited(timeout: .seconds(2))
+                    return mockd.waitUntilExited(timeout: Self.promptExit)
                 }
-                #expect(exitedPromptly, "still running 2 s after the signal")
-                let status = try await blocking { mockd.waitForExit(timeout: .seconds(10)) }
+                #expect(exitedPromptly, "still running \(Self.promptExit) after the signal")
+                let status = try await blocking { mockd.waitForExit(timeout: eventDeadline) }
                 #expect(status == 0, "stderr: \(mockd.stderrText())")
             }
         }
@@ -299,12 +303,12 @@ struct CLITests {
                     try connection.send(RawConnection.request("GET", "/api/users"))
                     _ = try connection.readResponse()
                     mockd.send(SIGTERM)
-                    let exited = mockd.waitUntilExited(timeout: .seconds(2))
+                    let exited = mockd.waitUntilExited(timeout: Self.promptExit)
                     withExtendedLifetime(connection) {}
                     return exited
                 }
-                #expect(exitedPromptly, "still running 2 s after SIGTERM")
-                let status = try await blocking { mockd.waitForExit(timeout: .seconds(10)) }
+                #expect(exitedPromptly, "still running \(Self.promptExit) after SIGTERM")
+                let status = try await blocking { mockd.waitForExit(timeout: eventDeadline) }
                 #expect(status == 0, "stderr: \(mockd.stderrText())")
             }
         }
@@ -325,10 +329,10 @@ struct CLITests {
                 #expect(bad == [431, 400, 414])
                 let exitedPromptly = try await blocking { () -> Bool in
                     mockd.send(SIGTERM)
-                    return mockd.waitUntilExited(timeout: .seconds(2))
+                    return mockd.waitUntilExited(timeout: Self.promptExit)
                 }
-                #expect(exitedPromptly, "still running 2 s after SIGTERM")
-                let status = try await blocking { mockd.waitForExit(timeout: .seconds(15)) }
+                #expect(exitedPromptly, "still running \(Self.promptExit) after SIGTERM")
+                let status = try await blocking { mockd.waitForExit(timeout: eventDeadline) }
                 #expect(status == 0, "stderr: \(mockd.stderrText())")
             }
         }

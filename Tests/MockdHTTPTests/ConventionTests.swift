@@ -46,7 +46,7 @@ struct ConventionTests {
             #expect(response.status == 200, "\(response)")
             #expect(response.body == Fixture.body(row.file))
             #expect(response.header("Content-Type") == "application/json; charset=utf-8")
-            #expect(response.header("X-Mockd-Source") == "file \(row.file)")
+            #expect(response.header("X-Mockd-Source") == "file \(Fixture.path(of: row.file))")
             #expect(response.header("Content-Length") == String(Fixture.body(row.file).count))
         }
     }
@@ -66,7 +66,7 @@ struct ConventionTests {
             #expect(response.status == 200)
             #expect(response.body == Fixture.body(row.file))
             #expect(response.header("Content-Type") == "application/json; charset=utf-8")
-            #expect(response.header("X-Mockd-Source") == "file \(row.file)")
+            #expect(response.header("X-Mockd-Source") == "file \(Fixture.path(of: row.file))")
         }
     }
 
@@ -83,7 +83,7 @@ struct ConventionTests {
             }
             #expect(head.status == 200)
             #expect(head.header("Content-Type") == "application/json; charset=utf-8")
-            #expect(head.header("X-Mockd-Source") == "file mock_api_users_get.json")
+            #expect(head.header("X-Mockd-Source") == "file users/mock_api_users_get.json")
             #expect(head.header("Content-Length") == get.header("Content-Length"))
             #expect(next.status == 200, "\(next)")
             #expect(next.body == Fixture.body("mock_api_user_123_get.json"))
@@ -91,7 +91,7 @@ struct ConventionTests {
             let viaSession = try await server.request("HEAD", "/api/users")
             #expect(viaSession.status == 200)
             #expect(viaSession.body.isEmpty)
-            #expect(viaSession.header("X-Mockd-Source") == "file mock_api_users_get.json")
+            #expect(viaSession.header("X-Mockd-Source") == "file users/mock_api_users_get.json")
         }
     }
 
@@ -115,7 +115,7 @@ struct ConventionTests {
             let overlay = try await server.request("GET", "/api/users", headers: ["X-Mock-Scenario": "empty"])
             #expect(overlay.status == 200)
             #expect(overlay.body == Fixture.bytes("scenarios/empty/mock_api_users_get.json"))
-            #expect(overlay.header("X-Mockd-Source") == "file mock_api_users_get.json")
+            #expect(overlay.header("X-Mockd-Source") == "file scenarios/empty/mock_api_users_get.json")
             // No overlay for this one in `empty`: the base file answers.
             let base = try await server.request("GET", "/api/user/123", headers: ["X-Mock-Scenario": "empty"])
             #expect(base.body == Fixture.body("mock_api_user_123_get.json"))
@@ -186,7 +186,7 @@ struct ConventionTests {
         try await withTestServer(logger: recorder.logger) { server in
             _ = try await server.raw("GET", "/api/users?page=2")
             _ = try await server.raw("GET", "/api/nothing")
-            let deadline = Deadline(.seconds(5))
+            let deadline = Deadline(eventDeadline)
             var requests: [[String: String]] = []
             repeat {
                 requests = recorder.all.filter { $0.message.description == "request" }.compactMap { event in
@@ -201,7 +201,7 @@ struct ConventionTests {
             let hit = try #require(requests.first { $0["path"] == "/api/users" })
             #expect(hit["method"] == "GET")
             #expect(hit["status"] == "200")
-            #expect(hit["source"] == "file mock_api_users_get.json")
+            #expect(hit["source"] == "file users/mock_api_users_get.json")
             #expect(hit["durationMs"] != nil)
             let miss = try #require(requests.first { $0["path"] == "/api/nothing" })
             #expect(miss["status"] == "404")

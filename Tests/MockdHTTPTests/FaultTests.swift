@@ -6,6 +6,7 @@ import MockdCore
 import MockdHTTP
 import Synchronization
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,7 +46,6 @@ struct FaultTests {
             let result = try await server.request("GET", target)
             return .answered(status: result.status, bytes: result.body.count)
         } catch let error as URLError {
-            print("URLError for \(target): \(error.code.rawValue) \(error.localizedDescription)")
             return .failed(error.code)
         } catch {
             Issue.record("not a URLError: \(error)")
@@ -58,7 +58,6 @@ struct FaultTests {
     @Test func reset_IsNetworkConnectionLost() async throws {
         try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable], session: makeSession(timeout: 1)) { server async throws in
             let outcome = await Self.outcome(server, "/reset")
-            print("observed for fault reset: \(outcome)")
             guard case .failed(let code) = outcome else { Issue.record("reset answered: \(outcome)"); return }
             #expect(code == .networkConnectionLost, "URLError(\(code.rawValue))")
             let entry = server.server.journal.entries().last
@@ -91,11 +90,10 @@ struct FaultTests {
             let start = ContinuousClock.now
             let outcome = await Self.outcome(server, "/timeout")
             let elapsed = seconds(since: start)
-            print("observed for fault timeout: \(outcome) after \(elapsed) s")
-            guard case .failed(let code) = outcome else { Issue.record("timeout answered: \(outcome)"); return }
+            guard case .failed(let code) = outcome else { Issue.record("timeout answered: \(outcome) after \(elapsed) s"); return }
             #expect(code == .timedOut, "URLError(\(code.rawValue))")
             // About the client's 1 s, far below the server's 120 s stall limit.
-            #expect(elapsed >= 0.9 && elapsed < 10, "\(elapsed) s")
+            #expect(elapsed >= 0.9 && elapsed < 20, "\(elapsed) s")
             #expect(try await server.request("GET", "/fine").status == 200)
             // The client gave up; the server still holds the request until it stops, then lets it go.
             #expect(try await Self.waitFor(server.server, parked: 1))
@@ -113,7 +111,7 @@ struct FaultTests {
         try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable]) { server in
             let (parked, shutdownTook, closed) = try await server.test.withRawConnection { connection -> (Bool, Double, Bool) in
                 try connection.send(RawConnection.request("GET", "/timeout"))
-                let deadline = Deadline(.seconds(5))
+                let deadline = Deadline(eventDeadline)
                 while server.server.parkedCount != 1 && !deadline.hasPassed { usleep(2_000) }
                 let parked = server.server.parkedCount == 1
                 let start = ContinuousClock.now
@@ -137,7 +135,8 @@ struct FaultTests {
                 return (try connection.waitForClose(), seconds(since: start))
             }
             #expect(closed, "still open after the stall limit")
-            #expect(elapsed >= 0.3 && elapsed < 3, "\(elapsed) s")
+            // Far below the 120 s default: the 300 ms limit closed it (allowing for a loaded machine).
+            #expect(elapsed >= 0.3 && elapsed < 3 * Double(loadAllowance), "\(elapsed) s")
             #expect(try await Self.waitFor(server.server, parked: 0))
             #expect(server.server.journal.entries().last?.source == "closed: timeout fault")
         }
@@ -146,7 +145,6 @@ struct FaultTests {
     @Test func truncated_TheClientSeesItIsIncomplete() async throws {
         try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable], session: makeSession(timeout: 1)) { server in
             let outcome = await Self.outcome(server, "/truncated")
-            print("observed for fault truncated: \(outcome)")
             switch outcome {
             case .failed(let code):
                 // Any error is a detection.
@@ -261,15 +259,14 @@ struct FaultTests {
             let routeElapsed = seconds(since: start)
             #expect(route.text == "slow")
             #expect(routeElapsed >= 1.3, "route: \(routeElapsed) s")
-            // A miss is not delayed.
+            // A miss is delayed too (issue 17.7: with --proxy, real endpoints must not look faster).
             #expect(try await server.request("GET", "/api/none").status == 404)
             let onServer = Self.serverSeconds(server.server)
             #expect(onServer.count == 3)
             if onServer.count == 3 {
-                // The global delay is over a second, so "not delayed" needs no sub-second bound.
                 #expect(onServer[0] >= 1.1 && onServer[0] < 2, "file: \(onServer)")
                 #expect(onServer[1] >= 1.3 && onServer[1] < 2.2, "route: \(onServer)")
-                #expect(onServer[2] < 1, "miss: \(onServer)")
+                #expect(onServer[2] >= 1.1 && onServer[2] < 2, "miss: \(onServer)")
             }
         }
     }
@@ -296,9 +293,9 @@ struct FaultTests {
             let span = lastAnswer - firstStart
             #expect(entries.count == 200)
             #expect(entries.allSatisfy { $0.durationMicroseconds >= 200_000 })
-            #expect(span >= 0.2 && span < 2, "the server took \(span) s for 200 delayed requests")
+            // Holding a thread per delay would take 20 s; the bound allows for a loaded machine.
+            #expect(span >= 0.2 && span < 2 * Double(loadAllowance), "the server took \(span) s for 200 delayed requests (\(elapsed) s on the client)")
             #expect(try await Self.waitFor(server.server, parked: 0), "still parked: \(server.server.parkedCount)")
-            print("200 requests delayed 200 ms each: \(span) s on the server, \(elapsed) s on the client")
         }
     }
 

@@ -153,7 +153,7 @@ struct ReloadTests {
     }
 
     /// Polls `target` until `accept` holds; the last response, whether it holds or not, at the deadline.
-    static func poll(port: Int, _ target: String, within timeout: Duration = .seconds(3),
+    static func poll(port: Int, _ target: String, within timeout: Duration = eventDeadline,
                      until accept: @escaping @Sendable (RawResponse) -> Bool) async throws -> RawResponse {
         try await blocking {
             let deadline = Deadline(timeout)
@@ -264,7 +264,7 @@ struct ReloadTests {
         }
 
         /// The next datagram; throws at the deadline. Blocking.
-        func receive(timeout: Duration = .seconds(10)) throws -> String {
+        func receive(timeout: Duration = eventDeadline) throws -> String {
             let deadline = Deadline(timeout)
             while true {
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -310,7 +310,7 @@ struct ReloadTests {
                 mockd.send(SIGTERM)
                 let stopping = try await blocking { try socket.receive() }
                 #expect(stopping == "STOPPING=1")
-                let exit = try await blocking { mockd.waitForExit(timeout: .seconds(10)) }
+                let exit = try await blocking { mockd.waitForExit(timeout: eventDeadline) }
                 #expect(exit == 0, "stderr: \(mockd.stderrText())")
             }
             withExtendedLifetime(socket) {}

@@ -111,7 +111,7 @@ func withMockdProcess<T>(_ arguments: [String], environment: [String: String] = 
 
 extension ChildProcess {
     /// `waitForStderr` on a thread of its own.
-    func stderrEventually(contains text: String, timeout: Duration = .seconds(5)) async throws -> Bool {
+    func stderrEventually(contains text: String, timeout: Duration = eventDeadline) async throws -> Bool {
         try await blocking { self.waitForStderr(containing: text, timeout: timeout) }
     }
 }

@@ -57,13 +57,16 @@ final class TestUpstream: Sendable {
 
     var received: [ReceivedRequest] { requests.withLock { $0 } }
 
-    /// Waits (off the cooperative pool) until the upstream accepted a connection; false after `within`.
+    /// Waits until the upstream accepted a connection; false after `within`. The wait blocks a
+    /// thread of its own: not one of the cooperative pool's or GCD's few (as many as cores), which
+    /// the other tests running in parallel need.
     func waitForConnection(within timeout: Duration) async -> Bool {
-        let seconds = Double(timeout.components.seconds)
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [accepted] in
-                continuation.resume(returning: accepted.wait(timeout: .now() + seconds) == .success)
-            }
+            Thread { [accepted] in
+                continuation.resume(returning: accepted.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success)
+            }.start()
         }
     }
 

@@ -121,10 +121,7 @@ public struct AdminAPI: Sendable {
 
     /// `default`, `--scenario`, and every scenario named by a route or an overlay folder.
     func knownScenarios(_ context: Context) -> [String] {
-        var names = Set(context.snapshot.scenarios)
-        names.insert(Scenario.default)
-        names.insert(context.state.startupScenario)
-        return names.sorted()
+        Scenario.known(in: context.snapshot, startup: context.state.startupScenario)
     }
 
     func requests(_ request: MockRequest, _ context: Context) -> BuiltResponse {
@@ -142,7 +139,7 @@ public struct AdminAPI: Sendable {
 
     func json(_ status: Int, _ value: JSONValue) -> BuiltResponse {
         BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
-                      body: Array((value.serialized + "\n").utf8), source: "admin")
+                      body: Array((value.prettyPrinted + "\n").utf8), source: "admin")  // for people, like the 404 report
     }
 }
 

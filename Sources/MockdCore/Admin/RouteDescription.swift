@@ -47,9 +47,10 @@ public enum RouteDescription {
         }
         var files: [JSONValue] = []
         for row in rows(snapshot).dropFirst(snapshot.routes.count) {
-            files.append(.object([("method", .string(row.method)), ("file", .string(row.path)),
+            files.append(.object([("method", .string(row.method)), ("file", .string(row.path)), ("url", .string(ResolutionOrder.urlPath(row.path))),
                                   ("scenario", row.scenario == "*" ? .null : .string(row.scenario)), ("source", .string(row.source))]))
         }
-        return .object([("routes", .array(routes)), ("files", .array(files)), ("scenarios", .array(snapshot.scenarios.map { .string($0) }))])
+        return .object([("routes", .array(routes)), ("files", .array(files)), ("scenarios", .array(snapshot.scenarios.map { .string($0) })),
+                        ("resolutionOrder", ResolutionOrder.json(snapshot))])
     }
 }

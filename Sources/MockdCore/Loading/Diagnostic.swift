@@ -24,9 +24,13 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let prefix = severity == .warning ? "warning: " : ""
-        if let location { return "\(prefix)\(file): \(location): \(message)" }
-        return "\(prefix)\(file): \(message)"
+        (severity == .warning ? "warning: " : "") + place
+    }
+
+    /// Without the `warning: ` prefix, for a log line whose level already says it.
+    public var place: String {
+        if let location { return "\(file): \(location): \(message)" }
+        return "\(file): \(message)"
     }
 }
 

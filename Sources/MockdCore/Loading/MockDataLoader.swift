@@ -3,12 +3,19 @@
 /// response; every route table is decoded. Collects every problem instead of stopping at the first.
 public struct MockDataLoader: Sendable {
     public let root: String
-    /// The folder of route tables, if any.
-    public let routes: String?
+    /// Where the route tables are: given, or looked for beside the root on every load.
+    public let routesFolder: RoutesFolder
+    /// The folder of route tables loaded now, if any.
+    public var routes: String? { routesFolder.current() }
 
     public init(root: String, routes: String? = nil) {
         self.root = root
-        self.routes = routes
+        self.routesFolder = RoutesFolder(routes)
+    }
+
+    public init(root: String, routesFolder: RoutesFolder) {
+        self.root = root
+        self.routesFolder = routesFolder
     }
 
     /// The folder under the root that holds per-scenario overlays.
@@ -33,7 +40,8 @@ public struct MockDataLoader: Sendable {
         }
         let errors = diagnostics.contains { $0.severity == .error }
         let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
-                                               routes: routeList, warnings: diagnostics, rootDisplayPath: Self.displayPath(root))
+                                               routes: routeList, warnings: diagnostics, rootDisplayPath: Self.displayPath(root),
+                                               unserved: files.unserved)
         return Result(snapshot: snapshot, diagnostics: diagnostics)
     }
 
@@ -41,13 +49,15 @@ public struct MockDataLoader: Sendable {
         var base: [String: MockFile] = [:]
         var overlays: [String: [String: MockFile]] = [:]
         var diagnostics: [Diagnostic] = []
+        /// Files that look like mocks but are not served, for the 404 report's near names.
+        var unserved: [UnservedFile] = []
     }
 
     /// Reads every mock file under the root; prepared responses are added to `builder`.
     func loadFiles(into builder: inout ResponseBuilder) -> LoadedFiles {
         var loaded = LoadedFiles()
         guard FileTree.isDirectory(root) else {
-            loaded.diagnostics.append(Diagnostic(file: root, "the mock root folder does not exist (give it with --root DIR)"))
+            loaded.diagnostics.append(Diagnostic(file: root, WorkingDirectory.whyNotAFolder(root, what: "the mock root", option: "--root")))
             return loaded
         }
         let paths = FileTree.regularFiles(under: root)
@@ -62,14 +72,22 @@ public struct MockDataLoader: Sendable {
     private func load(_ paths: [String], in folder: FileTree.Folder, into loaded: inout LoadedFiles, builder: inout ResponseBuilder) {
         let display = Self.displayPath(root)
         for relativePath in paths {
-            let fileName = Self.lastComponent(relativePath)
+            let actualName = Self.lastComponent(relativePath)
+            // `mock_…_get.500.json` answers the request of `mock_…_get.json`, with status 500.
+            let withStatus = MockFileName.splitStatus(actualName)
+            let fileName = withStatus?.name ?? actualName
             // Only problems name the file: no string is built for each of 10,000 good ones.
             let shown = { display + "/" + relativePath }
             switch MockFileName.parse(fileName) {
             case .other:
+                if let why = MockFileName.miscasedPrefix(fileName) {
+                    loaded.diagnostics.append(Diagnostic(.warning, file: shown(), "not served: \(why)"))
+                    loaded.unserved.append(UnservedFile(name: actualName, relativePath: relativePath, why: why))
+                }
                 continue
             case .unreachable(let why):
                 loaded.diagnostics.append(Diagnostic(.warning, file: shown(), "not served: \(why)"))
+                loaded.unserved.append(UnservedFile(name: actualName, relativePath: relativePath, why: why))
                 continue
             case .mock:
                 break
@@ -89,11 +107,17 @@ public struct MockDataLoader: Sendable {
             let existing = scenario.map { loaded.overlays[$0]?[fileName] } ?? loaded.base[fileName]
             if let existing {
                 let scope = scenario.map { " per scenario (\($0))" } ?? ""
+                if Self.lastComponent(existing.relativePath) != actualName {
+                    loaded.diagnostics.append(Diagnostic(file: shown(),
+                        "answers the same request as \(display)/\(existing.relativePath) (a status in the name changes only the status); one file per request\(scope), remove one"))
+                    continue
+                }
                 loaded.diagnostics.append(Diagnostic(file: shown(),
                     "the same file name is also at \(display)/\(existing.relativePath); a name may appear once\(scope), rename or remove one"))
                 continue
             }
-            let response = builder.prepare(status: 200, contentType: ContentType.json, headers: [], body: body, source: "file \(fileName)")
+            let response = builder.prepare(status: withStatus?.status ?? 200, contentType: ContentType.json, headers: [], body: body,
+                                           source: "file \(relativePath)")  // which of several same names answered
             let file = MockFile(name: fileName, relativePath: relativePath, response: response)
             if let scenario {
                 loaded.overlays[scenario, default: [:]][fileName] = file

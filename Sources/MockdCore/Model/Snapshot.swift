@@ -13,23 +13,38 @@ public final class Snapshot: Sendable {
     let routeIndex: RouteIndex
     /// Scenario names known from overlays and route tables, sorted.
     public let scenarios: [String]
+    /// The same, for a lookup per request that names one.
+    let scenarioSet: Set<String>
     /// Problems that did not stop loading (unreachable names…), for logs and `mockd check`.
     public let warnings: [Diagnostic]
     /// Where it was loaded from, for messages.
     public let rootDisplayPath: String
+    /// Files that look like mocks but are not served (`.josn`, `_GET`, `Mock_`), and why.
+    public let unserved: [UnservedFile]
     public init(preparedResponses: [PreparedResponse], files: [String: MockFile], overlays: [String: [String: MockFile]],
-                routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String) {
+                routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String, unserved: [UnservedFile] = []) {
+        self.unserved = unserved
         self.preparedResponses = preparedResponses
         self.files = files
         self.overlays = overlays
         self.routeIndex = RouteIndex(routes: routes)
-        self.scenarios = Array(Set(overlays.keys).union(routes.compactMap(\.scenario))).sorted()
+        self.scenarioSet = Set(overlays.keys).union(routes.compactMap(\.scenario))
+        self.scenarios = scenarioSet.sorted()
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath
     }
 
     /// Number of files served by the convention (overlays included).
     public var fileCount: Int { files.count + overlays.values.reduce(0) { $0 + $1.count } }
+}
+
+/// A file under the root that looks like a mock but no request reaches.
+public struct UnservedFile: Sendable, Equatable {
+    public let name: String
+    /// Relative to the root.
+    public let relativePath: String
+    /// Why it is not served, as the warning at load says.
+    public let why: String
 }
 
 /// A `mock_<path>_<method>.json` file and the response built from it.

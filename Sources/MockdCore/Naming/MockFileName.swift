@@ -71,12 +71,40 @@ public enum MockFileName {
     private static let methodsByLowercaseName: [String: String] =
         Dictionary(uniqueKeysWithValues: knownMethods.map { ($0.lowercased(), $0) })
 
+    /// Why a name that is a mock name but for the case of `mock` (`Mock_api_feed_get.json`) is not
+    /// served; nil for any other name. (`parse` leaves such names alone: they are not mock names.)
+    public static func miscasedPrefix(_ fileName: String) -> String? {
+        guard !fileName.hasPrefix("mock"), fileName.utf8.count > 5, fileName.prefix(5).lowercased() == "mock_",
+              case .mock = parse("mock" + fileName.dropFirst(4)) else { return nil }
+        return "names are case-sensitive: it must start with 'mock_', not '\(fileName.prefix(5))'"
+    }
+
+    /// Statuses a file name may carry.
+    public static let fileStatuses = 200...599
+
+    /// `mock_api_users_get.500.json` → (`mock_api_users_get.json`, 500): the same request, answered
+    /// with that status (an error dataset made of files). The rule is unambiguous: a method has
+    /// no dot, so `_get.500` never named a request before (it was reported as not a method), and
+    /// the name looked up per request stays `mock_<path>_<method>.json`. nil for any other name.
+    public static func splitStatus(_ fileName: String) -> (name: String, status: Int)? {
+        let bytes = Array(fileName.utf8.suffix(9))
+        // ".NNN.json"
+        guard bytes.count == 9, bytes[0] == UInt8(ascii: "."), fileName.hasSuffix(".json"), fileName.hasPrefix("mock"),
+              bytes[1...3].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        let status = Int(bytes[1] - 48) * 100 + Int(bytes[2] - 48) * 10 + Int(bytes[3] - 48)
+        guard fileStatuses.contains(status) else { return nil }
+        return (String(fileName.utf8.dropLast(9))! + ".json", status)
+    }
+
     /// Classifies a file name found under the root.
     public static func parse(_ fileName: String) -> Parsed {
         guard fileName.hasPrefix("mock") else { return .other }
         if let fast = parseCommonCase(fileName) { return fast }
         guard fileName.hasSuffix(".json") else {
-            return fileName.hasPrefix("mock_") ? .unreachable("only .json files are served; expected mock_<path>_<method>.json") : .other
+            guard fileName.hasPrefix("mock_") else { return .other }
+            let dot = fileName.lastIndex(of: ".").map { String(fileName[$0...]) }
+            return .unreachable((dot.map { "extension \($0): " } ?? "") + "only .json files are served; expected mock_<path>_<method>.json")
         }
         let stem = fileName.dropLast(".json".count)
         guard let underscore = stem.lastIndex(of: "_") else {

@@ -24,9 +24,13 @@ public enum NotFoundReport {
         lookedFor.append("\(snapshot.rootDisplayPath)/\(name)")
         let other = otherMethods(path: request.path, except: request.method, in: snapshot)
         let near = nearNames(to: name, in: snapshot, cache: cache)
-        let hint = other.isEmpty && near.isEmpty && nearRoutes.isEmpty
+        let unserved = nearUnserved(to: name, in: snapshot)
+        var hint = other.isEmpty && near.isEmpty && nearRoutes.isEmpty
             ? "create \(snapshot.rootDisplayPath)/\(name) with the JSON to answer"
             : "create \(snapshot.rootDisplayPath)/\(name), or check the method and path against the names listed here"
+        if let first = unserved.first {
+            hint = "rename \(snapshot.rootDisplayPath)/\(first.relativePath) (\(first.why)), or " + hint
+        }
         let report: JSONValue = [
             "error": .string("no mock for \(request.method) \(request.path)"),
             "method": .string(request.method),
@@ -37,6 +41,7 @@ public enum NotFoundReport {
             "otherMethods": .array(other.map { .object([("method", .string($0.method)), ("file", .string($0.file))]) }),
             "nearNames": .array(near.map { .string($0) }),
             "nearRoutes": .array(nearRoutes),
+            "notServed": .array(unserved.map { .object([("file", .string($0.relativePath)), ("why", .string($0.why))]) }),
             "hint": .string(hint),
         ]
         return report.prettyPrinted + "\n"
@@ -75,6 +80,23 @@ public enum NotFoundReport {
             let name = MockFileName.forRequest(method: other, path: path)
             return snapshot.files[name] == nil ? nil : (other, name)
         }
+    }
+
+    /// Files under the root that look like mocks but are not served, named like `name` but for
+    /// case or two edits (`.josn`, `_GET`, `Mock_`): the likely reason for this miss.
+    static func nearUnserved(to name: String, in snapshot: Snapshot) -> [UnservedFile] {
+        guard !snapshot.unserved.isEmpty else { return [] }
+        let target = Array(name.lowercased().utf8)
+        let bound = target.count > 24 ? 3 : 2
+        var found: [(distance: Int, file: UnservedFile)] = []
+        for file in snapshot.unserved {
+            let candidate = file.name.lowercased()
+            guard abs(candidate.utf8.count - target.count) <= bound,
+                  let distance = EditDistance.bounded(target, candidate.utf8, bound: bound) else { continue }
+            found.append((distance, file))
+        }
+        found.sort { ($0.distance, $0.file.relativePath) < ($1.distance, $1.file.relativePath) }
+        return found.prefix(nearLimit).map(\.file)
     }
 
     /// File names at most two edits away (three for long names), closest first.

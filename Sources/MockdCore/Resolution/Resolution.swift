@@ -9,8 +9,9 @@ public enum Resolution: Sendable {
     /// `delay`. A `timeout` fault sends nothing: the adapter holds the request until its stall
     /// limit and closes it.
     case fault(Fault, Reply, after: Duration)
-    /// Nothing here answers and `--proxy` is on: the upstream's answer is sent as it comes.
-    case forward(scenario: String)
+    /// Nothing here answers and `--proxy` is on: the upstream's answer is sent as it comes,
+    /// `after` the upstream's time (`--delay`, as for every answer). `warning`: as `Reply.warning`.
+    case forward(scenario: String, after: Duration = .zero, warning: String? = nil)
     /// The admin API (`/__mockd/`) answers. `readsFiles`: it reads the configuration again
     /// (reload), which takes long enough that it must not run on a server thread.
     case admin(readsFiles: Bool)
@@ -28,10 +29,34 @@ public struct Reply: Sendable {
     public var response: Response
     /// The scenario the request was resolved in ("" when none applies: preflight, admin).
     public var scenario: String
+    /// Something the client should know but that does not change the answer (an unknown
+    /// scenario named by `X-Mock-Scenario`): sent as `X-Mockd-Warning` and logged.
+    public var warning: String?
 
     public init(_ response: Response, scenario: String) {
         self.response = response
         self.scenario = scenario
+    }
+
+    /// The header that carries a warning.
+    public static let warningHeader = "X-Mockd-Warning"
+
+    /// This reply with `text` as its warning, sent as a header of a response built for this
+    /// request (a prepared response is shared by every request, so it is copied, only in this
+    /// rare case: the fast path never sees a warning).
+    public func warned(_ text: String) -> Reply {
+        var built: BuiltResponse
+        switch response {
+        case .prepared(let prepared):
+            built = BuiltResponse(status: prepared.status, headers: prepared.headers, body: prepared.body.array, source: prepared.source)
+        case .built(let existing):
+            built = existing
+            built.reuseID = nil  // no longer the cached response it was numbered for
+        }
+        built.headers.append(HTTPHeader(Self.warningHeader, text))
+        var warned = Reply(.built(built), scenario: scenario)
+        warned.warning = text
+        return warned
     }
 
     public var status: Int {
@@ -51,7 +76,8 @@ public struct Reply: Sendable {
 
 /// What a server does beside serving its snapshot; the resolver weighs these against it.
 public struct ResolutionPolicy: Sendable {
-    /// `--delay`: added to every mocked answer.
+    /// `--delay`: added to every answer but the admin API's, misses (the 404 report, and the
+    /// upstream's answer with `--proxy`) included, so that mocked and real endpoints compare.
     public var globalDelay: Duration
     /// `--cors`: a browser's preflight (`OPTIONS` with `Access-Control-Request-Method`) gets 204.
     public var answersPreflight: Bool

@@ -4,14 +4,15 @@
 /// (`/__mockd/`), then for a request in scenario S: routes with `"scenario": S`, files under
 /// `scenarios/S/`, routes with no scenario, files anywhere else; then the upstream (`--proxy`),
 /// and only when nothing else will answer, the 404 report. A route's fault wins over its
-/// delay; a delay applies to mocked answers only.
+/// delay; `--delay` applies to every answer but the admin API's and a preflight (issue 17.7).
 public struct Resolver: Sendable {
     public let snapshot: Snapshot
     public let state: RuntimeState
     public let policy: ResolutionPolicy
     /// 404 reports and the near-name index for this snapshot, per server.
     public let misses: NotFoundCache
-    /// `--delay`: added to every mocked answer.
+    /// `--delay`: added to every answer but the admin API's, misses (the 404 report, and the
+    /// upstream's answer with `--proxy`) included, so that mocked and real endpoints compare.
     public var globalDelay: Duration { policy.globalDelay }
 
     public init(snapshot: Snapshot, state: RuntimeState, policy: ResolutionPolicy, misses: NotFoundCache = NotFoundCache()) {
@@ -33,6 +34,17 @@ public struct Resolver: Sendable {
             return .admin(readsFiles: AdminAPI.readsFiles(request))
         }
         let scenario = state.scenario(for: request)
+        let resolution = decide(request, scenario: scenario)
+        // A misspelt X-Mock-Scenario is answered as before (the defaults) but said so. (The
+        // runtime scenario is checked when set; the common `default` costs one comparison.)
+        if scenario != Scenario.default, let unknown = Scenario.unknown(scenario, in: snapshot, startup: state.startupScenario) {
+            return Self.warned(resolution, unknown)
+        }
+        return resolution
+    }
+
+    /// Everything after the preflight and the admin API: routes, files, the upstream, the miss.
+    private func decide(_ request: MockRequest, scenario: String) -> Resolution {
         var body = RequestBody(request.body)
         let parts = snapshot.routeIndex.isEmpty ? [] : PathPattern.split(request.path)
         let candidates = snapshot.routeIndex.isEmpty ? [] : snapshot.routeIndex.candidates(method: request.method, parts: parts)
@@ -51,15 +63,27 @@ public struct Resolver: Sendable {
             return delayed(Reply(.prepared(response), scenario: scenario), by: globalDelay)
         }
         if policy.forwardsMisses {
-            return .forward(scenario: scenario)
+            return .forward(scenario: scenario, after: globalDelay)
         }
         if !MockFileName.knownMethods.contains(request.method) {
             // No file can be named for it, so a 404 asking for one would mislead.
             let message = "no route answers \(request.method) \(request.path); files only serve \(MockFileName.knownMethods.joined(separator: ", ")), so add a route with \"method\": \"\(request.method)\" or \"*\""
-            return .respond(Reply(.built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
-                                  scenario: scenario))
+            return delayed(Reply(.built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
+                                 scenario: scenario), by: globalDelay)
         }
-        return .respond(Reply(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot, cache: misses)), scenario: scenario))
+        return delayed(Reply(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot, cache: misses)), scenario: scenario),
+                       by: globalDelay)
+    }
+
+    /// `resolution` carrying `warning` (what is sent is unchanged but for the warning header).
+    static func warned(_ resolution: Resolution, _ warning: String) -> Resolution {
+        switch resolution {
+        case .respond(let reply): .respond(reply.warned(warning))
+        case .respondAfter(let delay, let reply): .respondAfter(delay, reply.warned(warning))
+        case .fault(let fault, let reply, let delay): .fault(fault, reply.warned(warning), after: delay)
+        case .forward(let scenario, let delay, _): .forward(scenario: scenario, after: delay, warning: warning)
+        case .admin: resolution
+        }
     }
 
     /// A browser's preflight: allow whatever it asks for.

@@ -70,4 +70,18 @@ public final class RuntimeState: Sendable {
 
 public enum Scenario {
     public static let `default` = "default"
+
+    /// `default`, the startup scenario, and every scenario a route or an overlay folder names, sorted.
+    public static func known(in snapshot: Snapshot, startup: String = Scenario.default) -> [String] {
+        var names = Set(snapshot.scenarios)
+        names.insert(Scenario.default)
+        names.insert(startup)
+        return names.sorted()
+    }
+
+    /// Why `name` names no scenario, or nil when it does (`--scenario` at start, `X-Mock-Scenario`).
+    public static func unknown(_ name: String, in snapshot: Snapshot, startup: String = Scenario.default) -> String? {
+        if name == Scenario.default || name == startup || snapshot.scenarioSet.contains(name) { return nil }
+        return "unknown scenario \(JSONText.quoted(name)); known: \(known(in: snapshot, startup: startup).joined(separator: ", "))"
+    }
 }

@@ -15,7 +15,7 @@ struct RouteTableLoader {
         var output = Output()
         let display = MockDataLoader.displayPath(directory)
         guard FileTree.isDirectory(directory) else {
-            output.diagnostics.append(Diagnostic(file: display, "the routes folder does not exist (give it with --routes DIR)"))
+            output.diagnostics.append(Diagnostic(file: display, WorkingDirectory.whyNotAFolder(directory, what: "the routes", option: "--routes")))
             return output
         }
         let tables = FileTree.regularFiles(under: directory).filter { $0.hasSuffix(".json") }

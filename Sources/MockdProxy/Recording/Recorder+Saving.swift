@@ -14,8 +14,16 @@ extension Recorder {
         case .success(let read): table = read
         case .failure(let problem): return .failed(problem.message)
         }
-        let existingRoutes = table.indices(method: request.method, path: path)
-        if let mock = mockFileBody(request, path: path, response) {
+        // A query that matters (issue 17.12): once this method and path have a plain mock (the
+        // first answer recorded), an answer for another query becomes a route matching that query.
+        let queryMatters = plainMockExists(request, path: path, table: table)
+        let queryMatch = queryMatters ? Self.queryMatch(request) : nil
+        if queryMatters && queryMatch == nil {
+            return .skipped("the query \(request.rawQuery) cannot be matched literally (a repeated name, or *, ?, [ in a value)")
+        }
+        var existingRoutes = table.indices(method: request.method, path: path)
+        if let queryMatch { existingRoutes = existingRoutes.filter { table.routes[$0]["match"] == queryMatch } }
+        if queryMatch == nil, let mock = mockFileBody(request, path: path, response) {
             let existingFile = findMockFile(named: mock.name)
             if !overwrite {
                 if let existingFile { return .keptExisting(root + "/" + existingFile) }
@@ -42,19 +50,20 @@ extension Recorder {
         if !overwrite {
             if let index = existingRoutes.first { return .keptExisting("\(routesFile)#\(index)") }
             let name = MockFileName.forRequest(method: request.method, path: path)
-            if Self.isSafeFileName(name), let existingFile = findMockFile(named: name) { return .keptExisting(root + "/" + existingFile) }
+            if queryMatch == nil, Self.isSafeFileName(name), let existingFile = findMockFile(named: name) { return .keptExisting(root + "/" + existingFile) }
         }
         var routeResponse: [(key: String, value: JSONValue)] = [("status", .number(response.status))]
         let headers = routeHeaders(response.headers)
         if !headers.isEmpty { routeResponse.append(("headers", .object(headers.map { ($0.name, .string($0.value)) }))) }
         var bodyFile: String? = nil
         if !response.body.isEmpty {
-            let relative = Self.bodiesFolder + "/" + Self.bodyFileName(method: request.method, path: path)
+            let named = queryMatch == nil ? path : path + "?" + request.rawQuery
+            let relative = Self.bodiesFolder + "/" + Self.bodyFileName(method: request.method, path: named)
             routeResponse.append(("file", .string(relative)))
             bodyFile = root + "/" + relative
         }
         var route: [(key: String, value: JSONValue)] = [
-            ("name", .string("recorded \(request.method) \(path)")),
+            ("name", .string("recorded \(request.method) \(path)" + (queryMatch == nil ? "" : "?" + request.rawQuery))),
             ("method", .string(request.method)),
         ]
         if Self.needsPattern(path) {
@@ -62,6 +71,7 @@ extension Recorder {
         } else {
             route.append(("path", .string(path)))
         }
+        if let queryMatch { route.append(("match", queryMatch)) }
         route.append(("response", .object(routeResponse)))
 
         var updated = table
@@ -77,6 +87,27 @@ extension Recorder {
             return .failed("\(routesFile): \(Self.describe(error))")
         }
         return .wroteRoute(index)
+    }
+
+    /// A mock answers this method and path whatever the query: a file, or a recorded route without conditions.
+    func plainMockExists(_ request: MockRequest, path: String, table: RouteTable) -> Bool {
+        guard !request.rawQuery.isEmpty else { return false }
+        if table.indices(method: request.method, path: path).contains(where: { table.routes[$0]["match"] == nil }) { return true }
+        let name = MockFileName.forRequest(method: request.method, path: path)
+        return Self.isSafeFileName(name) && findMockFile(named: name) != nil
+    }
+
+    /// `{"query": {"page": "2"}}` for the request's decoded arguments; nil when there are none or a
+    /// value would read as a pattern (`*`, `?`, `[`), which a literal match cannot say.
+    static func queryMatch(_ request: MockRequest) -> JSONValue? {
+        guard !request.query.isEmpty else { return nil }
+        var members: [(key: String, value: JSONValue)] = []
+        for argument in request.query {
+            let value = argument.value ?? ""
+            if value.contains(where: { "*?[]\\".contains($0) }) || members.contains(where: { $0.key == argument.name }) { return nil }
+            members.append((argument.name, .string(value)))
+        }
+        return .object([("query", .object(members))])
     }
 
     /// Headers for a recorded route: the answer's, less those about the transfer; same names joined.

@@ -80,7 +80,8 @@ public final class Recorder: Sendable {
     public func record(_ request: MockRequest, _ response: BuiltResponse) -> RecordOutcome {
         if let why = Self.notRecordable(request, response) { return .skipped(why) }
         let path = Self.normalized(request.path)
-        let key = request.method + " " + path
+        // The query is part of what was asked: /api/feed?page=2 is not a repeat of ?page=1.
+        let key = request.method + " " + path + (request.rawQuery.isEmpty ? "" : "?" + request.rawQuery)
         // The lock also serializes the writes: two answers never race on recorded.json.
         return seen.withLock { seen -> RecordOutcome in
             let count = seen[key, default: 0] + 1

@@ -36,17 +36,19 @@ public final class FileWatcher: Sendable {
     private let settings: Settings
     private let state: Mutex<State>
 
+    /// `mayBeMissing`: paths that need not exist at start (a default routes folder not made yet);
+    /// like a root that disappears, each is looked for again and its appearing is a change.
     public convenience init(
-        paths: [String], debounce: Duration = .milliseconds(150),
+        paths: [String], mayBeMissing: Set<String> = [], debounce: Duration = .milliseconds(150),
         ignore: @escaping @Sendable (String) -> Bool = { _ in false },
         onChange: @escaping @Sendable () -> Void
     ) {
-        self.init(paths: paths, debounce: debounce, ignore: ignore, forcePolling: false, onChange: onChange)
+        self.init(paths: paths, mayBeMissing: mayBeMissing, debounce: debounce, ignore: ignore, forcePolling: false, onChange: onChange)
     }
 
     /// `forcePolling` selects the walking fallback even where inotify works (for tests).
     init(
-        paths: [String], debounce: Duration = .milliseconds(150),
+        paths: [String], mayBeMissing: Set<String> = [], debounce: Duration = .milliseconds(150),
         maxDelay: Duration = .seconds(1), pollInterval: Duration = .milliseconds(500),
         ignore: @escaping @Sendable (String) -> Bool = { _ in false },
         forcePolling: Bool,
@@ -55,7 +57,7 @@ public final class FileWatcher: Sendable {
         self.paths = paths
         settings = Settings(
             roots: paths.map(Self.normalized), debounce: debounce, maxDelay: max(maxDelay, debounce),
-            pollInterval: pollInterval, ignore: ignore, onChange: onChange)
+            pollInterval: pollInterval, mayBeMissing: Set(mayBeMissing.map(Self.normalized)), ignore: ignore, onChange: onChange)
         #if os(Linux)
         let mode: Mode = forcePolling ? .polling : .inotify
         #else
@@ -84,7 +86,9 @@ public final class FileWatcher: Sendable {
     public func start() throws {
         try state.withLock { (state: inout State) throws(WatchError) in
             guard state.running == nil else { return }
-            for root in settings.roots { try Self.checkFolder(root) }
+            for root in settings.roots where !(settings.mayBeMissing.contains(root) && access(root, F_OK) != 0) {
+                try Self.checkFolder(root)
+            }
             let (wakeRead, wakeWrite) = try Self.makeWakePipe()
 
             var initial: Initial?
@@ -92,7 +96,7 @@ public final class FileWatcher: Sendable {
             var fallbackReason: String?
             #if os(Linux)
             if !state.forcePolling {
-                switch Inotify.open(roots: settings.roots, ignore: settings.ignore) {
+                switch Inotify.open(roots: settings.roots, mayBeMissing: settings.mayBeMissing, ignore: settings.ignore) {
                 case .success(let (fd, table)):
                     inotifyFD = fd
                     initial = .inotify(table)

@@ -17,14 +17,14 @@ enum Inotify {
 
     static let mask = UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
-    static func open(roots: [String], ignore: (String) -> Bool) -> Result<(Int32, Table), OpenError> {
+    static func open(roots: [String], mayBeMissing: Set<String>, ignore: (String) -> Bool) -> Result<(Int32, Table), OpenError> {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {
             return .failure(.unavailable("inotify_init1 failed: \(FileWatcher.describe(errno))"))
         }
         var table = Table()
         do throws(OpenError) {
-            try table.build(fd: fd, roots: roots, ignore: ignore, strict: true)
+            try table.build(fd: fd, roots: roots, ignore: ignore, strict: true, mayBeMissing: mayBeMissing)
         } catch {
             close(fd)
             return .failure(error)
@@ -49,7 +49,7 @@ enum Inotify {
 
         /// Watches every folder under `roots`. `strict`: a root that cannot be watched is an error
         /// (at start); otherwise it is counted as missing and looked for again later.
-        mutating func build(fd: Int32, roots: [String], ignore: (String) -> Bool, strict: Bool) throws(OpenError) {
+        mutating func build(fd: Int32, roots: [String], ignore: (String) -> Bool, strict: Bool, mayBeMissing: Set<String> = []) throws(OpenError) {
             var visited = Set<FileID>()
             missingRootCount = 0
             for root in roots {
@@ -57,7 +57,9 @@ enum Inotify {
                 if wd < 0 {
                     let code = errno
                     if code == ENOSPC || code == ENOMEM { throw .unavailable(limitMessage(code)) }
-                    if strict { throw .root(FileWatcher.WatchError(path: root, reason: FileWatcher.describe(code))) }
+                    if strict && !(mayBeMissing.contains(root) && code == ENOENT) {
+                        throw .root(FileWatcher.WatchError(path: root, reason: FileWatcher.describe(code)))
+                    }
                     missingRootCount += 1
                     continue
                 }

@@ -12,6 +12,8 @@ struct Settings: Sendable {
     let debounce: Duration
     let maxDelay: Duration
     let pollInterval: Duration
+    /// Roots that need not exist at start (normalized like `roots`).
+    let mayBeMissing: Set<String>
     let ignore: @Sendable (String) -> Bool
     let onChange: @Sendable () -> Void
 }

@@ -56,7 +56,7 @@ final class ChildProcess: @unchecked Sendable {
     func send(_ signal: Int32) { kill(pid, signal) }
 
     /// The next line on stdout, without its newline. Blocking; throws at the deadline.
-    func readLine(timeout: Duration = .seconds(10)) throws -> String {
+    func readLine(timeout: Duration = eventDeadline) throws -> String {
         let deadline = Deadline(timeout)
         let fd = stdoutPipe.fileHandleForReading.fileDescriptor
         var bytes = pending.withLock { $0 }
@@ -85,7 +85,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Polls stderr until it contains `text`; false at the deadline.
-    func waitForStderr(containing text: String, timeout: Duration = .seconds(5)) -> Bool {
+    func waitForStderr(containing text: String, timeout: Duration = eventDeadline) -> Bool {
         let deadline = Deadline(timeout)
         while !deadline.hasPassed {
             if stderrText().contains(text) { return true }
@@ -96,7 +96,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// The exit status, or nil when it is still running at the deadline. Blocking.
-    func waitForExit(timeout: Duration = .seconds(10)) -> Int32? {
+    func waitForExit(timeout: Duration = eventDeadline) -> Int32? {
         if let status = status.value.withLock({ $0 }) { return status }
         let (seconds, attoseconds) = timeout.components
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
@@ -134,7 +134,7 @@ final class ChildProcess: @unchecked Sendable {
 
 /// Runs a program to completion with a deadline, stdout and stderr captured in files.
 func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                currentDirectory: String? = nil, timeout: Duration = .seconds(20)) async throws -> ProcessResult {
+                currentDirectory: String? = nil, timeout: Duration = .seconds(60)) async throws -> ProcessResult {
     let scratch = try TemporaryFolder()
     defer { scratch.remove() }
     let directory = currentDirectory ?? scratch.path

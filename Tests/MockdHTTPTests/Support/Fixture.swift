@@ -17,6 +17,12 @@ enum Fixture {
         "bodies/user.json": "{\"not\": \"served by the convention\"}\n",
     ]
 
+    /// Where the file called `name` (outside `scenarios/`) is in `files`, relative to the root, as
+    /// `X-Mockd-Source` names it; `name` itself when it is not there.
+    static func path(of name: String, in files: [String: String] = standard) -> String {
+        files.keys.first { $0.split(separator: "/").last.map(String.init) == name && !$0.hasPrefix("scenarios/") } ?? name
+    }
+
     /// The bytes of the file called `name` (anywhere outside `scenarios/`) in `files`.
     static func body(_ name: String, in files: [String: String] = standard) -> [UInt8] {
         let matches = files.filter { $0.key.split(separator: "/").last.map(String.init) == name && !$0.key.hasPrefix("scenarios/") }

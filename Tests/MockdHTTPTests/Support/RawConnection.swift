@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,7 +37,7 @@ final class RawConnection {
     let port: Int
     private var buffer: [UInt8] = []
 
-    init(port: Int, timeout: Duration = .seconds(5)) throws {
+    init(port: Int, timeout: Duration = eventDeadline) throws {
         self.port = port
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError(description: "socket: \(String(cString: strerror(errno)))") }

@@ -68,7 +68,7 @@ struct TestServer: Sendable {
                             sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let response = try await raw("GET", target)
         #expect(response.status == 200, "server stopped serving: \(response)", sourceLocation: sourceLocation)
-        #expect(response.header("X-Mockd-Source") == "file \(name)", sourceLocation: sourceLocation)
+        #expect(response.header("X-Mockd-Source") == "file \(Fixture.path(of: name))", sourceLocation: sourceLocation)
     }
 }
 

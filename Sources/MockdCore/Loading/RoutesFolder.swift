@@ -1,0 +1,71 @@
+/// Which folder of route tables goes with a mock root.
+///
+/// Given (`--routes`, `MOCKD_ROUTES`): that folder, which must exist. Otherwise the `routes/`
+/// folder beside the root (`<root>/../routes`, where an app keeps both), then `./routes` of
+/// the working directory. A default that does not exist is not an error: there are no routes
+/// until one is created, and every load looks again, so a reload picks up a folder made later.
+public struct RoutesFolder: Sendable, Equatable {
+    /// The folder the user named, if any.
+    public let given: String?
+    /// Where to look without one, in order.
+    public let candidates: [String]
+
+    public init(given: String?, root: String) {
+        self.given = given
+        if given != nil {
+            candidates = []
+        } else {
+            let beside = Self.besideRoot(root)
+            candidates = beside == "routes" ? ["routes"] : [beside, "routes"]
+        }
+    }
+
+    /// Defaults other than the usual two (tests: the working directory is not theirs to choose).
+    init(candidates: [String]) {
+        given = nil
+        self.candidates = candidates
+    }
+
+    /// An explicit folder (tests, embedders).
+    public init(_ given: String?) {
+        self.given = given
+        candidates = []
+    }
+
+    /// The folder to load now: the given one, else the first candidate that exists, else nil.
+    public func current() -> String? {
+        given ?? candidates.first(where: FileTree.isDirectory)
+    }
+
+    /// The folders to watch: the given one, or every candidate (missing ones too, so a folder
+    /// created after start is seen).
+    public var watched: [String] { given.map { [$0] } ?? candidates }
+
+    /// Where recorded routes go: the folder in use, else where a default one would be.
+    public func forWriting() -> String {
+        current() ?? candidates.first ?? "routes"
+    }
+
+    /// One line for the startup log: which folder and why, or where it looked.
+    public func summary() -> String {
+        if let given { return "routes from \(given) (--routes)" }
+        guard let found = current() else {
+            return "no routes folder: looked for \(candidates.joined(separator: " and ")); create \(candidates[0]) for route tables (a reload picks it up) or give --routes DIR"
+        }
+        return found == candidates.first
+            ? "routes from \(found) (beside the root)"
+            : "routes from \(found) (the working directory's)"
+    }
+
+    /// `<root>/../routes`, written as simply as the root allows: `~/app/MockData` → `~/app/routes`,
+    /// `MockData` → `routes`.
+    static func besideRoot(_ root: String) -> String {
+        var path = root
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        let last = path.split(separator: "/").last.map(String.init) ?? path
+        if path.isEmpty || path == "/" || last == "." || last == ".." { return path + "/../routes" }
+        guard let slash = path.lastIndex(of: "/") else { return "routes" }
+        let parent = String(path[..<slash])
+        return (parent.isEmpty ? "" : parent) + "/routes"
+    }
+}

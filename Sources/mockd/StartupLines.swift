@@ -1,0 +1,25 @@
+import MockdCore
+
+/// What `serve` prints on stdout once it listens: a line scripts read for the port. Plain text,
+/// or with `--log-format json` one JSON object, like every other line mockd writes then.
+enum StartupLines {
+    static func listening(urls: [String], files: Int, routes: Int, scenario: String, json: Bool) -> String {
+        guard json else {
+            return "mockd listening on \(urls.joined(separator: " and ")) (\(files) files, \(routes) routes, scenario \(scenario))"
+        }
+        let list = urls.map { JSONText.quoted($0) }.joined(separator: ",")
+        return #"{"message":"listening","urls":[\#(list)],"files":\#(files),"routes":\#(routes),"scenario":\#(JSONText.quoted(scenario))}"#
+    }
+
+    static func proxying(upstream: String, recordingInto: (root: String, routesFile: String)?, json: Bool) -> String {
+        guard json else {
+            return "mockd proxies what nothing matches to \(upstream)"
+                + (recordingInto.map { " and records answers into \($0.root) and \($0.routesFile)" } ?? "")
+        }
+        var line = #"{"message":"proxying","upstream":\#(JSONText.quoted(upstream))"#
+        if let recordingInto {
+            line += #","recordInto":\#(JSONText.quoted(recordingInto.root)),"recordRoutesInto":\#(JSONText.quoted(recordingInto.routesFile))"#
+        }
+        return line + "}"
+    }
+}
