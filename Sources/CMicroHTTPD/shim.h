@@ -58,6 +58,14 @@ static inline const struct sockaddr *cmhd_connection_peer(struct MHD_Connection 
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// Makes libmicrohttpd close the connection after this request's response (and say
+/// `Connection: close` in it) without touching the response, which may be shared: a request
+/// header `Connection: close` is what 0.9.75's keep-alive decision reads. The strings are C
+/// literals because libmicrohttpd keeps the pointers for the request's lifetime.
+static inline enum MHD_Result cmhd_close_after_response(struct MHD_Connection *connection) {
+    return MHD_set_connection_value(connection, MHD_HEADER_KIND, "Connection", "close");
+}
+
 #ifdef __linux__
 /// glibc's sched_getaffinity under another name: the real prototype needs _GNU_SOURCE, which a
 /// system module cannot set. Counts the CPUs this process may run on (taskset, container cpusets).

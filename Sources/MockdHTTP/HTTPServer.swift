@@ -232,7 +232,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// The access handler's work for one call (see `accessHandler` for the call pattern).
-    func handle(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+    func handle(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>?,
                 uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>, state: RequestState) -> MHD_Result {
         switch state.phase {
         case .new:
@@ -242,6 +242,9 @@ public final class HTTPServer: Sendable {
             if state.badPercentEncoding {
                 return refuse(connection, method: method, url: url, state: state, status: 400,
                               reason: "the URL has an invalid percent-encoding (% must be followed by two hex digits, not %00)")
+            }
+            if let refusal = checkHead(connection: connection, method: method, version: version, state: state) {
+                return refuse(connection, method: method, url: url, state: state, status: refusal.status, reason: refusal.reason)
             }
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
                let bytes = Int(String(cString: length)), bytes > configuration.maxBodyBytes {
@@ -299,7 +302,7 @@ public final class HTTPServer: Sendable {
         }
         let request = MockRequest(method: Self.method(method), path: path,
                                   query: state.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection), rawQuery: state.rawQuery,
-                                  headers: Self.headers(of: connection), body: state.body)
+                                  headers: state.headers ?? Self.headers(of: connection), body: state.body)
         let serving = current.withLock { $0 }
         if configuration.cors, request.method == "OPTIONS", request.headers.first(named: "Access-Control-Request-Method") != nil {
             // A browser's preflight: allow whatever it asks for.
@@ -618,7 +621,7 @@ private func accessHandler(_ context: UnsafeMutableRawPointer?, _ connection: Op
                            _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
     guard let connection, let url, let method, let uploadDataSize, let raw = requestContext?.pointee else { return .NO }
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
-    return server(context).handle(connection: connection, url: url, method: method, uploadData: uploadData,
+    return server(context).handle(connection: connection, url: url, method: method, version: version, uploadData: uploadData,
                                   uploadDataSize: uploadDataSize, state: state)
 }
 

@@ -41,6 +41,8 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     let badPercentEncoding: Bool
     /// What follows `?` in the raw URI (still encoded), for forwarding and the journal.
     let rawQuery: String
+    /// The request headers, read once on the handler's first call (`checkHead`).
+    var headers: [HTTPHeader]?
     var body: [UInt8] = []
     var bodyTooLarge = false
     /// Monotonic nanoseconds when the request line arrived, for the access log's duration.
