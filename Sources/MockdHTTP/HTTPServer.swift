@@ -304,7 +304,7 @@ public final class HTTPServer: Sendable {
                                   query: state.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection), rawQuery: state.rawQuery,
                                   headers: state.headers ?? Self.headers(of: connection), body: state.body)
         let serving = current.withLock { $0 }
-        if configuration.cors, request.method == "OPTIONS", request.headers.first(named: "Access-Control-Request-Method") != nil {
+        if configuration.cors, request.method == "OPTIONS", !AdminAPI.isAdminPath(path), request.headers.first(named: "Access-Control-Request-Method") != nil {
             // A browser's preflight: allow whatever it asks for.
             var response = BuiltResponse(status: 204, source: "cors preflight")
             response.headers = [
@@ -374,7 +374,7 @@ public final class HTTPServer: Sendable {
         case .prepared(let prepared):
             return MHD_queue_response(connection, UInt32(prepared.status), serving.rawResponses[prepared.id])
         case .built(let built):
-            let extraHeaders = configuration.corsHeaders
+            let extraHeaders = extraHeaders(for: built)
             if let slot = built.reuse, let response = slot.value(extraHeaders: extraHeaders, { MHDResponse(built: built, extraHeaders: extraHeaders) }) {
                 return withExtendedLifetime(response) { MHD_queue_response(connection, UInt32(built.status), response.raw) }
             }
@@ -465,6 +465,7 @@ public final class HTTPServer: Sendable {
     }
 
     private func adminResponse(_ request: MockRequest, serving: ServingState) -> BuiltResponse {
+        if let refusal = adminHostRefusal(request) { return refusal }
         if let token = configuration.adminToken, request.headers.first(named: "Authorization") != "Bearer \(token)" {
             var response = BuiltResponse.json(status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n", source: "admin")
             response.headers.append(HTTPHeader("WWW-Authenticate", #"Bearer realm="mockd admin""#))
@@ -477,7 +478,7 @@ public final class HTTPServer: Sendable {
     }
 
     private func queue(built: BuiltResponse, on connection: OpaquePointer) -> MHD_Result {
-        guard let response = MHDResponse(built: built, extraHeaders: configuration.corsHeaders) else { return .NO }
+        guard let response = MHDResponse(built: built, extraHeaders: extraHeaders(for: built)) else { return .NO }
         // libmicrohttpd takes its own reference while queueing; ours must last until then.
         return withExtendedLifetime(response) { MHD_queue_response(connection, UInt32(built.status), response.raw) }
     }
@@ -510,7 +511,7 @@ public final class HTTPServer: Sendable {
         guard journal.isEnabled, !AdminAPI.isAdminPath(request.path) else { return }
         let truncated = request.body.count > journal.bodyLimit
         journal.append(RequestJournal.Entry(
-            time: Self.now(), method: request.method, path: request.path, query: request.rawQuery, headers: request.headers,
+            time: Self.now(), method: request.method, path: request.path, query: request.rawQuery, headers: journalHeaders(request.headers),
             body: truncated ? Array(request.body.prefix(journal.bodyLimit)) : request.body, bodyTruncated: truncated,
             scenario: scenario, session: request.session, source: source, status: status, durationMicroseconds: micros))
     }

@@ -35,6 +35,28 @@ public struct ServerConfiguration: Sendable {
     /// that never gives up cannot pin a slot forever.
     public var stallLimit: Duration = .seconds(120)
 
+    /// Names the admin API answers besides loopback names, IP literals and single-label names
+    /// (`--allowed-hosts`); see `AdminHostGuard`.
+    public var allowedHosts: [String] = []
+    /// Whether the journal hides credential values (`--journal-credentials keep|redact`); nil:
+    /// redact when mockd listens beyond loopback, keep on loopback (tests assert them).
+    public var journalCredentials: CredentialPolicy? = nil
+
+    public enum CredentialPolicy: String, Sendable, CaseIterable {
+        case keep, redact
+    }
+
+    /// True when `host` binds only loopback addresses.
+    public var isLoopbackOnly: Bool { ListenAddress.isLoopback(host: host) }
+
+    public var redactsJournalCredentials: Bool {
+        switch journalCredentials {
+        case .keep?: false
+        case .redact?: true
+        case nil: !isLoopbackOnly
+        }
+    }
+
     public init() {}
 
     /// Headers `--cors` adds to every answer.

@@ -82,6 +82,12 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("admin-token"), help: ArgumentHelp("Require 'Authorization: Bearer <token>' on the admin API. [env: MOCKD_ADMIN_TOKEN]", valueName: "token"))
     var adminToken: String?
 
+    @Option(name: .customLong("allowed-hosts"), help: ArgumentHelp("Host names the admin API answers besides loopback, IP addresses and single-label names (comma-separated; repeatable). [env: MOCKD_ALLOWED_HOSTS]", valueName: "names"))
+    var allowedHosts: [String] = []
+
+    @Option(name: .customLong("journal-credentials"), help: ArgumentHelp("keep or redact credential values (Authorization, Cookie, *token*, *secret*…) in the journal. [env: MOCKD_JOURNAL_CREDENTIALS; default: keep on loopback, redact otherwise]", valueName: "policy"))
+    var journalCredentials: String?
+
     @Option(name: .customLong("log-format"), help: ArgumentHelp("text or json. [env: MOCKD_LOG_FORMAT; default: text]", valueName: "format"))
     var logFormat: String?
 
@@ -116,6 +122,14 @@ struct ServeCommand: ParsableCommand {
         server.cors = try Self.flag(cors, "cors")
         server.adminEnabled = !(try Self.flag(noAdmin, "no-admin"))
         server.adminToken = adminToken ?? Environment.string("MOCKD_ADMIN_TOKEN")
+        let hosts = allowedHosts.isEmpty ? (Environment.string("MOCKD_ALLOWED_HOSTS").map { [$0] } ?? []) : allowedHosts
+        server.allowedHosts = hosts.flatMap { $0.split(separator: ",").map { String($0.filter { $0 != " " }) } }.filter { !$0.isEmpty }
+        if let policy = journalCredentials ?? Environment.string("MOCKD_JOURNAL_CREDENTIALS") {
+            guard let parsed = ServerConfiguration.CredentialPolicy(rawValue: policy) else {
+                throw ValidationError("--journal-credentials \(policy): expected keep or redact")
+            }
+            server.journalCredentials = parsed
+        }
         settings.server = server
         settings.watch = try watch ?? Environment.bool("MOCKD_WATCH") ?? true
         settings.journalSize = try Self.integer(journalSize, "journal-size", default: settings.journalSize, in: 0...Int.max)
@@ -215,6 +229,8 @@ struct ServeCommand: ParsableCommand {
             FileHandleOutput.standardError("mockd: \(error)")
             throw ExitCode.failure
         }
+        // Before the startup line: whoever reads that line finds the warning already written.
+        if let warning = Self.exposureWarning(settings.server) { logger.warning("\(warning)") }
         FileHandleOutput.standardOutput(
             "mockd listening on \(server.urls.joined(separator: " and ")) (\(snapshot.fileCount) files, \(snapshot.routes.count) routes, scenario \(settings.scenario))")
         if let proxy = settings.proxy {
@@ -238,6 +254,15 @@ struct ServeCommand: ParsableCommand {
             sink.flush()
             return
         }
+    }
+
+    /// The one startup warning when the admin API and the journal are reachable from the network
+    /// without a token; nil when they are not.
+    static func exposureWarning(_ server: ServerConfiguration) -> String? {
+        guard server.adminEnabled, server.adminToken == nil, !server.isLoopbackOnly else { return nil }
+        let journal = server.redactsJournalCredentials ? "with credential values redacted" : "with credential values in clear (--journal-credentials keep)"
+        return "the admin API (/__mockd/) and the request journal (\(journal)) are open to anyone who can reach \(server.host): "
+            + "set --admin-token (MOCKD_ADMIN_TOKEN) to require a token, or --no-admin to turn them off"
     }
 
     /// Reloads on edits under the root and the routes folder (not on the recorder's own writes).
