@@ -302,7 +302,8 @@ public final class HTTPServer: Sendable {
         }
         let request = MockRequest(method: Self.method(method), path: path,
                                   query: state.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection), rawQuery: state.rawQuery,
-                                  headers: state.headers ?? Self.headers(of: connection), body: state.body)
+                                  headers: state.headers ?? Self.headers(of: connection), body: state.body,
+                                  rawPath: state.rawPath.map(Self.originForm))
         let serving = current.withLock { $0 }
         if configuration.cors, request.method == "OPTIONS", !AdminAPI.isAdminPath(path), request.headers.first(named: "Access-Control-Request-Method") != nil {
             // A browser's preflight: allow whatever it asks for.

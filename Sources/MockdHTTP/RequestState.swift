@@ -41,6 +41,8 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     let badPercentEncoding: Bool
     /// What follows `?` in the raw URI (still encoded), for forwarding and the journal.
     let rawQuery: String
+    /// The path as sent, when it holds a percent-encoding (else nil; see `MockRequest.rawPath`).
+    let rawPath: String?
     /// The request headers, read once on the handler's first call (`checkHead`).
     var headers: [HTTPHeader]?
     var body: [UInt8] = []
@@ -51,6 +53,7 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     init(rawURI: UnsafePointer<CChar>?) {
         badPercentEncoding = rawURI.map(Self.hasBadPercentEncoding) ?? false
         rawQuery = rawURI.flatMap(Self.query(of:)) ?? ""
+        rawPath = rawURI.flatMap(Self.encodedPath(of:))
         startNanoseconds = Self.monotonicNanoseconds()
     }
 
@@ -68,6 +71,18 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
         while end.pointee != 0 && end.pointee != CChar(UInt8(ascii: "#")) { end += 1 }
         let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The part before `?` or `#` when it contains `%`; nil otherwise (no copy for most requests).
+    static func encodedPath(of uri: UnsafePointer<CChar>) -> String? {
+        var end = uri
+        var encoded = false
+        while end.pointee != 0 && end.pointee != CChar(UInt8(ascii: "?")) && end.pointee != CChar(UInt8(ascii: "#")) {
+            if end.pointee == CChar(UInt8(ascii: "%")) { encoded = true }
+            end += 1
+        }
+        guard encoded else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: uri, count: end - uri), as: UTF8.self)
     }
 
     /// libmicrohttpd decodes `%zz` as the three characters it is; mockd answers 400 instead,
