@@ -66,6 +66,13 @@ static inline enum MHD_Result cmhd_close_after_response(struct MHD_Connection *c
     return MHD_set_connection_value(connection, MHD_HEADER_KIND, "Connection", "close");
 }
 
+/// The pointer the connection-notify callback stored for this connection (mockd's record).
+static inline void *cmhd_connection_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 #ifdef __linux__
 /// glibc's sched_getaffinity under another name: the real prototype needs _GNU_SOURCE, which a
 /// system module cannot set. Counts the CPUs this process may run on (taskset, container cpusets).

@@ -25,6 +25,8 @@ public final class HTTPServer: Sendable {
     /// Requests between their request line and their completion (for graceful shutdown).
     let activeRequests = Atomic<Int>(0)
     let openConnections = Atomic<Int>(0)
+    /// Head deadlines and eviction at --max-connections (see `ConnectionGuard`).
+    let connections: ConnectionGuard
     /// Set when the logger is mockd's own handler: access lines skip swift-log's event machinery
     /// (the same line, at a third of the cost per request).
     private let accessLog: AccessLogWriter?
@@ -64,6 +66,7 @@ public final class HTTPServer: Sendable {
         self.missHandler = missHandler
         self.loader = loader
         self.systemd = systemd
+        self.connections = ConnectionGuard(headTimeoutSeconds: configuration.headTimeoutSeconds, logger: logger)
         self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime, globalDelay: configuration.globalDelay,
                                   extraHeaders: configuration.corsHeaders))
     }
@@ -153,6 +156,7 @@ public final class HTTPServer: Sendable {
         boundPort.store(port, ordering: .releasing)
         listenURLs.withLock { $0 = urls }
         daemons.withLock { $0 = started }
+        connections.start()
     }
 
     /// Stops accepting, lets requests in flight finish (up to `timeout`), then stops.
@@ -162,6 +166,7 @@ public final class HTTPServer: Sendable {
             return daemons
         }
         guard !handles.isEmpty else { return }
+        connections.stop()
         let listenSockets = handles.map { MHD_quiesce_daemon($0.raw) }
         // Delays are cut short (the answer goes out now), stalled requests are closed, and
         // upstream calls are cancelled; none may stay suspended when the daemon stops.
@@ -239,6 +244,8 @@ public final class HTTPServer: Sendable {
             // First call: headers only. Refuse here (413, 400); answer anything else on a later
             // call, or libmicrohttpd closes the connection after the response.
             state.phase = .receiving
+            // The head-timeout tick closed this connection as the head completed: too late.
+            guard connections.headComplete(connection, now: state.startNanoseconds) else { return .NO }
             if state.badPercentEncoding {
                 return refuse(connection, method: method, url: url, state: state, status: 400,
                               reason: "the URL has an invalid percent-encoding (% must be followed by two hex digits, not %00)")
@@ -612,7 +619,9 @@ private func server(_ context: UnsafeMutableRawPointer?) -> HTTPServer {
 
 /// Called once per request, right after the request line; its result becomes the request's context.
 private func requestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
-    server(context).activeRequests.add(1, ordering: .relaxed)
+    let server = server(context)
+    server.activeRequests.add(1, ordering: .relaxed)
+    if let connection { server.connections.requestLine(connection, now: RequestState.monotonicNanoseconds()) }
     return Unmanaged.passRetained(RequestState(rawURI: uri)).toOpaque()
 }
 
@@ -632,14 +641,26 @@ private func requestCompleted(_ context: UnsafeMutableRawPointer?, _ connection:
     guard let requestContext, let raw = requestContext.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(raw).release()
     requestContext.pointee = nil
-    server(context).activeRequests.subtract(1, ordering: .releasing)
+    let server = server(context)
+    server.activeRequests.subtract(1, ordering: .releasing)
+    if let connection { server.connections.requestDone(connection, now: RequestState.monotonicNanoseconds()) }
 }
 
 private func acceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
     let server = server(context)
     let open = server.openConnections.load(ordering: .relaxed)
     if open >= server.configuration.maxConnections {
-        server.logger.warning("connection refused: \(open) connections open, the limit is \(server.configuration.maxConnections) (--max-connections)")
+        // Make room by closing a slow or idle client; refuse only when every connection is busy.
+        let now = RequestState.monotonicNanoseconds()
+        if server.connections.evictOne(now: now) {
+            if let line = server.connections.evictions.record("connection limit \(server.configuration.maxConnections) (--max-connections) reached: closed the connection waiting longest for its request head, or idle longest", now: now) {
+                server.logger.warning("\(line)")
+            }
+            return .YES
+        }
+        if let line = server.connections.refusals.record("connection refused: \(open) connections open and all busy, the limit is \(server.configuration.maxConnections) (--max-connections)", now: now) {
+            server.logger.warning("\(line)")
+        }
         return .NO
     }
     return .YES
@@ -650,7 +671,9 @@ private func connectionNotified(_ context: UnsafeMutableRawPointer?, _ connectio
     let server = server(context)
     if code == .CONNECTION_NOTIFY_STARTED {
         server.openConnections.add(1, ordering: .relaxed)
+        if let connection { server.connections.opened(connection, socketContext: socketContext, now: RequestState.monotonicNanoseconds()) }
     } else {
+        server.connections.closed(socketContext: socketContext)
         server.openConnections.subtract(1, ordering: .relaxed)
     }
 }

@@ -10,10 +10,15 @@ public struct ServerConfiguration: Sendable {
     public var threads: Int = ServerConfiguration.defaultThreads
     /// Request bodies larger than this get 413.
     public var maxBodyBytes: Int = 10 * 1024 * 1024
-    /// Connections beyond this are closed as soon as they are accepted (one log line each).
+    /// At this many open connections a new one evicts the one waiting longest for its request
+    /// head (then the longest-idle keep-alive one); only when all are busy is it refused.
     public var maxConnections: Int = 4096
     /// A connection idle (or a client this slow) for this long is closed. Suspended requests do not count.
     public var idleTimeoutSeconds: Int = 30
+    /// A request head (line and headers) must be complete this long after the connection was
+    /// accepted (or, on a keep-alive connection, after its request line): a client dribbling
+    /// bytes cannot hold a connection by resetting the idle timeout. Answered 408.
+    public var headTimeoutSeconds: Int = 30
     /// Bytes for a request's line and headers; larger requests get 414 (URL) or 431 (headers).
     /// It is also libmicrohttpd's per-connection memory, which it clears for every request:
     /// 16 KiB (nginx allows 8 KiB per header line) halves that work and the memory of parked

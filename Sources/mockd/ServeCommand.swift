@@ -40,11 +40,14 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-header-bytes"), help: ArgumentHelp("Room for the request line and headers; larger requests get 414 or 431. [env: MOCKD_MAX_HEADER_BYTES; default: 16384]", valueName: "n"))
     var maxHeaderBytes: Int?
 
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open connections beyond this are closed at once. [env: MOCKD_MAX_CONNECTIONS; default: 4096]", valueName: "n"))
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("At this many open connections a new one closes the slowest (head pending longest, else idle longest); refused only when all are busy. [env: MOCKD_MAX_CONNECTIONS; default: 4096]", valueName: "n"))
     var maxConnections: Int?
 
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds before an idle or stalled client is disconnected. [env: MOCKD_IDLE_TIMEOUT; default: 30]", valueName: "seconds"))
     var idleTimeout: Int?
+
+    @Option(name: .customLong("head-timeout"), help: ArgumentHelp("Seconds a client has to send a whole request head, from its first byte (a dribbled head gets 408). [env: MOCKD_HEAD_TIMEOUT; default: 30]", valueName: "seconds"))
+    var headTimeout: Int?
 
     @Option(help: ArgumentHelp("Milliseconds added to every mocked answer. [env: MOCKD_DELAY; default: 0]", valueName: "ms"))
     var delay: Int?
@@ -117,6 +120,7 @@ struct ServeCommand: ParsableCommand {
         server.maxHeaderBytes = try Self.integer(maxHeaderBytes, "max-header-bytes", default: server.maxHeaderBytes, in: 4096...Int.max)
         server.maxConnections = try Self.integer(maxConnections, "max-connections", default: server.maxConnections, in: 1...Int.max)
         server.idleTimeoutSeconds = try Self.integer(idleTimeout, "idle-timeout", default: server.idleTimeoutSeconds, in: 1...Int.max)
+        server.headTimeoutSeconds = try Self.integer(headTimeout, "head-timeout", default: server.headTimeoutSeconds, in: 1...Int.max)
         server.maxParked = try Self.integer(maxParked, "max-parked", default: server.maxParked, in: 0...Int.max)
         server.globalDelay = .milliseconds(try Self.integer(delay, "delay", default: 0, in: 0...600_000))
         server.cors = try Self.flag(cors, "cors")
