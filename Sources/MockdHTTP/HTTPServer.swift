@@ -27,6 +27,8 @@ public final class HTTPServer: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Head deadlines and eviction at --max-connections (see `ConnectionGuard`).
     let connections: ConnectionGuard
+    /// Memory for request bodies (see `BodyBudget`).
+    let bodyBudget: BodyBudget
     /// Set when the logger is mockd's own handler: access lines skip swift-log's event machinery
     /// (the same line, at a third of the cost per request).
     private let accessLog: AccessLogWriter?
@@ -66,6 +68,7 @@ public final class HTTPServer: Sendable {
         self.missHandler = missHandler
         self.loader = loader
         self.systemd = systemd
+        self.bodyBudget = BodyBudget(limit: configuration.maxBodyMemoryBytes)
         self.connections = ConnectionGuard(headTimeoutSeconds: configuration.headTimeoutSeconds, logger: logger)
         self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime, globalDelay: configuration.globalDelay,
                                   extraHeaders: configuration.corsHeaders))
@@ -253,6 +256,7 @@ public final class HTTPServer: Sendable {
             if let refusal = checkHead(connection: connection, method: method, version: version, state: state) {
                 return refuse(connection, method: method, url: url, state: state, status: refusal.status, reason: refusal.reason)
             }
+            state.bodyKeepLimit = bodyKeepLimit(url: url, state: state)
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
                let bytes = Int(String(cString: length)), bytes > configuration.maxBodyBytes {
                 return refuse(connection, method: method, url: url, state: state, status: 413,
@@ -263,13 +267,11 @@ public final class HTTPServer: Sendable {
             let size = uploadDataSize.pointee
             if size != 0 {
                 if !state.bodyTooLarge, let uploadData {
-                    if state.body.count + size > configuration.maxBodyBytes {
+                    if state.bodyBytesSeen + size > configuration.maxBodyBytes {
                         state.bodyTooLarge = true
                         state.body = []
                     } else {
-                        uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
-                            state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
-                        }
+                        receive(uploadData, count: size, state: state)
                     }
                 }
                 uploadDataSize.pointee = 0
@@ -278,6 +280,12 @@ public final class HTTPServer: Sendable {
             if state.bodyTooLarge {
                 return refuse(connection, method: method, url: url, state: state, status: 413,
                               reason: "the chunked body exceeded \(configuration.maxBodyBytes) bytes (--max-body-bytes)")
+            }
+            if state.overBudget {
+                state.phase = .answered
+                let response = bodyBudgetRefusal
+                finish(MockRequest(method: Self.method(method), path: String(cString: url)), status: 503, source: response.source, scenario: "", state: state)
+                return queue(built: response, on: connection)
             }
             return answer(connection, url: url, method: method, state: state)
         case .parked:
@@ -639,6 +647,7 @@ private func accessHandler(_ context: UnsafeMutableRawPointer?, _ connection: Op
 private func requestCompleted(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                               _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
     guard let requestContext, let raw = requestContext.pointee else { return }
+    server(context).bodyBudget.release(Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue().heldBodyBytes)
     Unmanaged<RequestState>.fromOpaque(raw).release()
     requestContext.pointee = nil
     let server = server(context)

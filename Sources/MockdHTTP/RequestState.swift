@@ -47,6 +47,14 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     var headers: [HTTPHeader]?
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// Body bytes received (`body` may hold fewer: see `BodyBudget`).
+    var bodyBytesSeen = 0
+    /// How much of the body to hold; set on the handler's first call.
+    var bodyKeepLimit = Int.max
+    /// Bytes of `body` reserved from the server's body budget, returned at completion.
+    var heldBodyBytes = 0
+    /// A chunk did not fit in the body budget: answered 503.
+    var overBudget = false
     /// Monotonic nanoseconds when the request line arrived, for the access log's duration.
     let startNanoseconds: UInt64
 

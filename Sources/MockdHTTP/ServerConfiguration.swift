@@ -24,6 +24,8 @@ public struct ServerConfiguration: Sendable {
     /// 16 KiB (nginx allows 8 KiB per header line) halves that work and the memory of parked
     /// connections compared with libmicrohttpd's 32 KiB default.
     public var maxHeaderBytes: Int = 16 * 1024
+    /// Memory all request bodies held at once may take (`--max-body-memory`); past it, 503.
+    public var maxBodyMemoryBytes: Int = 256 * 1024 * 1024
     /// Serve `/__mockd/`.
     public var adminEnabled: Bool = true
     /// When set, admin calls need `Authorization: Bearer <token>`.

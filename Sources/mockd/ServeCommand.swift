@@ -37,6 +37,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: ArgumentHelp("Largest request body; larger ones get 413. [env: MOCKD_MAX_BODY_BYTES; default: 10485760]", valueName: "n"))
     var maxBodyBytes: Int?
 
+    @Option(name: .customLong("max-body-memory"), help: ArgumentHelp("Memory all request bodies held at once may take; past it 503 with Retry-After. Bodies no route reads are held only as far as the journal keeps them. [env: MOCKD_MAX_BODY_MEMORY; default: 268435456]", valueName: "bytes"))
+    var maxBodyMemory: Int?
+
     @Option(name: .customLong("max-header-bytes"), help: ArgumentHelp("Room for the request line and headers; larger requests get 414 or 431. [env: MOCKD_MAX_HEADER_BYTES; default: 16384]", valueName: "n"))
     var maxHeaderBytes: Int?
 
@@ -117,6 +120,7 @@ struct ServeCommand: ParsableCommand {
         settings.scenario = scenario ?? Environment.string("MOCKD_SCENARIO") ?? Scenario.default
         server.threads = try Self.integer(threads, "threads", default: ServerConfiguration.defaultThreads, in: 1...64)
         server.maxBodyBytes = try Self.integer(maxBodyBytes, "max-body-bytes", default: server.maxBodyBytes, in: 0...Int.max)
+        server.maxBodyMemoryBytes = try Self.integer(maxBodyMemory, "max-body-memory", default: server.maxBodyMemoryBytes, in: 0...Int.max)
         server.maxHeaderBytes = try Self.integer(maxHeaderBytes, "max-header-bytes", default: server.maxHeaderBytes, in: 4096...Int.max)
         server.maxConnections = try Self.integer(maxConnections, "max-connections", default: server.maxConnections, in: 1...Int.max)
         server.idleTimeoutSeconds = try Self.integer(idleTimeout, "idle-timeout", default: server.idleTimeoutSeconds, in: 1...Int.max)

@@ -18,6 +18,9 @@ public final class Snapshot: Sendable {
     public let warnings: [Diagnostic]
     /// Where it was loaded from, for messages.
     public let rootDisplayPath: String
+    /// Whether any route looks at request bodies (a `json`/`text` condition or a template);
+    /// when none does, a body only feeds the journal and need not be held whole.
+    public let readsRequestBodies: Bool
     /// File names by length, for the 404 report's "a small edit away" (lengths bound the
     /// distance). Built by the first miss that needs it, not at load: it would add to every
     /// start and reload, and many runs never ask.
@@ -44,6 +47,7 @@ public final class Snapshot: Sendable {
         self.scenarios = Array(Set(overlays.keys).union(routes.compactMap(\.scenario))).sorted()
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath
+        self.readsRequestBodies = routes.contains(where: \.readsRequestBody)
     }
 
     /// Number of files served by the convention (overlays included).
