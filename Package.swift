@@ -93,3 +93,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (Fuzz/), only when `make fuzz` asks: they need -sanitize=fuzzer to link.
+if Context.environment["MOCKD_FUZZ"] != nil {
+    package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
+    for (name, dependencies) in [("FuzzJSON", ["MockdCore"]), ("FuzzMockFileName", ["MockdCore"]),
+                                 ("FuzzRouteTable", ["MockdCore"]), ("FuzzRequestTarget", ["MockdCore", "MockdHTTP"])] {
+        package.targets.append(.executableTarget(
+            name: name, dependencies: ["CFuzzerDriver"] + dependencies.map { .target(name: $0) },
+            path: "Fuzz/\(name)", swiftSettings: settings,
+            // libFuzzer's own `main` and SwiftPM's entry symbol both exist; both run the driver.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--allow-multiple-definition"])]))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}
