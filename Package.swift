@@ -26,10 +26,14 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
+        // mockd's lock: Synchronization.Mutex, or a pthread mutex for ThreadSanitizer builds
+        // (-DMOCKD_PTHREAD_LOCK, `make sanitize`).
+        .target(name: "MockdLock", swiftSettings: settings),
         // The pure core: naming rule, loading, route tables, resolution. No C, no sockets.
         .target(
             name: "MockdCore",
             dependencies: [
+                "MockdLock",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: settings
@@ -40,7 +44,7 @@ let package = Package(
         .target(
             name: "MockdHTTP",
             dependencies: [
-                "CMicroHTTPD", "MockdCore", "MockdThreads",
+                "CMicroHTTPD", "MockdCore", "MockdLock", "MockdThreads",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -56,7 +60,7 @@ let package = Package(
         .target(
             name: "MockdProxy",
             dependencies: [
-                "CCurl", "MockdCore", "MockdThreads",
+                "CCurl", "MockdCore", "MockdLock", "MockdThreads",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -74,20 +78,20 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
         .testTarget(
             name: "MockdCoreTests",
-            dependencies: ["MockdCore", "TestSupport"],
+            dependencies: ["MockdCore", "MockdLock", "TestSupport"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MockdHTTPTests",
             dependencies: [
-                "MockdCore", "MockdHTTP", "TestSupport",
+                "MockdCore", "MockdHTTP", "MockdLock", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MockdProxyTests",
-            dependencies: ["MockdCore", "MockdProxy", "MockdHTTP", "TestSupport"],
+            dependencies: ["MockdCore", "MockdProxy", "MockdHTTP", "MockdLock", "TestSupport"],
             swiftSettings: settings
         ),
     ],
