@@ -22,9 +22,12 @@ struct OrphanGuardTests {
             let mockd = try #require(Int32(try await blocking { try runner.readLine() }))
             defer { kill(mockd, SIGKILL) }
             // mockd is up (it answers), then its starter dies without any cleanup.
-            #expect(Self.waitUntil(.seconds(10)) { Self.listensAnyPort(mockd) })
+            // Polled off the cooperative pool, which other tests' tasks need.
+            let listening = try await blocking { Self.waitUntil(.seconds(10)) { Self.listensAnyPort(mockd) } }
+            #expect(listening)
             runner.send(SIGKILL)
-            #expect(Self.waitUntil(.seconds(10)) { !Self.isAlive(mockd) }, "mockd \(mockd) outlived the process that started it")
+            let gone = try await blocking { Self.waitUntil(.seconds(10)) { !Self.isAlive(mockd) } }
+            #expect(gone, "mockd \(mockd) outlived the process that started it")
         }
     }
 
