@@ -12,7 +12,7 @@ HERE=$(pwd)
 
 echo "== AddressSanitizer"
 $SWIFT build --build-tests --sanitize=address --build-path .build/asan
-ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 $SWIFT test --skip-build --sanitize=address --build-path .build/asan
+ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$HERE/scripts/asan.supp" $SWIFT test --skip-build --sanitize=address --build-path .build/asan
 
 echo "== ThreadSanitizer"
 $SWIFT build --build-tests --sanitize=thread --build-path .build/tsan -Xswiftc -DMOCKD_PTHREAD_LOCK
