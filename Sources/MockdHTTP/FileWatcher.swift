@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import MockdThreads
+import MockdLock
 import Synchronization
 
 /// Watches folders (recursively) and calls `onChange` once per burst of changes.
@@ -35,7 +36,7 @@ public final class FileWatcher: Sendable {
 
     public let paths: [String]
     private let settings: Settings
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     public convenience init(
         paths: [String], debounce: Duration = .milliseconds(150),
@@ -62,7 +63,7 @@ public final class FileWatcher: Sendable {
         #else
         let mode: Mode = .polling
         #endif
-        state = Mutex(State(mode: mode, forcePolling: forcePolling))
+        state = Lock(State(mode: mode, forcePolling: forcePolling))
     }
 
     deinit { stop() }
@@ -221,7 +222,7 @@ private final class Worker: Sendable {
     /// Set when `stop()` was called from `onChange`: nobody will join, so the thread closes up.
     let closesOwnDescriptors = Atomic<Bool>(false)
     private let usesInotify: Atomic<Bool>
-    let fallbackReason: Mutex<String?>
+    let fallbackReason: Lock<String?>
 
     init(settings: Settings, wakeRead: Int32, wakeWrite: Int32, inotifyFD: Int32, initial: Initial, fallbackReason: String?) {
         self.settings = settings
@@ -229,7 +230,7 @@ private final class Worker: Sendable {
         self.wakeWrite = wakeWrite
         self.inotifyFD = inotifyFD
         self.initial = initial
-        self.fallbackReason = Mutex(fallbackReason)
+        self.fallbackReason = Lock(fallbackReason)
         usesInotify = Atomic(inotifyFD >= 0)
     }
 

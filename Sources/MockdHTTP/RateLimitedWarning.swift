@@ -1,4 +1,5 @@
 import Logging
+import MockdLock
 import Synchronization
 
 /// A warning that an attacker can trigger thousands of times a second (refused connections,
@@ -11,7 +12,7 @@ public final class RateLimitedWarning: Sendable {
         var started = false
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let intervalNanoseconds: UInt64
     /// `… and N more <what> in the last 10 s`.
     private let what: String

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockdHTTP
+import MockdLock
 import Synchronization
 import Testing
 import TestSupport
@@ -280,7 +281,7 @@ private final class ChangeCounter: Sendable {
         var waiters: [Int: (target: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     var count: Int { state.withLock { $0.count } }
 
@@ -317,7 +318,7 @@ private final class ChangeCounter: Sendable {
 
 /// Lets `onChange` reach its own watcher (and lets go of it, breaking the cycle).
 private final class WatcherSlot: Sendable {
-    private let watcher = Mutex<FileWatcher?>(nil)
+    private let watcher = Lock<FileWatcher?>(nil)
     func put(_ value: FileWatcher) { watcher.withLock { $0 = value } }
     func take() -> FileWatcher? { watcher.withLock { $0.take() } }
 }
