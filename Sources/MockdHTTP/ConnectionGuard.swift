@@ -6,7 +6,6 @@ import Darwin
 import CMicroHTTPD
 import Dispatch
 import Logging
-import MockdLock
 import Synchronization
 
 /// Keeps slow clients from locking others out, where libmicrohttpd 0.9.75 cannot: its idle
@@ -59,14 +58,14 @@ final class ConnectionRecord: Sendable {
 
 final class ConnectionGuard: Sendable {
     /// Every open connection, by its record's identity. Changed only when one opens or closes.
-    private let table = Lock<[ObjectIdentifier: ConnectionRecord]>([:])
+    private let table = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
     private let headTimeoutNanoseconds: UInt64
     private let headTimeoutSeconds: Int
     private let logger: Logger
     let refusals = RateLimitedWarning(what: "refused")
     let evictions = RateLimitedWarning(what: "evicted")
     let timeouts = RateLimitedWarning(what: "timed out")
-    private let timer = Lock<(any DispatchSourceTimer)?>(nil)
+    private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
 
     init(headTimeoutSeconds: Int, logger: Logger) {
         self.headTimeoutSeconds = headTimeoutSeconds

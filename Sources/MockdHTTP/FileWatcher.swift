@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import MockdThreads
-import MockdLock
 import Synchronization
 
 /// Watches folders (recursively) and calls `onChange` once per burst of changes.
@@ -36,7 +35,7 @@ public final class FileWatcher: Sendable {
 
     public let paths: [String]
     private let settings: Settings
-    private let state: Lock<State>
+    private let state: Mutex<State>
 
     public convenience init(
         paths: [String], debounce: Duration = .milliseconds(150),
@@ -63,7 +62,7 @@ public final class FileWatcher: Sendable {
         #else
         let mode: Mode = .polling
         #endif
-        state = Lock(State(mode: mode, forcePolling: forcePolling))
+        state = Mutex(State(mode: mode, forcePolling: forcePolling))
     }
 
     deinit { stop() }
@@ -222,7 +221,7 @@ private final class Worker: Sendable {
     /// Set when `stop()` was called from `onChange`: nobody will join, so the thread closes up.
     let closesOwnDescriptors = Atomic<Bool>(false)
     private let usesInotify: Atomic<Bool>
-    let fallbackReason: Lock<String?>
+    let fallbackReason: Mutex<String?>
 
     init(settings: Settings, wakeRead: Int32, wakeWrite: Int32, inotifyFD: Int32, initial: Initial, fallbackReason: String?) {
         self.settings = settings
@@ -230,7 +229,7 @@ private final class Worker: Sendable {
         self.wakeWrite = wakeWrite
         self.inotifyFD = inotifyFD
         self.initial = initial
-        self.fallbackReason = Lock(fallbackReason)
+        self.fallbackReason = Mutex(fallbackReason)
         usesInotify = Atomic(inotifyFD >= 0)
     }
 

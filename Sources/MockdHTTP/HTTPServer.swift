@@ -7,7 +7,6 @@ import CMicroHTTPD
 import Dispatch
 import Logging
 import MockdCore
-import MockdLock
 import Synchronization
 
 /// mockd's HTTP server: one or more libmicrohttpd daemons (one per listen address) that
@@ -19,10 +18,10 @@ public final class HTTPServer: Sendable {
     public let configuration: ServerConfiguration
     public let runtime: RuntimeState
     let logger: Logger
-    private let current: Lock<ServingState>
-    private let daemons = Lock<[DaemonHandle]>([])
+    private let current: Mutex<ServingState>
+    private let daemons = Mutex<[DaemonHandle]>([])
     private let boundPort = Atomic<Int>(0)
-    private let listenURLs = Lock<[String]>([])
+    private let listenURLs = Mutex<[String]>([])
     /// Requests between their request line and their completion (for graceful shutdown).
     let activeRequests = Atomic<Int>(0)
     let openConnections = Atomic<Int>(0)
@@ -41,11 +40,11 @@ public final class HTTPServer: Sendable {
     private let loader: (@Sendable () -> MockDataLoader.Result)?
     private let systemd: SystemdNotifier
     /// One reload at a time; the last report, for `GET /__mockd/health`.
-    private let reloading = Lock<Void>(())
-    private let lastReport = Lock<ReloadReport?>(nil)
+    private let reloading = Mutex<Void>(())
+    private let lastReport = Mutex<ReloadReport?>(nil)
     /// Requests suspended in libmicrohttpd right now, so shutdown can resume them all first
     /// (stopping a daemon with a suspended connection aborts the process).
-    private let parked = Lock<ParkedTable>(ParkedTable())
+    private let parked = Mutex<ParkedTable>(ParkedTable())
 
     struct ParkedTable: ~Copyable {
         var requests: [ObjectIdentifier: ParkedRequest] = [:]
@@ -71,7 +70,7 @@ public final class HTTPServer: Sendable {
         self.systemd = systemd
         self.bodyBudget = BodyBudget(limit: configuration.maxBodyMemoryBytes)
         self.connections = ConnectionGuard(headTimeoutSeconds: configuration.headTimeoutSeconds, logger: logger)
-        self.current = Lock(ServingState(snapshot: snapshot, runtime: runtime, globalDelay: configuration.globalDelay,
+        self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime, globalDelay: configuration.globalDelay,
                                   extraHeaders: configuration.corsHeaders))
     }
 

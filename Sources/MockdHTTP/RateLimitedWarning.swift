@@ -1,5 +1,4 @@
 import Logging
-import MockdLock
 import Synchronization
 
 /// A warning that an attacker can trigger thousands of times a second (refused connections,
@@ -12,7 +11,7 @@ public final class RateLimitedWarning: Sendable {
         var started = false
     }
 
-    private let state = Lock(State())
+    private let state = Mutex(State())
     private let intervalNanoseconds: UInt64
     /// `… and N more <what> in the last 10 s`.
     private let what: String

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import MockdCore
-import MockdLock
 import Synchronization
 
 /// What mockd remembers about one request between libmicrohttpd's calls of the access handler.
@@ -35,7 +34,7 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     }
 
     /// Set before resuming, read by the handler call that follows on the libmicrohttpd thread.
-    let pending = Lock<Pending?>(nil)
+    let pending = Mutex<Pending?>(nil)
 
     var phase = Phase.new
     /// The raw URI had a `%` not followed by two hex digits, or `%00`.

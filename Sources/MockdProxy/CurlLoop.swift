@@ -6,7 +6,6 @@ import Darwin
 import CCurl
 import MockdCore
 import MockdThreads
-import MockdLock
 import Synchronization
 
 // MARK: - Loading libcurl
@@ -75,7 +74,7 @@ final class Transfer: Sendable {
         var cancelled = false
         var finished = false
     }
-    private let state = Lock(State())
+    private let state = Mutex(State())
 
     init(_ request: UpstreamRequest) {
         self.request = request
@@ -135,10 +134,10 @@ final class CurlLoop: Sendable {
     }
     /// Every curl_multi_wakeup happens under this lock while `stopping` is false, so the loop
     /// can free the multi handle once it has seen `stopping`.
-    private let inbox = Lock(Inbox())
-    private let thread = Lock<JoinableThread?>(nil)
+    private let inbox = Mutex(Inbox())
+    private let thread = Mutex<JoinableThread?>(nil)
     /// The loop thread's CPU-time clock, for tests and measurements (Linux only).
-    private let cpuClock = Lock<clockid_t?>(nil)
+    private let cpuClock = Mutex<clockid_t?>(nil)
 
     /// `CURLM *` is a pointer: not Sendable by itself. Used only as described above.
     private struct MultiHandle: @unchecked Sendable {

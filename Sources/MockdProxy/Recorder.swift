@@ -5,7 +5,6 @@ import Foundation
 #endif
 import Logging
 import MockdCore
-import MockdLock
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -44,10 +43,10 @@ public final class Recorder: Sendable {
     let logger: Logger
     /// Answers seen per `METHOD path` during this run (bounded: past `maxTracked` keys, new ones
     /// are not tracked, and the existing-file check alone keeps them from being written twice).
-    private let seen = Lock<[String: Int]>([:])
+    private let seen = Mutex<[String: Int]>([:])
     static let maxTracked = 100_000
     /// Every file this recorder wrote, absolute, for the watcher to tell its own writes from the user's.
-    private let written = Lock<Set<String>>([])
+    private let written = Mutex<Set<String>>([])
     /// The working folder, which relative roots are under: the watcher names files by absolute path.
     private let workingDirectory: String
 

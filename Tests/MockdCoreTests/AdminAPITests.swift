@@ -1,6 +1,5 @@
 import Foundation
 import MockdCore
-import MockdLock
 import Synchronization
 import Testing
 
@@ -63,7 +62,7 @@ struct AdminAPITests {
     }
 
     final class Counter: Sendable {
-        private let count = Lock(0)
+        private let count = Mutex(0)
         func increment() { count.withLock { $0 += 1 } }
         var value: Int { count.withLock { $0 } }
     }

@@ -1,6 +1,5 @@
 import Foundation
 @testable import MockdHTTP
-import MockdLock
 import Synchronization
 import Testing
 import TestSupport
@@ -281,7 +280,7 @@ private final class ChangeCounter: Sendable {
         var waiters: [Int: (target: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
     }
 
-    private let state = Lock(State())
+    private let state = Mutex(State())
 
     var count: Int { state.withLock { $0.count } }
 
@@ -318,7 +317,7 @@ private final class ChangeCounter: Sendable {
 
 /// Lets `onChange` reach its own watcher (and lets go of it, breaking the cycle).
 private final class WatcherSlot: Sendable {
-    private let watcher = Lock<FileWatcher?>(nil)
+    private let watcher = Mutex<FileWatcher?>(nil)
     func put(_ value: FileWatcher) { watcher.withLock { $0 = value } }
     func take() -> FileWatcher? { watcher.withLock { $0.take() } }
 }

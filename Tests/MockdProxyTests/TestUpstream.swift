@@ -6,7 +6,6 @@ import Darwin
 import Foundation
 import Logging
 import MockdCore
-import MockdLock
 import Synchronization
 
 /// One request as a test upstream received it.
@@ -34,8 +33,8 @@ final class TestUpstream: Sendable {
     let port: Int
     private let listener: Int32
     private let mode: Mode
-    private let requests = Lock<[ReceivedRequest]>([])
-    private let held = Lock<[Int32]>([])
+    private let requests = Mutex<[ReceivedRequest]>([])
+    private let held = Mutex<[Int32]>([])
     private let finished = DispatchSemaphore(value: 0)
     private let accepted = DispatchSemaphore(value: 0)
 

@@ -3,7 +3,6 @@ import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
 import Foundation
 #endif
-import MockdLock
 import Synchronization
 
 /// The last requests mockd answered, oldest first, for tests to verify what an app sent
@@ -46,7 +45,7 @@ public final class RequestJournal: Sendable {
 
     public let capacity: Int
     public let bodyLimit: Int
-    private let ring: Lock<Ring>
+    private let ring: Mutex<Ring>
 
     struct Ring {
         var entries: [Entry] = []
@@ -57,7 +56,7 @@ public final class RequestJournal: Sendable {
     public init(capacity: Int = 1000, bodyLimit: Int = 64 * 1024) {
         self.capacity = max(0, capacity)
         self.bodyLimit = max(0, bodyLimit)
-        self.ring = Lock(Ring())
+        self.ring = Mutex(Ring())
     }
 
     public var isEnabled: Bool { capacity > 0 }

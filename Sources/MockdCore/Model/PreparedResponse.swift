@@ -1,4 +1,3 @@
-import MockdLock
 import Synchronization
 
 /// A complete response built once at load time and reused for every request it answers.
@@ -63,7 +62,7 @@ public struct BuiltResponse: Sendable {
 /// core only carries it; it lives as long as the cached report. What is kept is told apart by
 /// the headers the server adds (`--cors`): two servers may serve one snapshot.
 public final class ReuseSlot: Sendable {
-    private let stored = Lock<[(extraHeaders: [HTTPHeader], kept: any AnyObject & Sendable)]>([])
+    private let stored = Mutex<[(extraHeaders: [HTTPHeader], kept: any AnyObject & Sendable)]>([])
 
     public init() {}
 

@@ -1,4 +1,3 @@
-import MockdLock
 import Synchronization
 
 /// Everything mockd serves, loaded at start (and on reload) and never changed afterwards.
@@ -34,10 +33,10 @@ public final class Snapshot: Sendable {
             return byLength
         }
     }
-    private let nameIndex = Lock<[Int: [String]]?>(nil)
+    private let nameIndex = Mutex<[Int: [String]]?>(nil)
     /// 404 reports are the same for the same miss; keep the last few so a polling client
     /// or a benchmark does not pay for the near-name search on every request.
-    let notFoundCache = Lock<[NotFoundReport.Key: BuiltResponse]>([:])
+    let notFoundCache = Mutex<[NotFoundReport.Key: BuiltResponse]>([:])
 
     public init(preparedResponses: [PreparedResponse], files: [String: MockFile], overlays: [String: [String: MockFile]],
                 routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String) {

@@ -1,4 +1,3 @@
-import MockdLock
 import Synchronization
 
 /// The little state that changes while mockd runs: the runtime scenario (global or per
@@ -6,9 +5,9 @@ import Synchronization
 public final class RuntimeState: Sendable {
     /// `--scenario`, or `default`.
     public let startupScenario: String
-    private let scenarios = Lock<(global: String?, sessions: [String: String])>((nil, [:]))
+    private let scenarios = Mutex<(global: String?, sessions: [String: String])>((nil, [:]))
     /// How many times each route with `responses` has answered, per session ("" = no session).
-    private let sequenceCounters = Lock<[SequenceKey: Int]>([:])
+    private let sequenceCounters = Mutex<[SequenceKey: Int]>([:])
 
     struct SequenceKey: Hashable {
         let session: String

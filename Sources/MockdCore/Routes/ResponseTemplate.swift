@@ -4,7 +4,6 @@ import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 import Foundation
 #endif
 import Mustache
-import MockdLock
 import Synchronization
 
 /// A `template: true` body: parsed once at load, rendered per request over
@@ -76,7 +75,7 @@ struct JSONStringContentType: MustacheContentType {
         String(JSONText.quoted(text).dropFirst().dropLast())
     }
 
-    private static let registered = Lock(false)
+    private static let registered = Mutex(false)
 
     static func registerOnce() {
         registered.withLock { done in

@@ -1,5 +1,4 @@
 import Foundation
-import MockdLock
 import Synchronization
 import Testing
 import TestSupport
@@ -30,7 +29,7 @@ final class ChildProcess: @unchecked Sendable {
     private let exited = DispatchSemaphore(value: 0)
     private let status = ExitStatus()
     /// Bytes read from stdout after the last line handed out.
-    fileprivate let pending = Lock<[UInt8]>([])
+    fileprivate let pending = Mutex<[UInt8]>([])
 
     /// `environment` is added to this process's environment without any `MOCKD_*` or `NOTIFY_SOCKET`.
     init(executable: String, arguments: [String], environment: [String: String] = [:], currentDirectory: String, stderrPath: String) throws {
@@ -182,5 +181,5 @@ func runCurl(_ arguments: [String]) async throws -> ProcessResult {
 
 /// The exit status, set once by Process's termination handler.
 private final class ExitStatus: Sendable {
-    let value = Lock<Int32?>(nil)
+    let value = Mutex<Int32?>(nil)
 }

@@ -1,10 +1,9 @@
 import Logging
-import MockdLock
 import Synchronization
 
 /// Keeps every log event, for tests that check the access log.
 final class LogRecorder: Sendable {
-    private let events = Lock<[LogEvent]>([])
+    private let events = Mutex<[LogEvent]>([])
 
     func append(_ event: LogEvent) { events.withLock { $0.append(event) } }
     var all: [LogEvent] { events.withLock { $0 } }
