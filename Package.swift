@@ -33,18 +33,24 @@ let package = Package(
         .target(
             name: "MockdCore",
             dependencies: [
-                "MockdLock",
+                "MockdLock", "MockdSystem",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: settings
         ),
-        // A joinable pthread for the two long-lived loops (file watcher, libcurl).
-        .target(name: "MockdThreads", swiftSettings: settings),
+        // The system layer: every OS-specific call (file watching, the directory walk, threads,
+        // sd_notify, CPU affinity, atomic file writes), Linux and Darwin branches side by side.
+        .systemLibrary(name: "CMockdSystem"),
+        .target(
+            name: "MockdSystem",
+            dependencies: ["CMockdSystem", "MockdLock"],
+            swiftSettings: settings
+        ),
         // The thin libmicrohttpd adapter: daemon, handler trampoline, prepared responses.
         .target(
             name: "MockdHTTP",
             dependencies: [
-                "CMicroHTTPD", "MockdCore", "MockdLock", "MockdThreads",
+                "CMicroHTTPD", "MockdCore", "MockdLock", "MockdSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -60,7 +66,7 @@ let package = Package(
         .target(
             name: "MockdProxy",
             dependencies: [
-                "CCurl", "MockdCore", "MockdLock", "MockdThreads",
+                "CCurl", "MockdCore", "MockdLock", "MockdSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -68,14 +74,20 @@ let package = Package(
         .executableTarget(
             name: "mockd",
             dependencies: [
-                "MockdCore", "MockdHTTP", "MockdProxy",
+                "MockdCore", "MockdHTTP", "MockdLock", "MockdProxy", "MockdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
         ),
-        // What the test suites share (temporary folders); not part of any product.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
+        // What the test suites share (temporary folders, the in-process server, threads for
+        // blocking work); not part of any product.
+        .target(
+            name: "TestSupport",
+            dependencies: ["MockdCore", "MockdHTTP", "MockdLock", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport",
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "MockdCoreTests",
             dependencies: ["MockdCore", "MockdLock", "TestSupport"],
@@ -84,9 +96,15 @@ let package = Package(
         .testTarget(
             name: "MockdHTTPTests",
             dependencies: [
-                "MockdCore", "MockdHTTP", "MockdLock", "TestSupport",
+                // mockd (the executable) for its reloader, which the reload tests drive in-process.
+                "MockdCore", "MockdHTTP", "MockdLock", "mockd", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MockdSystemTests",
+            dependencies: ["MockdSystem", "MockdLock", "TestSupport"],
             swiftSettings: settings
         ),
         .testTarget(

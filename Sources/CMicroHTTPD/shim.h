@@ -73,17 +73,4 @@ static inline void *cmhd_connection_socket_context(struct MHD_Connection *connec
     return info == NULL ? NULL : info->socket_context;
 }
 
-#ifdef __linux__
-/// glibc's sched_getaffinity under another name: the real prototype needs _GNU_SOURCE, which a
-/// system module cannot set. Counts the CPUs this process may run on (taskset, container cpusets).
-extern int cmhd_sched_getaffinity(pid_t pid, size_t size, void *mask) __asm__("sched_getaffinity");
-static inline int cmhd_usable_cpu_count(void) {
-    unsigned long mask[16] = {0};
-    if (cmhd_sched_getaffinity(0, sizeof mask, mask) != 0) return -1;
-    int count = 0;
-    for (int i = 0; i < 16; i++) count += __builtin_popcountl(mask[i]);
-    return count;
-}
-#endif
-
 #endif

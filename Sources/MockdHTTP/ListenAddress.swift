@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MockdSystem
 
 /// One address to bind, as the sockaddr libmicrohttpd wants.
 struct ListenAddress: Sendable {
@@ -41,7 +42,7 @@ struct ListenAddress: Sendable {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICSERV | AI_PASSIVE
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = SystemCalls.streamSocketType
         var result: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &result)
         guard status == 0, let first = result else {

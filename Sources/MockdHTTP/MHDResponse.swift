@@ -57,7 +57,7 @@ final class MHDResponse: Sendable {
     }
 }
 
-/// libmicrohttpd's "free" callback for prepared bodies: drops the retain taken in `MHDResponse.init`.
+/// libmicrohttpd's "free" callback for prepared bodies: drops the retain taken in `MHDResponse.make`.
 private func releaseResponseBody(_ context: UnsafeMutableRawPointer?) {
     guard let context else { return }
     Unmanaged<ResponseBody>.fromOpaque(context).release()
@@ -66,17 +66,8 @@ private func releaseResponseBody(_ context: UnsafeMutableRawPointer?) {
 extension MHDResponse {
     /// The `truncated` fault: promises the whole body's Content-Length, sends the first half,
     /// then tells libmicrohttpd the content failed, which closes the connection.
-    convenience init?(truncating answer: Answer, extraHeaders: [HTTPHeader] = []) {
-        let headers: [HTTPHeader]
-        let bytes: [UInt8]
-        switch answer.response {
-        case .prepared(let prepared):
-            headers = prepared.headers
-            bytes = prepared.body.array
-        case .built(let built):
-            headers = built.headers + [HTTPHeader("X-Mockd-Source", built.source)]
-            bytes = built.body
-        }
+    convenience init?(truncating reply: Reply, extraHeaders: [HTTPHeader] = []) {
+        let (headers, bytes) = Self.parts(of: reply)
         let body = TruncatedBody(bytes: bytes)
         let context = Unmanaged.passRetained(body).toOpaque()
         guard let raw = MHD_create_response_from_callback(UInt64(bytes.count), 4096, readTruncated, context, releaseTruncated) else {
@@ -85,6 +76,30 @@ extension MHDResponse {
         }
         self.init(adopting: raw)
         Self.add(headers + extraHeaders, to: raw)
+    }
+}
+
+extension MHDResponse {
+    /// While mockd stops: the same answer with `Connection: close`, so a keep-alive client
+    /// cannot keep the drain open (built per request, only during shutdown).
+    convenience init?(closing reply: Reply, extraHeaders: [HTTPHeader] = []) {
+        let (headers, bytes) = Self.parts(of: reply)
+        let created = bytes.withUnsafeBytes { raw in
+            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let created else { return nil }
+        self.init(adopting: created)
+        Self.add(headers + extraHeaders + [HTTPHeader("Connection", "close")], to: created)
+    }
+
+    /// Every header (X-Mockd-Source included) and the body bytes of a reply.
+    static func parts(of reply: Reply) -> (headers: [HTTPHeader], body: [UInt8]) {
+        switch reply.response {
+        case .prepared(let prepared):
+            (prepared.headers, prepared.body.array)
+        case .built(let built):
+            (built.headers + [HTTPHeader("X-Mockd-Source", built.source)], built.body)
+        }
     }
 }
 

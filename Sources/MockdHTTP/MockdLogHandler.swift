@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Logging
 import MockdCore
+import MockdSystem
 import Synchronization
 
 /// Where log lines go: a file descriptor (stderr), written in batches.
@@ -49,21 +50,22 @@ public final class LogSink: Sendable {
     /// Flushes every `interval` on a background thread for the life of the process.
     public func startPeriodicFlush(every interval: Duration = .milliseconds(100)) {
         let nanoseconds = Int(interval.components.attoseconds / 1_000_000_000) + Int(interval.components.seconds) * 1_000_000_000
-        let thread = Thread { [self] in
+        // Never joined: it flushes until the process ends.
+        let started = JoinableThread.spawn { [self] in
             while true {
                 var pause = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
                 nanosleep(&pause, nil)
                 flush()
             }
         }
-        thread.start()
+        if case .success(let thread) = started { thread.detach() }
     }
 
     private func writeAll(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let written = SystemCalls.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return  // stderr gone: nothing sensible left to do with a log line
@@ -71,23 +73,6 @@ public final class LogSink: Sendable {
                 offset += written
             }
         }
-    }
-}
-
-/// A detached pthread, because Foundation's `Thread` would pull Foundation into the adapter.
-private final class Thread: Sendable {
-    private let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-
-    func start() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        pthread_create(&thread, nil, { context in
-            let thread = Unmanaged<Thread>.fromOpaque(context!).takeRetainedValue()
-            thread.body()
-            return nil
-        }, context)
-        pthread_detach(thread)
     }
 }
 

@@ -22,18 +22,15 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
         case answered
     }
 
-    /// What a parked request sends once it is resumed.
+    /// What a parked request does once it is resumed.
     struct Pending: Sendable {
-        enum Action: Sendable {
-            case respond(Answer, ServingState)
-            /// The timeout fault ran out (or mockd is stopping): close without an answer.
-            case close
-        }
-        var action: Action
+        var outcome: Outcome
         var request: MockRequest
+        var serving: ServingState
     }
 
-    /// Set before resuming, read by the handler call that follows on the libmicrohttpd thread.
+    /// Set when parked (work replaces its outcome before resuming); read by the handler call that
+    /// follows on the libmicrohttpd thread.
     let pending = Mutex<Pending?>(nil)
 
     var phase = Phase.new

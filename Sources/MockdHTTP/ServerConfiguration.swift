@@ -1,4 +1,5 @@
 import MockdCore
+import MockdSystem
 
 /// How the HTTP server listens and what it puts up with. Defaults suit a laptop.
 public struct ServerConfiguration: Sendable {

@@ -20,8 +20,8 @@ public final class ProxyMissHandler: MissHandler {
         let milliseconds = Double(outcome.upstreamDuration.components.attoseconds) / 1e15 + Double(outcome.upstreamDuration.components.seconds) * 1000
         response.source += " \(Int(milliseconds.rounded()))ms"
         if let recorder, outcome.fromUpstream {
-            // The recorder writes with fsync: off libmicrohttpd's threads, on this task.
-            let result = recorder.record(request, outcome.response)
+            // The recorder writes with fsync: off libmicrohttpd's threads and off the Swift pool.
+            let result = await recorder.recordOffThePool(request, outcome.response)
             logger.info("recorded", metadata: ["method": "\(request.method)", "path": "\(request.path)", "outcome": "\(result)"])
         }
         return response

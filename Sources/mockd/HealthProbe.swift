@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MockdSystem
 
 /// A minimal HTTP/1.0 GET of `/__mockd/health` over a plain socket: a healthcheck runs every
 /// few seconds in a container and should not need an HTTP client stack.
@@ -19,13 +20,13 @@ struct HealthProbe {
     func run() throws -> (status: Int, body: String) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = SystemCalls.streamSocketType
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
             throw Failure(message: "cannot resolve \(host)")
         }
         defer { freeaddrinfo(first) }
-        let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(first.pointee.ai_family, SystemCalls.streamSocketType, 0)
         guard fd >= 0 else { throw Failure(message: "socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var time = timeval(tv_sec: timeoutSeconds, tv_usec: 0)

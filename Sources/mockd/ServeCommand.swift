@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import MockdCore
+import MockdSystem
 import MockdHTTP
 import MockdProxy
 #if canImport(FoundationEssentials)
@@ -227,9 +228,15 @@ struct ServeCommand: ParsableCommand {
         }
         let runtime = RuntimeState(startupScenario: settings.scenario)
         let systemd = SystemdNotifier()
+        let reloader = Reloader(logger: logger, systemd: systemd) { loader.load() }
         let server = HTTPServer(configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
                                 journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
-                                missHandler: missHandler, loader: { loader.load() }, systemd: systemd)
+                                missHandler: missHandler, reloads: reloader)
+        reloader.serve(server)
+        // Existing mocks are looked up in what is being served, not by walking the root again.
+        // A strong capture (the server lives as long as the process): a weak one would give the
+        // server a side table and slow every retain and release of it on the request path.
+        recorder?.findMocks(in: { server.snapshot })
         do {
             try server.start()
         } catch {
@@ -245,13 +252,13 @@ struct ServeCommand: ParsableCommand {
             FileHandleOutput.standardOutput("mockd proxies what nothing matches to \(proxy.upstream.absoluteString)"
                 + (recorder.map { " and records answers into \($0.root) and \($0.routesFile)" } ?? ""))
         }
-        systemd.notify("READY=1\nSTATUS=\(server.statusLine)")
-        let watcher = try startWatcher(enabled: settings.watch, loader: loader, server: server, recorder: recorder, logger: logger)
+        systemd.notify("READY=1\nSTATUS=\(Reloader.statusLine(server))")
+        let watcher = try startWatcher(enabled: settings.watch, loader: loader, reloader: reloader, recorder: recorder, logger: logger)
 
         while true {
             let signal = Signals.wait()
             if signal == SIGHUP {
-                server.reload(trigger: "SIGHUP")
+                reloader.reload(trigger: "SIGHUP")
                 continue
             }
             logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
@@ -274,13 +281,13 @@ struct ServeCommand: ParsableCommand {
     }
 
     /// Reloads on edits under the root and the routes folder (not on the recorder's own writes).
-    func startWatcher(enabled: Bool, loader: MockDataLoader, server: HTTPServer, recorder: Recorder?, logger: Logger) throws -> FileWatcher? {
+    func startWatcher(enabled: Bool, loader: MockDataLoader, reloader: Reloader, recorder: Recorder?, logger: Logger) throws -> FileWatcher? {
         guard enabled else { return nil }
         // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
         let directory = FileManager.default.currentDirectoryPath
         let paths = ([loader.root] + (loader.routes.map { [$0] } ?? [])).map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
         let watcher = FileWatcher(paths: paths, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {
-            server.reload(trigger: "watch")
+            reloader.reload(trigger: "watch")
         }
         do {
             try watcher.start()

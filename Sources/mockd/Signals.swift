@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MockdSystem
 
 /// The signals mockd acts on, received in one place with `sigwait`.
 ///
@@ -42,14 +43,6 @@ enum Signals {
 
     /// More connections need more descriptors than the usual soft limit of 1024.
     static func raiseOpenFileLimit() {
-        #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        var limit = rlimit()
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = min(limit.rlim_max, 1 << 16)
-        setrlimit(resource, &limit)
+        OpenFileLimit.raise(to: 1 << 16)
     }
 }

@@ -56,7 +56,7 @@ struct AdminAPITests {
             return AdminAPI().handle(request(method, path, query: query, body: body), context: context)
         }
 
-        func resolve(_ path: String, session: String? = nil) -> Answer {
+        func resolve(_ path: String, session: String? = nil) -> Resolution {
             Resolver(snapshot: snapshot, state: state).resolve(request("GET", path, headers: session.map { [("X-Mock-Session", $0)] } ?? []))
         }
     }

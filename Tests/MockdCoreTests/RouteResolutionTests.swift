@@ -3,7 +3,7 @@ import MockdCore
 import Synchronization
 import Testing
 
-extension Answer {
+extension Resolution {
     /// The body bytes, prepared or built.
     var bodyBytes: [UInt8] {
         switch response {

@@ -12,7 +12,42 @@ func withSnapshot<T>(_ files: [String: String], _ body: (Snapshot, TemporaryFold
     }
 }
 
-extension Answer {
+/// The parts of a resolution the assertions look at, whichever kind it is.
+extension Resolution {
+    /// What would be sent (nil: forwarded upstream, or the admin API answers).
+    var reply: Reply? {
+        switch self {
+        case .respond(let reply), .respondAfter(_, let reply), .fault(_, let reply, _): reply
+        case .forward, .admin: nil
+        }
+    }
+
+    var response: Reply.Response { reply!.response }
+    var status: Int { reply?.status ?? 0 }
+    var source: String { reply?.source ?? "" }
+    var scenario: String {
+        if case .forward(let scenario) = self { return scenario }
+        return reply?.scenario ?? ""
+    }
+
+    var delay: Duration {
+        switch self {
+        case .respondAfter(let delay, _), .fault(_, _, let delay): delay
+        default: .zero
+        }
+    }
+
+    var fault: Fault? {
+        if case .fault(let fault, _, _) = self { return fault }
+        return nil
+    }
+
+    /// Nothing matched: the 404 report, the 501 for an unknown method, or the upstream.
+    var isMiss: Bool {
+        if case .forward = self { return true }
+        return source == "404" || source == "501"
+    }
+
     /// The body bytes of a prepared (file) answer, nil for a built one.
     var preparedBody: [UInt8]? {
         if case .prepared(let prepared) = response { return prepared.body.array }

@@ -2,6 +2,7 @@ import Foundation
 import MockdCore
 import MockdHTTP
 import Testing
+import TestSupport
 
 /// The admin API answers only whom it is meant for: no DNS rebinding, no `--cors`, and a
 /// journal that does not hand out credentials when mockd is reachable from the network.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import MockdCore
 import MockdHTTP
 import Testing
+import TestSupport
 
 /// SPEC section 1 over real HTTP: every row of the table, the headers, the 404.
 @Suite("Files by convention over HTTP")

@@ -12,7 +12,7 @@ import Glibc
 import Darwin
 #endif
 
-/// SPEC section 7: reload in-process (`HTTPServer.reload`), and through the `mockd` binary:
+/// SPEC section 7: reload in-process (the executable's `Reloader`), and through the `mockd` binary:
 /// SIGHUP, `--watch`, `--no-watch`, and the systemd notify protocol.
 @Suite("Reload")
 struct ReloadTests {
@@ -31,7 +31,7 @@ struct ReloadTests {
             try server.write("MockData/mock_api_users_get.json", edited)
             try server.write("routes/a.json", Self.table.replacingOccurrences(of: #""text": "old""#, with: #""text": "new""#))
             try server.write("MockData/mock_api_teams_get.json", "[]")
-            let report = server.server.reload(trigger: "test")
+            let report = server.reload(trigger: "test")
             #expect(report.ok, "\(report.errors)")
             #expect(report.files == 2)
             #expect(report.routes == 2)
@@ -57,7 +57,7 @@ struct ReloadTests {
             #expect(first.text.contains("mock_api_teams_get.json"))
 
             try server.write("MockData/mock_api_teams_get.json", #"[{"id": 1}]"#)
-            #expect(server.server.reload(trigger: "test").ok)
+            #expect(server.reload(trigger: "test").ok)
             let found = try await server.request("GET", "/api/teams")
             #expect(found.status == 200)
             #expect(found.text == #"[{"id": 1}]"#)
@@ -71,23 +71,14 @@ struct ReloadTests {
         defer { folder.remove() }
         try folder.write(Self.files)
         let snapshot = try #require(MockDataLoader(root: folder.path).load().snapshot)
-        func server(cors: Bool) throws -> HTTPServer {
-            var configuration = ServerConfiguration()
-            configuration.host = "127.0.0.1"
-            configuration.port = 0
-            configuration.cors = cors
-            let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: RuntimeState(), logger: silentLogger)
-            try server.start()
-            return server
-        }
-        let plain = try server(cors: false)
-        defer { plain.shutdown(timeout: .seconds(2)) }
-        let withCORS = try server(cors: true)
-        defer { withCORS.shutdown(timeout: .seconds(2)) }
-        for port in [plain.port, withCORS.port, plain.port, withCORS.port] {
-            let miss = try await blocking { try RawConnection.exchange(port: port, "GET", "/api/teams") }
-            #expect(miss.status == 404)
-            #expect(miss.header("Access-Control-Allow-Origin") == (port == withCORS.port ? "*" : nil))
+        try await withServer(snapshot: snapshot, logger: silentLogger) { plain in
+            try await withServer(snapshot: snapshot, configure: { $0.cors = true }, logger: silentLogger) { withCORS in
+                for port in [plain.port, withCORS.port, plain.port, withCORS.port] {
+                    let miss = try await blocking { try RawConnection.exchange(port: port, "GET", "/api/teams") }
+                    #expect(miss.status == 404)
+                    #expect(miss.header("Access-Control-Allow-Origin") == (port == withCORS.port ? "*" : nil))
+                }
+            }
         }
     }
 
@@ -97,7 +88,7 @@ struct ReloadTests {
             // A missing comma on line 2.
             try server.write("routes/a.json", "{\"routes\": [\n  {\"method\": \"GET\" \"path\": \"/api/greeting\", \"response\": {\"text\": \"new\"}}\n]}\n")
             try server.write("MockData/mock_api_users_get.json", #"{"version": 2"#)
-            let report = server.server.reload(trigger: "test")
+            let report = server.reload(trigger: "test")
             #expect(!report.ok)
             #expect(report.errors.count == 2, "\(report.errors)")
             #expect(report.errors.contains { $0.hasPrefix(server.routes + "/a.json: line 2, column ") && $0.contains("invalid JSON") }, "\(report.errors)")
@@ -118,7 +109,7 @@ struct ReloadTests {
             // Fixed: served again.
             try server.write("routes/a.json", Self.table.replacingOccurrences(of: #""text": "old""#, with: #""text": "fixed""#))
             try server.write("MockData/mock_api_users_get.json", #"{"version": 3}"#)
-            #expect(server.server.reload(trigger: "test").ok)
+            #expect(server.reload(trigger: "test").ok)
             #expect(try await server.request("GET", "/api/greeting").text == "fixed")
         }
     }
@@ -129,7 +120,7 @@ struct ReloadTests {
             #expect(try await server.request("GET", "/api/seq").text == "one")
             #expect(try await server.admin("PUT", "/__mockd/scenario", body: #"{"scenario": "empty", "session": "S"}"#).status == 200)
             try server.write("routes/a.json", Self.table.replacingOccurrences(of: #""text": "old""#, with: #""text": "new""#))
-            #expect(server.server.reload(trigger: "test").ok)
+            #expect(server.reload(trigger: "test").ok)
             #expect(try await server.request("GET", "/api/greeting").text == "new")
             #expect(try await server.request("GET", "/api/seq").text == "two")
             #expect(try await server.request("GET", "/api/users", headers: ["X-Mock-Session": "S"]).text == "[]")
@@ -144,7 +135,7 @@ struct ReloadTests {
                 try connection.send(RawConnection.request("GET", "/api/slow"))
                 let parked = FaultTests.waitForParked(server.server, 1)
                 try server.write("routes/a.json", slow.replacingOccurrences(of: #""text": "old""#, with: #""text": "new""#))
-                let reloaded = server.server.reload(trigger: "test").ok
+                let reloaded = server.reload(trigger: "test").ok
                 return (parked, reloaded, try connection.readResponse().text)
             }
             #expect(parked, "the request was not in flight when the reload came")

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Logging
 import MockdCore
 import MockdHTTP
+@testable import mockd
 import Testing
 import TestSupport
 
@@ -13,11 +14,17 @@ import TestSupport
 /// A running `HTTPServer` serving a mock root and a routes folder, with `reload` wired to both.
 struct RouteServer: Sendable {
     let test: TestServer
+    /// The executable's reloader, as `mockd serve` wires it (SIGHUP, the watcher, the admin API).
+    let reloader: Reloader
     /// The mock root and the routes folder it serves.
     let root: String
     let routes: String
 
     var server: HTTPServer { test.server }
+
+    /// Reads files and routes again, as SIGHUP does.
+    @discardableResult
+    func reload(trigger: String) -> ReloadReport { reloader.reload(trigger: trigger) }
     var port: Int { test.port }
     var baseURL: URL { test.baseURL }
 
@@ -75,25 +82,13 @@ func withRouteServer<T>(
     let loaded = loader.load()
     let snapshot = try #require(loaded.snapshot, "fixture did not load: \(loaded.diagnostics)")
 
-    var configuration = ServerConfiguration()
-    configuration.host = "127.0.0.1"
-    configuration.port = 0
-    configuration.threads = 2
-    configure(&configuration)
-    let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: runtime, logger: silentLogger,
-                            journal: journal, loader: { loader.load() })
-    try server.start()
-    #expect(server.port > 0)
-    let result: Result<T, any Error>
-    do {
-        result = .success(try await body(RouteServer(test: TestServer(server: server, root: root, session: session), root: root, routes: routes)))
-    } catch {
-        result = .failure(error)
+    let reloader = Reloader(logger: silentLogger) { loader.load() }
+    return try await withServer(snapshot: snapshot, configure: configure, runtime: runtime, logger: silentLogger, journal: journal,
+                                reloads: reloader, attach: reloader.serve) { server in
+        #expect(server.port > 0)
+        return try await body(RouteServer(test: TestServer(server: server, root: root, session: session), reloader: reloader,
+                                          root: root, routes: routes))
     }
-    // Shutdown waits for requests in flight: off the cooperative pool, whose threads run the
-    // server's delay timers (and every other test's).
-    try await blocking { server.shutdown(timeout: .seconds(2)) }
-    return try result.get()
 }
 
 /// Starts the `mockd` binary like `CLITests.withMockd`, but never blocks a cooperative thread:

@@ -3,6 +3,7 @@ import MockdCore
 import MockdHTTP
 import Synchronization
 import Testing
+import TestSupport
 
 /// Shutdown while keep-alive clients keep sending delayed requests. libmicrohttpd aborts the
 /// whole process if it is stopped with a connection suspended, so this test "fails" by
@@ -52,6 +53,34 @@ struct ShutdownRaceTests {
             #expect(server.server.parkedCount == 0)
             #expect(took < 5, "shutdown waited \(took) s")
             #expect(total >= 40)
+        }
+    }
+
+    static let longTable = #"{"routes": [{"method": "GET", "path": "/long", "response": {"json": {"ok": true}, "delayMs": 60000}}]}"#
+
+    /// The drain closes keep-alive connections: once shutdown begins, an answer says
+    /// `Connection: close` and the connection ends, so a client cannot hold the drain open.
+    @Test func shutdown_AnswersOnAKeepAliveConnectionThenClosesIt() async throws {
+        try await withRouteServer(files: ["mock_x_get.json": "{}"], tables: ["d.json": Self.longTable]) { server in
+            let (parked, response, closed) = try await server.test.withRawConnection { connection -> (Bool, RawResponse, Bool) in
+                try connection.send(RawConnection.request("GET", "/long"))
+                let deadline = Deadline(.seconds(20))
+                while server.server.parkedCount != 1 && !deadline.hasPassed { usleep(2_000) }
+                let parked = server.server.parkedCount == 1
+                let stopped = DispatchSemaphore(value: 0)
+                Thread {
+                    server.server.shutdown(timeout: .seconds(5))
+                    stopped.signal()
+                }.start()
+                let response = try connection.readResponse()
+                let closed = try connection.waitForClose()
+                stopped.wait()
+                return (parked, response, closed)
+            }
+            #expect(parked, "the request was not parked")
+            #expect(response.status == 200)
+            #expect(response.header("Connection")?.lowercased() == "close")
+            #expect(closed, "the keep-alive connection is still open after the answer")
         }
     }
 }

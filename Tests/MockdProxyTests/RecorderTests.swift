@@ -19,8 +19,13 @@ struct RecorderTests {
             try FileManager.default.createDirectory(atPath: folder.path + "/root", withIntermediateDirectories: true)
         }
 
+        /// A recorder that finds existing mocks in a snapshot of the root as it is now (as the
+        /// server's current snapshot after a reload).
         func recorder(overwrite: Bool = false) -> Recorder {
-            Recorder(root: root, routesDirectory: routes, overwrite: overwrite, logger: testLogger)
+            let recorder = Recorder(root: root, routesDirectory: routes, overwrite: overwrite, logger: testLogger)
+            let root = self.root
+            recorder.findMocks(in: { MockDataLoader(root: root).load().snapshot })
+            return recorder
         }
 
         func routeTable() throws -> [[String: Any]] {
@@ -364,37 +369,37 @@ struct RecorderTests {
         defer { upstreamData.remove() }
         let original = #"{"zeta":"last letter","alpha":[1,2.0,3e2],"nested":{"b":true,"a":null},"text":"caf\u00e9 \"quoted\""}"#
         try upstreamData.write("mock_api_menu_get.json", original)
-        let upstream = try startMockd(root: upstreamData.path)
-        defer { upstream.shutdown(timeout: .seconds(1)) }
-        var configuration = try ProxyConfiguration(upstream: "http://127.0.0.1:\(upstream.port)")
-        configuration.timeout = .seconds(5)
-        let proxy = UpstreamProxy(configuration: configuration, logger: testLogger)
-        defer { proxy.shutdown() }
+        try await withServer(root: upstreamData.path, configure: { $0.threads = 1 }, logger: testLogger) { upstream in
+            var configuration = try ProxyConfiguration(upstream: "http://127.0.0.1:\(upstream.port)")
+            configuration.timeout = .seconds(5)
+            let proxy = UpstreamProxy(configuration: configuration, logger: testLogger)
+            defer { proxy.shutdown() }
 
-        let space = try Workspace()
-        defer { space.folder.remove() }
-        let request = MockRequest(method: "GET", path: "/api/menu")
-        let outcome = await proxy.forward(request)
-        #expect(outcome.fromUpstream)
-        #expect(space.recorder().record(request, outcome.response) == .wroteMock(space.root + "/mock_api_menu_get.json"))
+            let space = try Workspace()
+            defer { space.folder.remove() }
+            let request = MockRequest(method: "GET", path: "/api/menu")
+            let outcome = await proxy.forward(request)
+            #expect(outcome.fromUpstream)
+            #expect(space.recorder().record(request, outcome.response) == .wroteMock(space.root + "/mock_api_menu_get.json"))
 
-        let written = try #require(FileManager.default.contents(atPath: space.root + "/mock_api_menu_get.json"))
-        // Same JSON as the upstream's, keys in the upstream's order.
-        // (`JSONValue ==` ignores member order: compare the compact forms, which keep it.)
-        #expect(try JSONParser.parse(Array(written)).serialized == JSONParser.parse(original).serialized)
-        let snapshot = try #require(MockDataLoader(root: space.root).load().snapshot)
-        #expect(snapshot.files["mock_api_menu_get.json"]?.response.body.array == Array(written))
+            let written = try #require(FileManager.default.contents(atPath: space.root + "/mock_api_menu_get.json"))
+            // Same JSON as the upstream's, keys in the upstream's order.
+            // (`JSONValue ==` ignores member order: compare the compact forms, which keep it.)
+            #expect(try JSONParser.parse(Array(written)).serialized == JSONParser.parse(original).serialized)
+            let snapshot = try #require(MockDataLoader(root: space.root).load().snapshot)
+            #expect(snapshot.files["mock_api_menu_get.json"]?.response.body.array == Array(written))
 
-        // And a mockd on the recorded root serves those bytes.
-        let recorded = try startMockd(root: space.root)
-        defer { recorded.shutdown(timeout: .seconds(1)) }
-        var back = try ProxyConfiguration(upstream: "http://127.0.0.1:\(recorded.port)")
-        back.timeout = .seconds(5)
-        let client = UpstreamProxy(configuration: back, logger: testLogger)
-        defer { client.shutdown() }
-        let served = await client.forward(request)
-        #expect(served.response.status == 200)
-        #expect(served.response.body == Array(written))
+            // And a mockd on the recorded root serves those bytes.
+            try await withServer(root: space.root, configure: { $0.threads = 1 }, logger: testLogger) { recorded in
+                var back = try ProxyConfiguration(upstream: "http://127.0.0.1:\(recorded.port)")
+                back.timeout = .seconds(5)
+                let client = UpstreamProxy(configuration: back, logger: testLogger)
+                defer { client.shutdown() }
+                let served = await client.forward(request)
+                #expect(served.response.status == 200)
+                #expect(served.response.body == Array(written))
+            }
+        }
     }
 }
 

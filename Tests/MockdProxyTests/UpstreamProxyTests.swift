@@ -416,68 +416,55 @@ struct UpstreamProxyTests {
         let data = try TemporaryFolder()
         defer { data.remove() }
         try data.write("users/mock_api_users_get.json", "{\"b\": 2, \"a\": [1, 2]}\n")
-        let upstreamServer = try startMockd(root: data.path)
-        defer { upstreamServer.shutdown(timeout: .seconds(1)) }
-        let proxy = try proxy(port: upstreamServer.port)
-        defer { proxy.shutdown() }
+        try await withServer(root: data.path, configure: { $0.threads = 1 }, logger: testLogger) { upstreamServer in
+            let proxy = try proxy(port: upstreamServer.port)
+            defer { proxy.shutdown() }
 
-        let hit = await proxy.forward(MockRequest(method: "GET", path: "/api/users/", rawQuery: "page=2"))
-        #expect(hit.response.status == 200)
-        #expect(String(decoding: hit.response.body, as: UTF8.self) == "{\"b\": 2, \"a\": [1, 2]}\n")
-        #expect(hit.response.headers.first(named: "Content-Type") == ContentType.json)
-        // The upstream mockd's own X-Mockd-Source is not relayed: the serving mockd adds "proxy".
-        #expect(hit.response.headers.first(named: "X-Mockd-Source") == nil)
+            let hit = await proxy.forward(MockRequest(method: "GET", path: "/api/users/", rawQuery: "page=2"))
+            #expect(hit.response.status == 200)
+            #expect(String(decoding: hit.response.body, as: UTF8.self) == "{\"b\": 2, \"a\": [1, 2]}\n")
+            #expect(hit.response.headers.first(named: "Content-Type") == ContentType.json)
+            // The upstream mockd's own X-Mockd-Source is not relayed: the serving mockd adds "proxy".
+            #expect(hit.response.headers.first(named: "X-Mockd-Source") == nil)
 
-        let miss = await proxy.forward(MockRequest(method: "GET", path: "/api/nothing"))
-        #expect(miss.fromUpstream)
-        #expect(miss.response.status == 404)
+            let miss = await proxy.forward(MockRequest(method: "GET", path: "/api/nothing"))
+            #expect(miss.fromUpstream)
+            #expect(miss.response.status == 404)
 
-        let head = await proxy.forward(MockRequest(method: "HEAD", path: "/api/users"))
-        #expect(head.response.status == 200)
-        #expect(head.response.body.isEmpty)
-        #expect(head.response.headers.first(named: "Content-Type") == ContentType.json)
+            let head = await proxy.forward(MockRequest(method: "HEAD", path: "/api/users"))
+            #expect(head.response.status == 200)
+            #expect(head.response.body.isEmpty)
+            #expect(head.response.headers.first(named: "Content-Type") == ContentType.json)
+        }
     }
 
     @Test func manyConcurrentForwardsEachGetTheirOwnAnswer() async throws {
         let data = try TemporaryFolder()
         defer { data.remove() }
         for index in 0..<20 { try data.write("mock_item_\(index)_get.json", "{\"item\": \(index)}") }
-        let upstreamServer = try startMockd(root: data.path)
-        defer { upstreamServer.shutdown(timeout: .seconds(1)) }
-        let proxy = try proxy(port: upstreamServer.port)
-        defer { proxy.shutdown() }
+        try await withServer(root: data.path, configure: { $0.threads = 1 }, logger: testLogger) { upstreamServer in
+            let proxy = try proxy(port: upstreamServer.port)
+            defer { proxy.shutdown() }
 
-        let count = 400
-        let started = ContinuousClock.now
-        let mismatches = await withTaskGroup(of: Bool.self) { group in
-            for request in 0..<count {
-                group.addTask {
-                    let index = request % 20
-                    let outcome = await proxy.forward(MockRequest(method: "GET", path: "/item/\(index)"))
-                    return outcome.response.status == 200 && outcome.response.body == Array("{\"item\": \(index)}".utf8)
+            let count = 400
+            let started = ContinuousClock.now
+            let mismatches = await withTaskGroup(of: Bool.self) { group in
+                for request in 0..<count {
+                    group.addTask {
+                        let index = request % 20
+                        let outcome = await proxy.forward(MockRequest(method: "GET", path: "/item/\(index)"))
+                        return outcome.response.status == 200 && outcome.response.body == Array("{\"item\": \(index)}".utf8)
+                    }
                 }
+                var bad = 0
+                for await ok in group where !ok { bad += 1 }
+                return bad
             }
-            var bad = 0
-            for await ok in group where !ok { bad += 1 }
-            return bad
+            let elapsed = ContinuousClock.now - started
+            #expect(mismatches == 0)
+            print("proxied \(count) concurrent requests in \(elapsed)")
         }
-        let elapsed = ContinuousClock.now - started
-        #expect(mismatches == 0)
-        print("proxied \(count) concurrent requests in \(elapsed)")
     }
-}
-
-/// A second mockd serving `root` on 127.0.0.1:<free port>.
-func startMockd(root: String) throws -> HTTPServer {
-    let loaded = MockDataLoader(root: root).load()
-    guard let snapshot = loaded.snapshot else { throw TestError("cannot load \(root): \(loaded.diagnostics)") }
-    var configuration = ServerConfiguration()
-    configuration.host = "127.0.0.1"
-    configuration.port = 0
-    configuration.threads = 1
-    let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: RuntimeState(), logger: testLogger)
-    try server.start()
-    return server
 }
 
 /// RFC 9110 §4.2.3: `%2F` is not `/`. A miss is forwarded with the target as the client sent it.
@@ -492,18 +479,13 @@ struct ProxyTargetTests {
         try data.write("mock_api_users_get.json", "[]")
         let loaded = MockDataLoader(root: data.path).load()
         let snapshot = try #require(loaded.snapshot)
-        var configuration = ServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
         let proxyConfiguration = try ProxyConfiguration(upstream: "http://127.0.0.1:\(upstream.port)")
         let missHandler = ProxyMissHandler(proxy: UpstreamProxy(configuration: proxyConfiguration, logger: testLogger), recorder: nil, logger: testLogger)
-        let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: RuntimeState(), logger: testLogger, missHandler: missHandler)
-        try server.start()
-        defer { server.shutdown(timeout: .seconds(2)) }
-
-        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)\(target)"))
-        let (_, response) = try await URLSession.shared.data(from: url)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(upstream.received.first?.target == target)
+        try await withServer(snapshot: snapshot, logger: testLogger, missHandler: missHandler) { server in
+            let url = try #require(URL(string: "http://127.0.0.1:\(server.port)\(target)"))
+            let (_, response) = try await URLSession.shared.data(from: url)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(upstream.received.first?.target == target)
+        }
     }
 }

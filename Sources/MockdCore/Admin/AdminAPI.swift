@@ -179,3 +179,12 @@ public struct ReloadReport: Sendable {
         ])
     }
 }
+
+/// Who reads the configuration again when `POST /__mockd/reload` asks (the executable's
+/// reloader), and what the last reload did, for `GET /__mockd/health`. A class: the server holds
+/// it weakly (the reloader holds the server).
+public protocol Reloading: AnyObject, Sendable {
+    func reload(trigger: String) -> ReloadReport
+    /// Read without waiting for a reload in progress (health checks must not stall).
+    var lastReload: ReloadReport? { get }
+}

@@ -3,9 +3,10 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MockdSystem
 
-/// The few file-system calls loading needs, on POSIX directly: walking 10,000 files through
-/// Foundation's enumerator and URL types took most of a second; this takes a few milliseconds.
+/// The few file-system calls loading needs, on POSIX directly (the walk is the system layer's
+/// `DirectoryWalker`; Foundation's enumerator and URL types took most of a second for 10,000 files).
 enum FileTree {
     struct ReadError: Error, CustomStringConvertible {
         let path: String
@@ -14,35 +15,15 @@ enum FileTree {
     }
 
     /// Regular files below `root`, relative to it, sorted. Hidden entries (`.git`, editor swap
-    /// files) are skipped; symbolic links are followed.
+    /// files) are skipped; symbolic links are followed (to a depth of 64, which ends cycles).
     static func regularFiles(under root: String) -> [String] {
         var result: [String] = []
-        walk(root, prefix: "", into: &result, depth: 0)
+        DirectoryWalker.walk(root) { entry in
+            if entry.kind == .regularFile { result.append(entry.relativePath) }
+            return .descend
+        }
         // Byte order: stable across platforms, and much cheaper than String's Unicode ordering.
         return result.sorted(by: bytesPrecede)
-    }
-
-    private static func walk(_ directory: String, prefix: String, into result: inout [String], depth: Int) {
-        guard depth < 64, let handle = opendir(directory) else { return }
-        defer { closedir(handle) }
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix(".") { continue }
-            let path = directory + "/" + name
-            var type = entry.pointee.d_type
-            if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK) {
-                var info = stat()
-                guard stat(path, &info) == 0 else { continue }
-                type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
-            }
-            if type == UInt8(DT_DIR) {
-                walk(path, prefix: prefix + name + "/", into: &result, depth: depth + 1)
-            } else if type == UInt8(DT_REG) {
-                result.append(prefix + name)
-            }
-        }
     }
 
     /// Byte-wise `a < b` with memcmp.
@@ -96,7 +77,7 @@ enum FileTree {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 1)
         var filled = 0
         while filled < size {
-            let count = Glibc.read(fd, buffer.baseAddress! + filled, size - filled)
+            let count = SystemCalls.read(fd, buffer.baseAddress! + filled, size - filled)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             filled += count
@@ -104,8 +85,5 @@ enum FileTree {
         return ResponseBody(adopting: buffer, count: filled)
     }
 
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
+    static func isDirectory(_ path: String) -> Bool { DirectoryWalker.isFolder(path) }
 }

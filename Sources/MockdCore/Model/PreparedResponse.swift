@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A complete response built once at load time and reused for every request it answers.
 public final class PreparedResponse: Sendable {
     /// Position in `Snapshot.preparedResponses`; the adapter keeps its own per-id objects.
@@ -41,41 +39,19 @@ public struct BuiltResponse: Sendable {
     public var body: [UInt8]
     public var source: String
     /// Set when these bytes answer every request like this one until the next reload (a
-    /// cached 404 report): the adapter may then build its response once and keep it here.
-    public var reuse: ReuseSlot?
+    /// cached 404 report): the adapter may build its response once and keep it under this
+    /// number (unique per `NotFoundCache`, so per server and snapshot).
+    public var reuseID: Int?
 
-    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], source: String, reuse: ReuseSlot? = nil) {
+    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], source: String) {
         self.status = status
         self.headers = headers
         self.body = body
         self.source = source
-        self.reuse = reuse
     }
 
     public static func json(status: Int, _ body: String, source: String) -> BuiltResponse {
         BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json)], body: Array(body.utf8), source: source)
-    }
-}
-
-/// Where the adapter keeps what it built from a reusable `BuiltResponse` (libmicrohttpd's
-/// response), so a repeated 404 costs one lookup in the core's cache and nothing more. The
-/// core only carries it; it lives as long as the cached report. What is kept is told apart by
-/// the headers the server adds (`--cors`): two servers may serve one snapshot.
-public final class ReuseSlot: Sendable {
-    private let stored = Mutex<[(extraHeaders: [HTTPHeader], kept: any AnyObject & Sendable)]>([])
-
-    public init() {}
-
-    /// What was kept here for `extraHeaders`, else what `make` builds (then kept for the next request).
-    public func value<Kept: AnyObject & Sendable>(extraHeaders: [HTTPHeader], _ make: () -> Kept?) -> Kept? {
-        stored.withLock { entries in
-            for entry in entries where entry.extraHeaders == extraHeaders {
-                if let kept = entry.kept as? Kept { return kept }
-            }
-            guard let made = make() else { return nil }
-            entries.append((extraHeaders, made))
-            return made
-        }
     }
 }
 

@@ -1,7 +1,6 @@
-import Synchronization
-
 /// Everything mockd serves, loaded at start (and on reload) and never changed afterwards.
-/// Requests read it without locks; a reload builds a new one and swaps it in whole.
+/// Requests read it without locks; a reload builds a new one and swaps it in whole. What a
+/// server learns while serving it (404 reports) lives beside it, in `NotFoundCache`.
 public final class Snapshot: Sendable {
     /// Every response that is the same for every request, built once; `id` = position.
     public let preparedResponses: [PreparedResponse]
@@ -21,22 +20,6 @@ public final class Snapshot: Sendable {
     /// Whether any route looks at request bodies (a `json`/`text` condition or a template);
     /// when none does, a body only feeds the journal and need not be held whole.
     public let readsRequestBodies: Bool
-    /// File names by length, for the 404 report's "a small edit away" (lengths bound the
-    /// distance). Built by the first miss that needs it, not at load: it would add to every
-    /// start and reload, and many runs never ask.
-    var namesByLength: [Int: [String]] {
-        nameIndex.withLock { index in
-            if let index { return index }
-            var byLength: [Int: [String]] = [:]
-            for name in files.keys { byLength[name.utf8.count, default: []].append(name) }
-            index = byLength
-            return byLength
-        }
-    }
-    private let nameIndex = Mutex<[Int: [String]]?>(nil)
-    /// 404 reports are the same for the same miss; keep the last few so a polling client
-    /// or a benchmark does not pay for the near-name search on every request.
-    let notFoundCache = Mutex<[NotFoundReport.Key: BuiltResponse]>([:])
 
     public init(preparedResponses: [PreparedResponse], files: [String: MockFile], overlays: [String: [String: MockFile]],
                 routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String) {

@@ -3,32 +3,19 @@
 public enum NotFoundReport {
     /// At most this many near names are listed.
     static let nearLimit = 5
-    /// Reports kept per snapshot before the cache starts over.
-    static let cacheLimit = 512
-
-    /// Three strings hashed in place: no key string is built for each miss.
-    struct Key: Hashable {
-        let method: String
-        let path: String
-        let scenario: String
-    }
-
-    public static func response(for request: MockRequest, scenario: String, in snapshot: Snapshot) -> BuiltResponse {
+    public static func response(for request: MockRequest, scenario: String, in snapshot: Snapshot,
+                                cache: NotFoundCache = NotFoundCache()) -> BuiltResponse {
         // Near routes depend on headers and bodies, so only reports without them are cached.
         let near = nearRoutes(for: request, scenario: scenario, in: snapshot)
-        let key = Key(method: request.method, path: request.path, scenario: scenario)
-        if near.isEmpty, let cached = snapshot.notFoundCache.withLock({ $0[key] }) { return cached }
-        var report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot, nearRoutes: near), source: "404")
-        guard near.isEmpty else { return report }
-        report.reuse = ReuseSlot()
-        snapshot.notFoundCache.withLock { cache in
-            if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
-            cache[key] = report
-        }
-        return report
+        let key = NotFoundCache.Key(method: request.method, path: request.path, scenario: scenario)
+        if near.isEmpty, let cached = cache.report(for: key) { return cached }
+        let report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot, nearRoutes: near, cache: cache),
+                                        source: "404")
+        return near.isEmpty ? cache.keep(report, for: key) : report
     }
 
-    static func body(for request: MockRequest, scenario: String, in snapshot: Snapshot, nearRoutes: [JSONValue] = []) -> String {
+    static func body(for request: MockRequest, scenario: String, in snapshot: Snapshot, nearRoutes: [JSONValue] = [],
+                     cache: NotFoundCache = NotFoundCache()) -> String {
         let name = MockFileName.forRequest(method: request.method == "HEAD" ? "GET" : request.method, path: request.path)
         var lookedFor: [String] = []
         if snapshot.overlays[scenario] != nil || scenario != Scenario.default {
@@ -36,7 +23,7 @@ public enum NotFoundReport {
         }
         lookedFor.append("\(snapshot.rootDisplayPath)/\(name)")
         let other = otherMethods(path: request.path, except: request.method, in: snapshot)
-        let near = nearNames(to: name, in: snapshot)
+        let near = nearNames(to: name, in: snapshot, cache: cache)
         let hint = other.isEmpty && near.isEmpty && nearRoutes.isEmpty
             ? "create \(snapshot.rootDisplayPath)/\(name) with the JSON to answer"
             : "create \(snapshot.rootDisplayPath)/\(name), or check the method and path against the names listed here"
@@ -91,12 +78,12 @@ public enum NotFoundReport {
     }
 
     /// File names at most two edits away (three for long names), closest first.
-    static func nearNames(to name: String, in snapshot: Snapshot) -> [String] {
+    static func nearNames(to name: String, in snapshot: Snapshot, cache: NotFoundCache = NotFoundCache()) -> [String] {
         let length = name.utf8.count
         let bound = length > 24 ? 3 : 2
         let target = Array(name.utf8)
         var found: [(distance: Int, name: String)] = []
-        let namesByLength = snapshot.namesByLength
+        let namesByLength = cache.namesByLength(of: snapshot)
         for candidateLength in (length - bound)...(length + bound) {
             for candidate in namesByLength[candidateLength] ?? [] where candidate != name {
                 if let distance = EditDistance.bounded(target, candidate.utf8, bound: bound) {

@@ -1,21 +1,38 @@
 /// Decides the answer to a request from a snapshot. Pure: no I/O, no sockets.
 ///
-/// Order for a request in scenario S (SPEC section 3), first hit wins: routes with
-/// `"scenario": S`, files under `scenarios/S/`, routes with no scenario, files anywhere else,
-/// then a miss (the 404 report, or the upstream with `--proxy`).
+/// Precedence (SPEC section 3), first hit wins: a CORS preflight (`--cors`; never on `/__mockd/`), the admin API
+/// (`/__mockd/`), then for a request in scenario S: routes with `"scenario": S`, files under
+/// `scenarios/S/`, routes with no scenario, files anywhere else; then the upstream (`--proxy`),
+/// and only when nothing else will answer, the 404 report. A route's fault wins over its
+/// delay; a delay applies to mocked answers only.
 public struct Resolver: Sendable {
     public let snapshot: Snapshot
     public let state: RuntimeState
+    public let policy: ResolutionPolicy
+    /// 404 reports and the near-name index for this snapshot, per server.
+    public let misses: NotFoundCache
     /// `--delay`: added to every mocked answer.
-    public let globalDelay: Duration
+    public var globalDelay: Duration { policy.globalDelay }
 
-    public init(snapshot: Snapshot, state: RuntimeState, globalDelay: Duration = .zero) {
+    public init(snapshot: Snapshot, state: RuntimeState, policy: ResolutionPolicy, misses: NotFoundCache = NotFoundCache()) {
         self.snapshot = snapshot
         self.state = state
-        self.globalDelay = globalDelay
+        self.policy = policy
+        self.misses = misses
     }
 
-    public func resolve(_ request: MockRequest) -> Answer {
+    public init(snapshot: Snapshot, state: RuntimeState, globalDelay: Duration = .zero) {
+        self.init(snapshot: snapshot, state: state, policy: ResolutionPolicy(globalDelay: globalDelay))
+    }
+
+    public func resolve(_ request: MockRequest) -> Resolution {
+        // No preflight for the admin API: `--cors` must not let a page of another origin read it.
+        if policy.answersPreflight, request.method == "OPTIONS", !AdminAPI.isAdminPath(request.path), let asked = request.headers.first(named: "Access-Control-Request-Method") {
+            return .respond(Reply(.built(Self.preflight(request, method: asked)), scenario: ""))
+        }
+        if policy.adminEnabled && AdminAPI.isAdminPath(request.path) {
+            return .admin(readsFiles: AdminAPI.readsFiles(request))
+        }
         let scenario = state.scenario(for: request)
         var body = RequestBody(request.body)
         let parts = snapshot.routeIndex.isEmpty ? [] : PathPattern.split(request.path)
@@ -26,39 +43,57 @@ public struct Resolver: Sendable {
             }
         }
         if let response = overlayFile(for: request, scenario: scenario) {
-            return Answer(.prepared(response), scenario: scenario, delay: globalDelay)
+            return delayed(Reply(.prepared(response), scenario: scenario), by: globalDelay)
         }
         for route in candidates where route.scenario == nil {
             if let parameters = Self.match(route, request, parts, &body) { return answer(route, parameters, request, scenario) }
         }
         if let response = baseFile(for: request) {
-            return Answer(.prepared(response), scenario: scenario, delay: globalDelay)
+            return delayed(Reply(.prepared(response), scenario: scenario), by: globalDelay)
+        }
+        if policy.forwardsMisses {
+            return .forward(scenario: scenario)
         }
         if !MockFileName.knownMethods.contains(request.method) {
             // No file can be named for it, so a 404 asking for one would mislead.
             let message = "no route answers \(request.method) \(request.path); files only serve \(MockFileName.knownMethods.joined(separator: ", ")), so add a route with \"method\": \"\(request.method)\" or \"*\""
-            return Answer(.built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
-                          scenario: scenario, isMiss: true)
+            return .respond(Reply(.built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
+                                  scenario: scenario))
         }
-        return Answer(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot)), scenario: scenario, isMiss: true)
+        return .respond(Reply(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot, cache: misses)), scenario: scenario))
+    }
+
+    /// A browser's preflight: allow whatever it asks for.
+    static func preflight(_ request: MockRequest, method: String) -> BuiltResponse {
+        BuiltResponse(status: 204, headers: [
+            HTTPHeader("Access-Control-Allow-Methods", method),
+            HTTPHeader("Access-Control-Allow-Headers", request.headers.first(named: "Access-Control-Request-Headers") ?? "*"),
+            HTTPHeader("Access-Control-Max-Age", "600"),
+        ], source: "cors preflight")
+    }
+
+    private func delayed(_ reply: Reply, by delay: Duration) -> Resolution {
+        delay > .zero ? .respondAfter(delay, reply) : .respond(reply)
     }
 
     private func hasScenarioRoutes(_ routes: [Route]) -> Bool {
         routes.contains { $0.scenario != nil }
     }
 
-    private func answer(_ route: Route, _ parameters: [String: String], _ request: MockRequest, _ scenario: String) -> Answer {
+    private func answer(_ route: Route, _ parameters: [String: String], _ request: MockRequest, _ scenario: String) -> Resolution {
         let response = route.responses[state.nextResponse(route: route, session: request.session)]
         let delay = globalDelay + (response.delay?.sample() ?? .zero)
+        let reply: Reply
         switch response.body {
         case .prepared(let prepared):
-            return Answer(.prepared(prepared), scenario: scenario, delay: delay, fault: response.fault)
+            reply = Reply(.prepared(prepared), scenario: scenario)
         case .template(let template):
-            return Answer(.built(template.render(request: request, parameters: parameters)), scenario: scenario, delay: delay, fault: response.fault)
+            reply = Reply(.built(template.render(request: request, parameters: parameters)), scenario: scenario)
         case .none:
-            return Answer(.built(BuiltResponse(status: response.status, source: "route \(route.source)")), scenario: scenario, delay: delay,
-                          fault: response.fault)
+            reply = Reply(.built(BuiltResponse(status: response.status, source: "route \(route.source)")), scenario: scenario)
         }
+        if let fault = response.fault { return .fault(fault, reply, after: delay) }
+        return delayed(reply, by: delay)
     }
 
     /// The path parameters when `route` answers `request`, nil when it does not.

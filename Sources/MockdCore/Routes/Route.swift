@@ -138,7 +138,7 @@ public struct Delay: Sendable, Equatable {
 public enum Fault: String, Sendable, CaseIterable {
     /// The connection is reset with no response.
     case reset
-    /// No answer at all; the client times out (mockd gives up after `Fault.timeoutCap`).
+    /// No answer at all; the client times out (mockd closes it after its stall limit, `ServerConfiguration.stallLimit`, 120 s).
     case timeout
     /// A Content-Length is promised, part of the body sent, then the connection closes.
     case truncated

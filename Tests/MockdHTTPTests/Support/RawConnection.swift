@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TestSupport
 
 /// A response read off a raw socket.
 struct RawResponse: Sendable, CustomStringConvertible {

@@ -74,8 +74,7 @@ struct TestServer: Sendable {
 
 let silentLogger = Logger(label: "mockd-test", factory: { _ in SwiftLogNoOpLogHandler() })
 
-/// Starts an `HTTPServer` on 127.0.0.1 port 0 serving `files` (or the folder `root`), runs `body`,
-/// and always shuts the server down and removes the folder.
+/// Serves `files` (or the folder `root`) with `withServer`, runs `body`, and removes the folder.
 func withTestServer<T>(
     files: [String: String] = Fixture.standard,
     root: String? = nil,
@@ -90,18 +89,10 @@ func withTestServer<T>(
     let rootPath = root ?? folder.path
     let loaded = MockDataLoader(root: rootPath).load()
     let snapshot = try #require(loaded.snapshot, "fixture did not load: \(loaded.diagnostics)")
-
-    var configuration = ServerConfiguration()
-    configuration.host = "127.0.0.1"
-    configuration.port = 0
-    configuration.threads = 2
-    configure(&configuration)
-    let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: runtime, logger: logger)
-    try server.start()
-    defer { server.shutdown(timeout: .seconds(2)) }
-    #expect(server.port > 0)
-
     let session = URLSession(configuration: .ephemeral)
     defer { session.invalidateAndCancel() }
-    return try await body(TestServer(server: server, root: rootPath, session: session))
+    return try await withServer(snapshot: snapshot, configure: configure, runtime: runtime, logger: logger) { server in
+        #expect(server.port > 0)
+        return try await body(TestServer(server: server, root: rootPath, session: session))
+    }
 }

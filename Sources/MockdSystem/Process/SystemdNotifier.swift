@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// systemd's readiness protocol (`Type=notify`): datagrams such as `READY=1` sent to the Unix
-/// socket named by `NOTIFY_SOCKET`. Does nothing when that variable is not set.
+/// socket named by `NOTIFY_SOCKET`. Does nothing when that variable is not set (always so on a
+/// Mac, where it compiles but nothing sets it).
 public struct SystemdNotifier: Sendable {
     public let socketPath: String?
 
@@ -25,7 +26,12 @@ public struct SystemdNotifier: Sendable {
     @discardableResult
     public func notify(_ message: String) -> Bool {
         guard let socketPath else { return false }
+        #if os(Linux)
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let fd = socket(AF_UNIX, SOCK_DGRAM, 0)  // Darwin has no SOCK_CLOEXEC flag; set it after
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        #endif
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_un()

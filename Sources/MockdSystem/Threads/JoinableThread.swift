@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// A joinable pthread running a Swift closure: the file watcher and the proxy's libcurl loop
-/// each own one and wait for it when they stop. Foundation's `Thread` cannot be joined, and
-/// Dispatch would lend them a shared thread they then block for good.
+/// each own one and wait for it when they stop; the log sink's flusher detaches its own.
+/// Foundation's `Thread` cannot be joined, and Dispatch would lend them a shared thread they
+/// then block for good.
 public struct JoinableThread: @unchecked Sendable {
     // @unchecked: `pthread_t` is a pointer on Darwin; it is only compared, joined or detached.
     public let id: pthread_t

@@ -3,7 +3,7 @@ import Foundation
 /// Runs blocking work (sockets, waiting for a process) on a thread of its own, so it never holds
 /// one of the few threads of Swift's cooperative pool or of GCD (which URLSession and Process's
 /// termination handler need) while tests run in parallel.
-func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+public func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             continuation.resume(with: Result { try work() })
@@ -13,14 +13,14 @@ func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thr
 }
 
 /// A point in time a wait must not pass.
-struct Deadline: Sendable {
-    let instant: ContinuousClock.Instant
+public struct Deadline: Sendable {
+    public let instant: ContinuousClock.Instant
 
-    init(_ duration: Duration) { instant = .now + duration }
+    public init(_ duration: Duration) { instant = .now + duration }
 
-    var hasPassed: Bool { ContinuousClock.now >= instant }
+    public var hasPassed: Bool { ContinuousClock.now >= instant }
     /// Milliseconds left, at least 0 (for poll(2)).
-    var remainingMilliseconds: Int32 {
+    public var remainingMilliseconds: Int32 {
         let left = instant - .now
         if left <= .zero { return 0 }
         let (seconds, attoseconds) = left.components

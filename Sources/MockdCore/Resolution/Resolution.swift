@@ -1,0 +1,69 @@
+/// The whole decision for one request: what to send, when, or whom to ask instead. The core
+/// decides it (`Resolver`), including which part wins; the adapter only carries it out.
+public enum Resolution: Sendable {
+    /// Send `reply` now.
+    case respond(Reply)
+    /// Send `reply` once `delay` is over (`--delay` plus the response's `delayMs`).
+    case respondAfter(Duration, Reply)
+    /// Break the connection the way `fault` says (`reply` is what `truncated` cuts short), after
+    /// `delay`. A `timeout` fault sends nothing: the adapter holds the request until its stall
+    /// limit and closes it.
+    case fault(Fault, Reply, after: Duration)
+    /// Nothing here answers and `--proxy` is on: the upstream's answer is sent as it comes.
+    case forward(scenario: String)
+    /// The admin API (`/__mockd/`) answers. `readsFiles`: it reads the configuration again
+    /// (reload), which takes long enough that it must not run on a server thread.
+    case admin(readsFiles: Bool)
+}
+
+/// A response to send and what to log with it.
+public struct Reply: Sendable {
+    public enum Response: Sendable {
+        /// Served from the snapshot's prepared responses (no per-request work).
+        case prepared(PreparedResponse)
+        /// Built for this request.
+        case built(BuiltResponse)
+    }
+
+    public var response: Response
+    /// The scenario the request was resolved in ("" when none applies: preflight, admin).
+    public var scenario: String
+
+    public init(_ response: Response, scenario: String) {
+        self.response = response
+        self.scenario = scenario
+    }
+
+    public var status: Int {
+        switch response {
+        case .prepared(let prepared): prepared.status
+        case .built(let built): built.status
+        }
+    }
+
+    public var source: String {
+        switch response {
+        case .prepared(let prepared): prepared.source
+        case .built(let built): built.source
+        }
+    }
+}
+
+/// What a server does beside serving its snapshot; the resolver weighs these against it.
+public struct ResolutionPolicy: Sendable {
+    /// `--delay`: added to every mocked answer.
+    public var globalDelay: Duration
+    /// `--cors`: a browser's preflight (`OPTIONS` with `Access-Control-Request-Method`) gets 204.
+    public var answersPreflight: Bool
+    /// `/__mockd/` is the admin API (not `--no-admin`).
+    public var adminEnabled: Bool
+    /// `--proxy`: a miss goes upstream instead of getting the 404 report.
+    public var forwardsMisses: Bool
+
+    public init(globalDelay: Duration = .zero, answersPreflight: Bool = false, adminEnabled: Bool = false, forwardsMisses: Bool = false) {
+        self.globalDelay = globalDelay
+        self.answersPreflight = answersPreflight
+        self.adminEnabled = adminEnabled
+        self.forwardsMisses = forwardsMisses
+    }
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CMicroHTTPD
+import Synchronization
+
+/// One libmicrohttpd daemon on one listen address. Owns the `MHD_Daemon`: it is stopped when
+/// this object goes away, so no path can leak a running daemon or stop one twice.
+final class Daemon: Sendable {
+    /// Used from one thread at a time: created, quiesced and stopped by the server's owner.
+    nonisolated(unsafe) private let raw: OpaquePointer
+    /// The listen socket `quiesce` took back; closed only after the daemon stopped (libmicrohttpd's rule).
+    private let quiescedSocket = Mutex<Int32?>(nil)
+
+    /// Starts serving `address` for `server` (the callbacks' context, unretained: the server
+    /// owns its daemons). Nil when libmicrohttpd cannot (see `errno`).
+    init?(on address: ListenAddress, configuration: ServerConfiguration, server: HTTPServer) {
+        var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_USE_TURBO.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        var storage = address.storage
+        let context = Unmanaged.passUnretained(server).toOpaque()
+        let started = withUnsafeMutablePointer(to: &storage) { addressPointer -> OpaquePointer? in
+            var options: [MHD_OptionItem] = [
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(addressPointer)),
+                // Our own limit refuses connections in the accept policy with a log line; libmicrohttpd's
+                // (which only stops accepting, leaving clients waiting) sits above it.
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.maxConnections + 64, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.maxHeaderBytes, ptr_value: nil),
+                MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: 1024, ptr_value: nil),
+            ]
+            if configuration.threads > 1 {
+                options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+            }
+            options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            return options.withUnsafeMutableBufferPointer { buffer in
+                cmhd_start_daemon(flags,
+                                  accessHandler, context,
+                                  requestCompleted, context,
+                                  requestStarted, context,
+                                  acceptPolicy, context,
+                                  connectionNotified, context,
+                                  libraryLog, context,
+                                  buffer.baseAddress)
+            }
+        }
+        guard let started else { return nil }
+        raw = started
+    }
+
+    /// The port the daemon listens on (the one picked, with port 0).
+    var boundPort: Int { Int(cmhd_daemon_bound_port(raw)) }
+
+    /// Stops accepting new connections; open ones are still served.
+    func quiesce() {
+        let socket = MHD_quiesce_daemon(raw)
+        quiescedSocket.withLock { $0 = socket }
+    }
+
+    deinit {
+        MHD_stop_daemon(raw)
+        if let socket = quiescedSocket.withLock({ $0 }), socket >= 0 { close(socket) }
+    }
+}

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CMicroHTTPD
+import MockdCore
+
+// libmicrohttpd's C callbacks: file scope, non-capturing; the context arrives as the server,
+// unretained. Each one hands over to the server at once.
+
+func server(_ context: UnsafeMutableRawPointer?) -> HTTPServer {
+    Unmanaged<HTTPServer>.fromOpaque(context!).takeUnretainedValue()
+}
+
+/// Called once per request, right after the request line; its result becomes the request's context.
+func requestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    let server = server(context)
+    server.activeRequests.add(1, ordering: .relaxed)
+    if let connection { server.connections.requestLine(connection, now: RequestState.monotonicNanoseconds()) }
+    return Unmanaged.passRetained(RequestState(rawURI: uri)).toOpaque()
+}
+
+/// libmicrohttpd's call pattern: once after the headers, once per body chunk, once more at the end.
+func accessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                   _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+                   _ uploadDataSize: UnsafeMutablePointer<Int>?,
+                   _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    guard let connection, let url, let method, let uploadDataSize, let raw = requestContext?.pointee else { return .NO }
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+    return server(context).handle(connection: connection, url: url, method: method, version: version, uploadData: uploadData,
+                                  uploadDataSize: uploadDataSize, state: state)
+}
+
+func requestCompleted(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                      _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
+    guard let requestContext, let raw = requestContext.pointee else { return }
+    let server = server(context)
+    server.bodyBudget.release(Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue().heldBodyBytes)
+    Unmanaged<RequestState>.fromOpaque(raw).release()
+    requestContext.pointee = nil
+    server.activeRequests.subtract(1, ordering: .releasing)
+    if let connection { server.connections.requestDone(connection, now: RequestState.monotonicNanoseconds()) }
+}
+
+func acceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
+    let server = server(context)
+    let open = server.openConnections.load(ordering: .relaxed)
+    if open >= server.configuration.maxConnections {
+        // Make room by closing a slow or idle client; refuse only when every connection is busy.
+        let now = RequestState.monotonicNanoseconds()
+        if server.connections.evictOne(now: now) {
+            if let line = server.connections.evictions.record("connection limit \(server.configuration.maxConnections) (--max-connections) reached: closed the connection waiting longest for its request head, or idle longest", now: now) {
+                server.logger.warning("\(line)")
+            }
+            return .YES
+        }
+        if let line = server.connections.refusals.record("connection refused: \(open) connections open and all busy, the limit is \(server.configuration.maxConnections) (--max-connections)", now: now) {
+            server.logger.warning("\(line)")
+        }
+        return .NO
+    }
+    return .YES
+}
+
+func connectionNotified(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                        _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode) {
+    let server = server(context)
+    if code == .CONNECTION_NOTIFY_STARTED {
+        server.openConnections.add(1, ordering: .relaxed)
+        if let connection { server.connections.opened(connection, socketContext: socketContext, now: RequestState.monotonicNanoseconds()) }
+    } else {
+        server.connections.closed(socketContext: socketContext)
+        server.openConnections.subtract(1, ordering: .relaxed)
+    }
+}
+
+/// libmicrohttpd's own messages (connection errors, 414/431 it answered itself) go to the log.
+func libraryLog(_ context: UnsafeMutableRawPointer?, _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?) {
+    guard let format, let arguments else { return }
+    var buffer = [CChar](repeating: 0, count: 512)
+    _ = vsnprintf(&buffer, buffer.count, format, arguments)
+    var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    while message.last?.isNewline == true { message.removeLast() }
+    // Returning MHD_NO is how mockd drops a connection on purpose (faults): not news.
+    if message.hasPrefix("Application reported internal error") {
+        server(context).logger.debug("libmicrohttpd: \(message)")
+    } else {
+        server(context).logger.notice("libmicrohttpd: \(message)")
+    }
+}
+
+func collectValue(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
+                  _ value: UnsafePointer<CChar>?) -> MHD_Result {
+    guard let context, let key else { return .YES }
+    context.assumingMemoryBound(to: [HTTPHeader].self).pointee
+        .append(HTTPHeader(String(cString: key), value.map { String(cString: $0) } ?? ""))
+    return .YES
+}
+
+func collectArgument(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
+                     _ value: UnsafePointer<CChar>?) -> MHD_Result {
+    guard let context, let key else { return .YES }
+    context.assumingMemoryBound(to: [(name: String, value: String?)].self).pointee
+        .append((String(cString: key), value.map { String(cString: $0) }))
+    return .YES
+}

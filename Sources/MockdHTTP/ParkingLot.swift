@@ -1,0 +1,110 @@
+import CMicroHTTPD
+import Dispatch
+import Synchronization
+
+/// Requests suspended in libmicrohttpd (delays, timeout faults, upstream calls, slow admin
+/// work), one lot per server with its own timer queue. No thread waits for a parked request:
+/// a timer or the work resumes it. Shutdown resumes them all first: stopping a daemon with a
+/// suspended connection aborts the process.
+final class ParkingLot: Sendable {
+    /// How long a request waits, and who resumes it.
+    enum Wait: Sendable {
+        /// Resumed by a timer after `delay`; then `then` is carried out.
+        case timer(Duration, then: Outcome)
+        /// Resumed by `start`'s work (an upstream call, a reload), which must end with
+        /// `HTTPServer.finishWork`; shutdown leaves it to end by itself until its deadline.
+        case work(start: @Sendable () -> Void)
+    }
+
+    enum Admission { case parked, full, closed }
+
+    struct Parked: Sendable {
+        enum Kind: Sendable { case timer, work }
+        let state: RequestState
+        let connection: ConnectionHandle
+        let kind: Kind
+    }
+
+    private struct Table: ~Copyable {
+        var requests: [ObjectIdentifier: Parked] = [:]
+        /// Set when shutdown begins: nothing is suspended any more (keep-alive connections can
+        /// still send requests after the daemon is quiesced).
+        var closed = false
+    }
+
+    private let table = Mutex<Table>(Table())
+    /// `closed`, readable on every request without the lock.
+    private let closedFlag = Atomic<Bool>(false)
+    private let limit: Int
+    /// Every delay and stall timer of this server. A Dispatch timer, not Task.sleep: it fires
+    /// on time even when the Swift concurrency pool is busy (the proxy, a test harness).
+    private let timers = DispatchQueue(label: "mockd.timers")
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    var count: Int { table.withLock { $0.requests.count } }
+    /// Shutdown has begun.
+    var isClosed: Bool { closedFlag.load(ordering: .relaxed) }
+
+    /// Suspends the connection and starts its wait. Suspending under the table's lock: shutdown's
+    /// last sweep cannot miss this request, and a resume cannot run between the insertion and
+    /// the suspension.
+    func park(_ state: RequestState, connection: OpaquePointer, _ wait: Wait) -> Admission {
+        let kind: Parked.Kind
+        if case .timer = wait { kind = .timer } else { kind = .work }
+        let admission = table.withLock { table -> Admission in
+            if table.closed { return .closed }
+            guard table.requests.count < limit else { return .full }
+            table.requests[ObjectIdentifier(state)] = Parked(state: state, connection: ConnectionHandle(raw: connection), kind: kind)
+            state.phase = .parked
+            MHD_suspend_connection(connection)
+            return .parked
+        }
+        guard admission == .parked else { return admission }
+        switch wait {
+        case .timer(let delay, _):
+            let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
+            timers.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in resume(state) }
+        case .work(let start):
+            start()
+        }
+        return .parked
+    }
+
+    /// Resumes a parked request exactly once, whoever asks first (its timer, its work, or
+    /// shutdown); later calls do nothing. Taking it out of the table is the claim, and the
+    /// resume happens under the same lock, so shutdown never sees a request that is claimed
+    /// but still suspended.
+    func resume(_ state: RequestState) {
+        table.withLock { table in
+            guard let request = table.requests.removeValue(forKey: ObjectIdentifier(state)) else { return }
+            MHD_resume_connection(request.connection.raw)
+        }
+    }
+
+    /// Shutdown begins: nothing is parked from now on. Returns what is parked now.
+    func close() -> [Parked] {
+        closedFlag.store(true, ordering: .relaxed)
+        return table.withLock { table in
+            table.closed = true
+            return Array(table.requests.values)
+        }
+    }
+
+    /// Shutdown's last sweep: resumes whatever is still suspended (work past the deadline).
+    func resumeAll() {
+        table.withLock { table in
+            for request in table.requests.values { MHD_resume_connection(request.connection.raw) }
+            table.requests.removeAll()
+        }
+    }
+}
+
+/// A suspended connection. The pointer is only used for the one `MHD_resume_connection`
+/// (guarded by the lot's lock), while the request is certainly alive: a suspended request
+/// cannot complete.
+struct ConnectionHandle: @unchecked Sendable {
+    let raw: OpaquePointer
+}

@@ -1,0 +1,152 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+#else
+import Foundation
+#endif
+import Logging
+import MockdCore
+import MockdSystem
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// Saves proxied answers as mocks (`--record`): a 200 JSON answer becomes
+/// `mock_<path>_<method>.json` in the root, anything else a route in `<routes>/recorded.json`
+/// with its body in `<root>/recorded/`.
+///
+/// Never overwrites an existing mock unless `overwrite`; every write is atomic (the system
+/// layer's `AtomicFile`: a temp file in the same folder, fsync, rename, or link when it must not
+/// replace), so a reload or a reader never sees half a file; file names are built so no request
+/// path can make it write outside the root or the routes folder. Existing mocks are looked up in
+/// the server's current snapshot (`findMocks(in:)`). Thread-safe: writes are serialized.
+public final class Recorder: Sendable {
+    public let root: String
+    public let routesDirectory: String
+    public let overwrite: Bool
+    let logger: Logger
+    /// Answers seen per `METHOD path` during this run (bounded: past `maxTracked` keys, new ones
+    /// are not tracked, and the existing-file check alone keeps them from being written twice).
+    private let seen = Mutex<[String: Int]>([:])
+    static let maxTracked = 100_000
+    /// Every file this recorder wrote, absolute, for the watcher to tell its own writes from the user's.
+    private let written = Mutex<Set<String>>([])
+    /// The working folder, which relative roots are under: the watcher names files by absolute path.
+    private let workingDirectory: String
+    /// Where the mocks being served are looked up (`findMocks(in:)`); nil: only the root itself.
+    private let snapshotSource = Mutex<(@Sendable () -> Snapshot?)?>(nil)
+    /// The thread `recordOffThePool` writes on (fsync blocks: not on the Swift concurrency pool).
+    private let writer = DispatchQueue(label: "mockd-record")
+
+    /// The route table the recorder writes, in the routes folder.
+    public static let routesFileName = "recorded.json"
+    /// The folder under the root that holds recorded route bodies.
+    public static let bodiesFolder = "recorded"
+
+    public init(root: String, routesDirectory: String, overwrite: Bool, logger: Logger) {
+        self.root = Self.trimmed(root)
+        self.routesDirectory = Self.trimmed(routesDirectory)
+        self.overwrite = overwrite
+        self.logger = logger
+        workingDirectory = FileManager.default.currentDirectoryPath
+    }
+
+    /// `<routes>/recorded.json`.
+    public var routesFile: String { routesDirectory + "/" + Self.routesFileName }
+
+    /// Where to look for the mocks already served: the server's current snapshot (which it
+    /// replaces on reload). Set once the server exists, before the first answer is recorded.
+    public func findMocks(in snapshot: @escaping @Sendable () -> Snapshot?) {
+        snapshotSource.withLock { $0 = snapshot }
+    }
+
+    func currentSnapshot() -> Snapshot? {
+        snapshotSource.withLock { $0 }?()
+    }
+
+    /// `record` on the recorder's own thread, so its blocking writes (fsync) never hold a
+    /// thread of the Swift concurrency pool; the calling task waits without blocking.
+    public func recordOffThePool(_ request: MockRequest, _ response: BuiltResponse) async -> RecordOutcome {
+        await withCheckedContinuation { continuation in
+            writer.async { continuation.resume(returning: self.record(request, response)) }
+        }
+    }
+
+    /// Records one upstream answer (pass `ProxyOutcome.response` when `fromUpstream`). Does
+    /// blocking file I/O: call it off the server's network threads.
+    public func record(_ request: MockRequest, _ response: BuiltResponse) -> RecordOutcome {
+        if let why = Self.notRecordable(request, response) { return .skipped(why) }
+        let path = Self.normalized(request.path)
+        let key = request.method + " " + path
+        // The lock also serializes the writes: two answers never race on recorded.json.
+        return seen.withLock { seen -> RecordOutcome in
+            let count = seen[key, default: 0] + 1
+            if count > 1 || seen.count < Self.maxTracked { seen[key] = count }
+            if count > 1 { return .duplicate(count) }
+            let outcome = save(request, path: path, response)
+            switch outcome {
+            case .wroteMock(let file): logger.info("recorded \(key) as \(file)")
+            case .wroteRoute(let index): logger.info("recorded \(key) as \(routesFile)#\(index)")
+            case .keptExisting(let existing): logger.info("not recording \(key): \(existing) exists (--record-overwrite replaces it)")
+            case .failed(let why): logger.error("could not record \(key): \(why)")
+            case .duplicate, .skipped: break
+            }
+            return outcome
+        }
+    }
+
+    /// True for a file this recorder wrote (a mock, a body, `recorded.json`) and for the hidden
+    /// temp files of its atomic writes (`.dat.nosync…`, renamed away at once): a file watcher
+    /// ignores these so recording does not trigger reloads.
+    public func isOwnWrite(_ path: String) -> Bool {
+        if PathText.lastComponent(path).hasPrefix(Self.temporaryFilePrefix) { return true }
+        let key = writtenKey(path)
+        return written.withLock { $0.contains(key) }
+    }
+
+    /// How `AtomicFile` names its temp file in the target's folder (`.dat.nosync<pid>.<random>`,
+    /// as Foundation's atomic write does): `isOwnWrite` relies on it.
+    static let temporaryFilePrefix = AtomicFile.temporaryPrefix
+
+    /// The files written so far, absolute and standardized, sorted.
+    public var writtenFiles: [String] { written.withLock { $0.sorted() } }
+
+    /// One spelling per file: absolute (the default root, `MockData`, is relative, and the
+    /// watcher asks with absolute paths) and standardized.
+    private func writtenKey(_ path: String) -> String {
+        PathText.standardized(path.hasPrefix("/") ? path : workingDirectory + "/" + path)
+    }
+
+    // MARK: - Files
+
+    /// Writes `bytes` to `path` with `AtomicFile` (temp file, fsync, rename; with `replace:
+    /// false`, link, which fails when the name is taken), remembering it as this recorder's.
+    func writeAtomically(_ bytes: Data, to path: String, replace: Bool = true) throws {
+        let key = writtenKey(path)
+        written.withLock { _ = $0.insert(key) }
+        try AtomicFile.write(Array(bytes), to: path, replace: replace)
+    }
+
+    /// The system's reason (`strerror`) for a failed file operation; FoundationEssentials
+    /// reports those (creating a folder) as a CocoaError around the POSIX error.
+    static func describe(_ error: any Error) -> String {
+        if let write = error as? AtomicFile.WriteError { return write.reason }
+        if let posix = (error as? CocoaError)?.underlying as? POSIXError ?? error as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
+        }
+        // Rare (an invalid file name, no free temp name): Foundation's generic wording.
+        if let cocoa = error as? CocoaError {
+            return "The operation could not be completed. (NSCocoaErrorDomain error \(cocoa.code.rawValue).)"
+        }
+        return "\(error)"
+    }
+
+    static func trimmed(_ folder: String) -> String {
+        var folder = folder.isEmpty ? "." : folder
+        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+        return folder
+    }
+}

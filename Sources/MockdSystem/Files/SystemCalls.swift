@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// System calls and constants spelled differently by Glibc and Darwin, under one name.
+public enum SystemCalls {
+    /// `SOCK_STREAM` as `socket(2)` and `getaddrinfo` take it (an enum case on Glibc).
+    public static var streamSocketType: Int32 {
+        #if os(Linux)
+        Int32(SOCK_STREAM.rawValue)
+        #else
+        SOCK_STREAM
+        #endif
+    }
+
+    /// `read(2)` for code that has a method of the same name in scope (which hides the C
+    /// function; `Glibc.read` does not compile on a Mac).
+    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(fd, buffer, count)
+        #else
+        Darwin.read(fd, buffer, count)
+        #endif
+    }
+
+    /// `write(2)`, as `read`.
+    public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(fd, buffer, count)
+        #else
+        Darwin.write(fd, buffer, count)
+        #endif
+    }
+}

@@ -1,0 +1,82 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+#else
+import Foundation
+#endif
+import Logging
+import MockdCore
+import MockdHTTP
+import MockdSystem
+import Synchronization
+
+/// Reads files and routes again and has the server serve them if they are valid; otherwise the
+/// server keeps the last good configuration. Asked by SIGHUP, the file watcher and
+/// `POST /__mockd/reload`; tells systemd while it works (`Type=notify-reload`).
+final class Reloader: Reloading {
+    private let load: @Sendable () -> MockDataLoader.Result
+    private let logger: Logger
+    private let systemd: SystemdNotifier
+    /// The server it reloads. Strong: the server holds this reloader weakly, for its admin API.
+    private let target = Mutex<HTTPServer?>(nil)
+    /// One reload at a time.
+    private let reloading = Mutex<Void>(())
+    private let lastReport = Mutex<ReloadReport?>(nil)
+
+    init(logger: Logger, systemd: SystemdNotifier = SystemdNotifier(socketPath: nil), load: @escaping @Sendable () -> MockDataLoader.Result) {
+        self.load = load
+        self.logger = logger
+        self.systemd = systemd
+    }
+
+    /// The server whose snapshot reloads replace (set once, after the server is made with this reloader).
+    func serve(_ server: HTTPServer) {
+        target.withLock { $0 = server }
+    }
+
+    var lastReload: ReloadReport? { lastReport.withLock { $0 } }
+
+    /// Requests already resolved finish on the old configuration.
+    @discardableResult
+    func reload(trigger: String) -> ReloadReport {
+        reloading.withLock { _ in
+            let started = ContinuousClock.now
+            let server = target.withLock { $0 }
+            systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
+            defer { if let server { systemd.notify("READY=1\nSTATUS=\(Self.statusLine(server))") } }
+            guard let server else {
+                return ReloadReport(time: Self.now(), ok: false, files: 0, routes: 0, errors: ["reload is not available"],
+                                    durationMilliseconds: 0, trigger: trigger)
+            }
+            let result = load()
+            let took = ContinuousClock.now - started
+            let elapsed = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
+            let report: ReloadReport
+            if let snapshot = result.snapshot {
+                server.install(snapshot)
+                report = ReloadReport(time: Self.now(), ok: true, files: snapshot.fileCount, routes: snapshot.routes.count,
+                                      errors: [], durationMilliseconds: elapsed, trigger: trigger)
+                logger.info("reloaded", metadata: ["trigger": "\(trigger)", "files": "\(snapshot.fileCount)",
+                                                   "routes": "\(snapshot.routes.count)", "durationMs": "\(Int(elapsed))"])
+                for warning in result.diagnostics { logger.warning("\(warning)") }
+            } else {
+                let errors = result.diagnostics.filter { $0.severity == .error }.map(\.description)
+                let serving = server.snapshot
+                report = ReloadReport(time: Self.now(), ok: false, files: serving.fileCount, routes: serving.routes.count,
+                                      errors: errors, durationMilliseconds: elapsed, trigger: trigger)
+                logger.error("reload failed; still serving the last good configuration\n\(ConfigurationError(result.diagnostics))")
+            }
+            lastReport.withLock { $0 = report }
+            return report
+        }
+    }
+
+    /// For systemd's STATUS= line.
+    static func statusLine(_ server: HTTPServer) -> String {
+        let snapshot = server.snapshot
+        return "serving \(snapshot.fileCount) files and \(snapshot.routes.count) routes on \(server.urls.joined(separator: " "))"
+    }
+
+    static func now() -> Double {
+        Date().timeIntervalSince1970
+    }
+}

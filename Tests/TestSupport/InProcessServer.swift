@@ -1,0 +1,67 @@
+import Foundation
+import Logging
+import MockdCore
+import MockdHTTP
+
+/// The one way every suite runs an in-process mockd: an `HTTPServer` on 127.0.0.1 with a port
+/// of its own (port 0) and two threads, serving `snapshot`. It runs `body`, then always shuts the
+/// server down off the cooperative pool (`stopOffThePool`), also when `body` throws.
+/// `attach` sees the server before it starts (a reloader is wired to it there).
+public func withServer<T>(
+    snapshot: Snapshot,
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    runtime: RuntimeState = RuntimeState(),
+    logger: Logger,
+    journal: RequestJournal = RequestJournal(),
+    missHandler: (any MissHandler)? = nil,
+    reloads: (any Reloading)? = nil,
+    attach: (HTTPServer) -> Void = { _ in },
+    _ body: (HTTPServer) async throws -> T
+) async throws -> T {
+    var configuration = ServerConfiguration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    configuration.threads = 2
+    configure(&configuration)
+    let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: runtime, logger: logger,
+                            journal: journal, missHandler: missHandler, reloads: reloads)
+    attach(server)
+    try server.start()
+    let result: Result<T, any Error>
+    do {
+        result = .success(try await body(server))
+    } catch {
+        result = .failure(error)
+    }
+    await stopOffThePool(server)
+    return try result.get()
+}
+
+/// `withServer` for a mock root on disk (the loader must accept it).
+public func withServer<T>(
+    root: String,
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    logger: Logger,
+    _ body: (HTTPServer) async throws -> T
+) async throws -> T {
+    let loaded = MockDataLoader(root: root).load()
+    guard let snapshot = loaded.snapshot else { throw ServerHarnessError("cannot load \(root): \(loaded.diagnostics)") }
+    return try await withServer(snapshot: snapshot, configure: configure, logger: logger, body)
+}
+
+/// Shuts `server` down on a thread of its own: shutdown waits (up to `timeout`) for requests in
+/// flight, and must not hold a thread of the cooperative pool, which runs the work those requests
+/// (and every other test) wait for.
+public func stopOffThePool(_ server: HTTPServer, timeout: Duration = .seconds(2)) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread {
+            server.shutdown(timeout: timeout)
+            continuation.resume()
+        }.start()
+    }
+}
+
+public struct ServerHarnessError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
