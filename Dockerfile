@@ -48,6 +48,14 @@ COPY --from=build /out/mockd /usr/local/bin/mockd
 COPY MockData/ /data/MockData/
 COPY routes/ /data/routes/
 
+# Listening on 0.0.0.0 inside the container, mockd warns at start that the admin API and the
+# journal are open to the network, and redacts credential values (Authorization, Cookie,
+# *token*, *secret*…) in the journal. Close the admin API with a token, which `mockd health`
+# (the HEALTHCHECK below) sends too:
+#   docker run -e MOCKD_ADMIN_TOKEN=$(openssl rand -hex 16) -p 127.0.0.1:8080:8080 mockd
+# then `curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8080/__mockd/requests`.
+# Or remove it with MOCKD_NO_ADMIN=true. Reached by a DNS name with dots, the admin API also
+# needs MOCKD_ALLOWED_HOSTS=that.name (loopback, IP addresses and single-label names work as is).
 ENV MOCKD_HOST=0.0.0.0 \
     MOCKD_PORT=8080 \
     MOCKD_ROOT=/data/MockData \

@@ -3,7 +3,7 @@ SWIFT ?= swift
 PORT ?= 8080
 PREFIX ?= /usr/local
 
-.PHONY: run test build release deps bench docker-test systemd-test install clean
+.PHONY: run test build release deps bench docker-test systemd-test install clean fuzz sanitize
 
 ## Serve the bundled MockData/ and routes/ on http://127.0.0.1:$(PORT)
 run: release
@@ -13,6 +13,14 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## Fuzz the parsers with libFuzzer + ASan, FUZZ_SECONDS each (default 60); fails on a crash
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz.sh
+
+## The whole test suite under AddressSanitizer, then ThreadSanitizer; fails on any report
+sanitize: deps
+	SWIFT=$(SWIFT) scripts/sanitize.sh
 
 build: deps
 	$(SWIFT) build

@@ -26,11 +26,14 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
+        // mockd's lock: Synchronization.Mutex, or a pthread mutex for ThreadSanitizer builds
+        // (-DMOCKD_PTHREAD_LOCK, `make sanitize`).
+        .target(name: "MockdLock", swiftSettings: settings),
         // The pure core: naming rule, loading, route tables, resolution. No C, no sockets.
         .target(
             name: "MockdCore",
             dependencies: [
-                "MockdSystem",
+                "MockdLock", "MockdSystem",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: settings
@@ -40,14 +43,14 @@ let package = Package(
         .systemLibrary(name: "CMockdSystem"),
         .target(
             name: "MockdSystem",
-            dependencies: ["CMockdSystem"],
+            dependencies: ["CMockdSystem", "MockdLock"],
             swiftSettings: settings
         ),
         // The thin libmicrohttpd adapter: daemon, handler trampoline, prepared responses.
         .target(
             name: "MockdHTTP",
             dependencies: [
-                "CMicroHTTPD", "MockdCore", "MockdSystem",
+                "CMicroHTTPD", "MockdCore", "MockdLock", "MockdSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -63,7 +66,7 @@ let package = Package(
         .target(
             name: "MockdProxy",
             dependencies: [
-                "CCurl", "MockdCore", "MockdSystem",
+                "CCurl", "MockdCore", "MockdLock", "MockdSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -71,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "mockd",
             dependencies: [
-                "MockdCore", "MockdHTTP", "MockdProxy", "MockdSystem",
+                "MockdCore", "MockdHTTP", "MockdLock", "MockdProxy", "MockdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -81,34 +84,48 @@ let package = Package(
         // blocking work); not part of any product.
         .target(
             name: "TestSupport",
-            dependencies: ["MockdCore", "MockdHTTP", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MockdCore", "MockdHTTP", "MockdLock", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: settings
         ),
         .testTarget(
             name: "MockdCoreTests",
-            dependencies: ["MockdCore", "TestSupport"],
+            dependencies: ["MockdCore", "MockdLock", "TestSupport"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MockdHTTPTests",
             dependencies: [
                 // mockd (the executable) for its reloader, which the reload tests drive in-process.
-                "MockdCore", "MockdHTTP", "mockd", "TestSupport",
+                "MockdCore", "MockdHTTP", "MockdLock", "mockd", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MockdSystemTests",
-            dependencies: ["MockdSystem", "TestSupport"],
+            dependencies: ["MockdSystem", "MockdLock", "TestSupport"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MockdProxyTests",
-            dependencies: ["MockdCore", "MockdProxy", "MockdHTTP", "TestSupport"],
+            dependencies: ["MockdCore", "MockdProxy", "MockdHTTP", "MockdLock", "TestSupport"],
             swiftSettings: settings
         ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (Fuzz/), only when `make fuzz` asks: they need -sanitize=fuzzer to link.
+if Context.environment["MOCKD_FUZZ"] != nil {
+    package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
+    for (name, dependencies) in [("FuzzJSON", ["MockdCore"]), ("FuzzMockFileName", ["MockdCore"]),
+                                 ("FuzzRouteTable", ["MockdCore"]), ("FuzzRequestTarget", ["MockdCore", "MockdHTTP"])] {
+        package.targets.append(.executableTarget(
+            name: name, dependencies: ["CFuzzerDriver"] + dependencies.map { .target(name: $0) },
+            path: "Fuzz/\(name)", swiftSettings: settings,
+            // libFuzzer's own `main` and SwiftPM's entry symbol both exist; both run the driver.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--allow-multiple-definition"])]))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}

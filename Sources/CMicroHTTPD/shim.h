@@ -58,4 +58,19 @@ static inline const struct sockaddr *cmhd_connection_peer(struct MHD_Connection 
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// Makes libmicrohttpd close the connection after this request's response (and say
+/// `Connection: close` in it) without touching the response, which may be shared: a request
+/// header `Connection: close` is what 0.9.75's keep-alive decision reads. The strings are C
+/// literals because libmicrohttpd keeps the pointers for the request's lifetime.
+static inline enum MHD_Result cmhd_close_after_response(struct MHD_Connection *connection) {
+    return MHD_set_connection_value(connection, MHD_HEADER_KIND, "Connection", "close");
+}
+
+/// The pointer the connection-notify callback stored for this connection (mockd's record).
+static inline void *cmhd_connection_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 #endif

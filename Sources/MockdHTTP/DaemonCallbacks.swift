@@ -15,7 +15,9 @@ func server(_ context: UnsafeMutableRawPointer?) -> HTTPServer {
 
 /// Called once per request, right after the request line; its result becomes the request's context.
 func requestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
-    server(context).activeRequests.add(1, ordering: .relaxed)
+    let server = server(context)
+    server.activeRequests.add(1, ordering: .relaxed)
+    if let connection { server.connections.requestLine(connection, now: RequestState.monotonicNanoseconds()) }
     return Unmanaged.passRetained(RequestState(rawURI: uri)).toOpaque()
 }
 
@@ -26,23 +28,36 @@ func accessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePoin
                    _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
     guard let connection, let url, let method, let uploadDataSize, let raw = requestContext?.pointee else { return .NO }
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
-    return server(context).handle(connection: connection, url: url, method: method, uploadData: uploadData,
+    return server(context).handle(connection: connection, url: url, method: method, version: version, uploadData: uploadData,
                                   uploadDataSize: uploadDataSize, state: state)
 }
 
 func requestCompleted(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                       _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
     guard let requestContext, let raw = requestContext.pointee else { return }
+    let server = server(context)
+    server.bodyBudget.release(Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue().heldBodyBytes)
     Unmanaged<RequestState>.fromOpaque(raw).release()
     requestContext.pointee = nil
-    server(context).activeRequests.subtract(1, ordering: .releasing)
+    server.activeRequests.subtract(1, ordering: .releasing)
+    if let connection { server.connections.requestDone(connection, now: RequestState.monotonicNanoseconds()) }
 }
 
 func acceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
     let server = server(context)
     let open = server.openConnections.load(ordering: .relaxed)
     if open >= server.configuration.maxConnections {
-        server.logger.warning("connection refused: \(open) connections open, the limit is \(server.configuration.maxConnections) (--max-connections)")
+        // Make room by closing a slow or idle client; refuse only when every connection is busy.
+        let now = RequestState.monotonicNanoseconds()
+        if server.connections.evictOne(now: now) {
+            if let line = server.connections.evictions.record("connection limit \(server.configuration.maxConnections) (--max-connections) reached: closed the connection waiting longest for its request head, or idle longest", now: now) {
+                server.logger.warning("\(line)")
+            }
+            return .YES
+        }
+        if let line = server.connections.refusals.record("connection refused: \(open) connections open and all busy, the limit is \(server.configuration.maxConnections) (--max-connections)", now: now) {
+            server.logger.warning("\(line)")
+        }
         return .NO
     }
     return .YES
@@ -53,7 +68,9 @@ func connectionNotified(_ context: UnsafeMutableRawPointer?, _ connection: Opaqu
     let server = server(context)
     if code == .CONNECTION_NOTIFY_STARTED {
         server.openConnections.add(1, ordering: .relaxed)
+        if let connection { server.connections.opened(connection, socketContext: socketContext, now: RequestState.monotonicNanoseconds()) }
     } else {
+        server.connections.closed(socketContext: socketContext)
         server.openConnections.subtract(1, ordering: .relaxed)
     }
 }

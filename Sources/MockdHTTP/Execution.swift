@@ -124,22 +124,23 @@ extension HTTPServer {
             return .NO
         case .send(let reply, .truncated?):
             log.record(request, status: reply.status, source: reply.source + " (fault truncated)", scenario: reply.scenario, state: state)
-            return queue(MHDResponse(truncating: reply, extraHeaders: configuration.corsHeaders), status: reply.status, on: connection)
+            return queue(MHDResponse(truncating: reply, extraHeaders: extraHeaders(for: reply)), status: reply.status, on: connection)
         case .send(let reply, _):  // no fault (a timeout fault never gets here: it is parked, then closed)
             log.record(request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state)
             if closing {
-                return queue(MHDResponse(closing: reply, extraHeaders: configuration.corsHeaders), status: reply.status, on: connection)
+                return queue(MHDResponse(closing: reply, extraHeaders: extraHeaders(for: reply)), status: reply.status, on: connection)
             }
             switch reply.response {
             case .prepared(let prepared):
                 guard let serving else { return .NO }
                 return MHD_queue_response(connection, UInt32(prepared.status), serving.rawResponses[prepared.id])
             case .built(let built):
+                // No --cors on the admin API's answers.
                 if let id = built.reuseID, let serving {
-                    return queue(serving.reusedResponse(id, { MHDResponse(built: built, extraHeaders: configuration.corsHeaders) }),
+                    return queue(serving.reusedResponse(id, { MHDResponse(built: built, extraHeaders: extraHeaders(for: built)) }),
                                  status: built.status, on: connection)
                 }
-                return queue(MHDResponse(built: built, extraHeaders: configuration.corsHeaders), status: built.status, on: connection)
+                return queue(MHDResponse(built: built, extraHeaders: extraHeaders(for: built)), status: built.status, on: connection)
             }
         }
     }
@@ -159,8 +160,9 @@ extension HTTPServer {
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     }
 
-    /// The admin API's answer, after the token check.
+    /// The admin API's answer, after the Host check (DNS rebinding) and the token check.
     func adminResponse(_ request: MockRequest, serving: ServingState) -> BuiltResponse {
+        if let refusal = adminHostRefusal(request) { return refusal }
         if let token = configuration.adminToken, request.headers.first(named: "Authorization") != "Bearer \(token)" {
             var response = BuiltResponse.json(status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n", source: "admin")
             response.headers.append(HTTPHeader("WWW-Authenticate", #"Bearer realm="mockd admin""#))

@@ -16,6 +16,8 @@ import Synchronization
 /// - `Execution`: carries out the core's `Resolution` (the one place that sends).
 /// - `ParkingLot`: suspended requests and their timers (the one place that parks).
 /// - `RequestLog`: the access line and the journal entry (the one place that logs).
+/// - `ConnectionGuard`, `BodyBudget`, `RequestHeadCheck`, `AdminExposure`: what hostile clients
+///   meet (head deadline and eviction, body memory, framing, the admin API's Host and CORS rules).
 ///
 /// The snapshot and the libmicrohttpd responses built from it are swapped together by
 /// `install(_:)`; a request keeps the `ServingState` it started with until it is answered.
@@ -30,6 +32,10 @@ public final class HTTPServer: Sendable {
     /// Requests between their request line and their completion (for graceful shutdown).
     let activeRequests = Atomic<Int>(0)
     let openConnections = Atomic<Int>(0)
+    /// Head deadlines and eviction at --max-connections (see `ConnectionGuard`).
+    let connections: ConnectionGuard
+    /// Memory for request bodies (see `BodyBudget`).
+    let bodyBudget: BodyBudget
     let startedAt = RequestState.monotonicNanoseconds()
     let admin = AdminAPI()
     public let journal: RequestJournal
@@ -48,10 +54,12 @@ public final class HTTPServer: Sendable {
         self.runtime = runtime
         self.logger = logger
         self.journal = journal
-        self.log = RequestLog(logger: logger, journal: journal)
+        self.log = RequestLog(logger: logger, journal: journal, redactsCredentials: configuration.redactsJournalCredentials)
         self.parking = ParkingLot(limit: configuration.maxParked)
         self.missHandler = missHandler
         self.reloads = reloads
+        self.bodyBudget = BodyBudget(limit: configuration.maxBodyMemoryBytes)
+        self.connections = ConnectionGuard(headTimeoutSeconds: configuration.headTimeoutSeconds, logger: logger)
         self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime,
                                           policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
                                           extraHeaders: configuration.corsHeaders))
@@ -100,6 +108,7 @@ public final class HTTPServer: Sendable {
         boundPort.store(port, ordering: .releasing)
         listenURLs.withLock { $0 = urls }
         daemons.withLock { $0 = started }
+        connections.start()
     }
 
     /// Stops accepting, lets requests in flight finish (up to `timeout`), then stops. From here
@@ -111,6 +120,7 @@ public final class HTTPServer: Sendable {
             return daemons
         }
         guard !stopping.isEmpty else { return }
+        connections.stop()
         // The daemons must outlive the drain: each one stops when released (`Daemon.deinit`),
         // and stopping one with a connection suspended aborts the process.
         withExtendedLifetime(stopping) {

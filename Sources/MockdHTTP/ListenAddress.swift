@@ -67,6 +67,14 @@ struct ListenAddress: Sendable {
         return addresses
     }
 
+    /// True when `host` names only loopback addresses: 127.0.0.0/8, ::1, localhost. Textual
+    /// (no resolver call): it is read when a request is journaled.
+    static func isLoopback(host: String) -> Bool {
+        if host == "127.0.0.1" || host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.dropFirst().allSatisfy { UInt8($0) != nil }
+    }
+
     /// The same address with another port (the second family of `localhost` takes the port the first got).
     func with(port: Int) -> ListenAddress {
         var copy = self

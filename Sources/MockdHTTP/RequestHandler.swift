@@ -9,17 +9,23 @@ import MockdCore
 /// One request's way through libmicrohttpd's calls of the access handler: framing checks on
 /// the headers, the body, then a `MockRequest` for the core; when resumed, what was left to do.
 extension HTTPServer {
-    func handle(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+    func handle(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>?,
                 uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>, state: RequestState) -> MHD_Result {
         switch state.phase {
         case .new:
-            // First call: headers only. Refuse here (413, 400); answer anything else on a later
+            // First call: headers only. Refuse here (framing 400/501, 413); answer anything else on a later
             // call, or libmicrohttpd closes the connection after the response.
             state.phase = .receiving
+            // The head-timeout tick closed this connection as the head completed: too late.
+            guard connections.headComplete(connection, now: state.startNanoseconds) else { return .NO }
             if state.badPercentEncoding {
                 return refuse(connection, method: method, url: url, state: state, status: 400,
                               reason: RequestState.percentEncodingReason(url))
             }
+            if let refusal = checkHead(connection: connection, method: method, version: version, state: state) {
+                return refuse(connection, method: method, url: url, state: state, status: refusal.status, reason: refusal.reason)
+            }
+            state.bodyKeepLimit = bodyKeepLimit(url: url, state: state)
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
                let bytes = Int(String(cString: length)), bytes > configuration.maxBodyBytes {
                 return refuse(connection, method: method, url: url, state: state, status: 413,
@@ -30,13 +36,11 @@ extension HTTPServer {
             let size = uploadDataSize.pointee
             if size != 0 {
                 if !state.bodyTooLarge, let uploadData {
-                    if state.body.count + size > configuration.maxBodyBytes {
+                    if state.bodyBytesSeen + size > configuration.maxBodyBytes {
                         state.bodyTooLarge = true
                         state.body = []
                     } else {
-                        uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
-                            state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
-                        }
+                        receive(uploadData, count: size, state: state)
                     }
                 }
                 uploadDataSize.pointee = 0
@@ -45,6 +49,11 @@ extension HTTPServer {
             if state.bodyTooLarge {
                 return refuse(connection, method: method, url: url, state: state, status: 413,
                               reason: "the chunked body exceeded \(configuration.maxBodyBytes) bytes (--max-body-bytes)")
+            }
+            if state.overBudget {
+                let request = MockRequest(method: Self.method(method), path: String(cString: url))
+                return carryOut(.send(Reply(.built(bodyBudgetRefusal), scenario: ""), fault: nil), for: request, serving: nil,
+                                connection: connection, state: state)
             }
             guard var path = String(validatingCString: url) else {
                 return refuse(connection, method: method, url: url, state: state, status: 400,
@@ -57,7 +66,8 @@ extension HTTPServer {
             }
             let request = MockRequest(method: Self.method(method), path: path,
                                       query: state.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection), rawQuery: state.rawQuery,
-                                      headers: Self.headers(of: connection), body: state.body)
+                                      headers: state.headers ?? Self.headers(of: connection), body: state.body,
+                                      rawPath: state.rawPath.map(Self.originForm))
             let serving = current.withLock { $0 }
             return execute(serving.resolver.resolve(request), for: request, serving: serving, connection: connection, state: state)
         case .parked:

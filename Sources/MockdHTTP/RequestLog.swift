@@ -11,13 +11,16 @@ import MockdCore
 struct RequestLog: Sendable {
     let logger: Logger
     let journal: RequestJournal
+    /// Hide credential values in journal entries (see `ServerConfiguration.redactsJournalCredentials`).
+    let redactsCredentials: Bool
     /// Set when the logger is mockd's own handler: access lines skip swift-log's event machinery
     /// (the same line, at a third of the cost per request).
     private let accessWriter: AccessLogWriter?
 
-    init(logger: Logger, journal: RequestJournal) {
+    init(logger: Logger, journal: RequestJournal, redactsCredentials: Bool = false) {
         self.logger = logger
         self.journal = journal
+        self.redactsCredentials = redactsCredentials
         if let handler = logger.handler as? MockdLogHandler, handler.metadata.isEmpty {
             self.accessWriter = handler.accessWriter
         } else {
@@ -42,7 +45,8 @@ struct RequestLog: Sendable {
         guard journal.isEnabled, !AdminAPI.isAdminPath(request.path) else { return }
         let truncated = request.body.count > journal.bodyLimit
         journal.append(RequestJournal.Entry(
-            time: Self.now(), method: request.method, path: request.path, query: request.rawQuery, headers: request.headers,
+            time: Self.now(), method: request.method, path: request.path, query: request.rawQuery,
+            headers: redactsCredentials ? CredentialRedactor.redact(request.headers) : request.headers,
             body: truncated ? Array(request.body.prefix(journal.bodyLimit)) : request.body, bodyTruncated: truncated,
             scenario: scenario, session: request.session, source: source, status: status, durationMicroseconds: micros))
     }

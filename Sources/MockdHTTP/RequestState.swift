@@ -38,14 +38,27 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     let badPercentEncoding: Bool
     /// What follows `?` in the raw URI (still encoded), for forwarding and the journal.
     let rawQuery: String
+    /// The path as sent, when it holds a percent-encoding (else nil; see `MockRequest.rawPath`).
+    let rawPath: String?
+    /// The request headers, read once on the handler's first call (`checkHead`).
+    var headers: [HTTPHeader]?
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// Body bytes received (`body` may hold fewer: see `BodyBudget`).
+    var bodyBytesSeen = 0
+    /// How much of the body to hold; set on the handler's first call.
+    var bodyKeepLimit = Int.max
+    /// Bytes of `body` reserved from the server's body budget, returned at completion.
+    var heldBodyBytes = 0
+    /// A chunk did not fit in the body budget: answered 503.
+    var overBudget = false
     /// Monotonic nanoseconds when the request line arrived, for the access log's duration.
     let startNanoseconds: UInt64
 
     init(rawURI: UnsafePointer<CChar>?) {
         badPercentEncoding = rawURI.map(Self.hasBadPercentEncoding) ?? false
         rawQuery = rawURI.flatMap(Self.query(of:)) ?? ""
+        rawPath = rawURI.flatMap(Self.encodedPath(of:))
         startNanoseconds = Self.monotonicNanoseconds()
     }
 
@@ -63,6 +76,18 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
         while end.pointee != 0 && end.pointee != CChar(UInt8(ascii: "#")) { end += 1 }
         let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The part before `?` or `#` when it contains `%`; nil otherwise (no copy for most requests).
+    static func encodedPath(of uri: UnsafePointer<CChar>) -> String? {
+        var end = uri
+        var encoded = false
+        while end.pointee != 0 && end.pointee != CChar(UInt8(ascii: "?")) && end.pointee != CChar(UInt8(ascii: "#")) {
+            if end.pointee == CChar(UInt8(ascii: "%")) { encoded = true }
+            end += 1
+        }
+        guard encoded else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: uri, count: end - uri), as: UTF8.self)
     }
 
     /// libmicrohttpd decodes `%zz` as the three characters it is; mockd answers 400 instead,

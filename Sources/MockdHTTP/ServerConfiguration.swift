@@ -11,15 +11,22 @@ public struct ServerConfiguration: Sendable {
     public var threads: Int = ServerConfiguration.defaultThreads
     /// Request bodies larger than this get 413.
     public var maxBodyBytes: Int = 10 * 1024 * 1024
-    /// Connections beyond this are closed as soon as they are accepted (one log line each).
+    /// At this many open connections a new one evicts the one waiting longest for its request
+    /// head (then the longest-idle keep-alive one); only when all are busy is it refused.
     public var maxConnections: Int = 4096
     /// A connection idle (or a client this slow) for this long is closed. Suspended requests do not count.
     public var idleTimeoutSeconds: Int = 30
+    /// A request head (line and headers) must be complete this long after the connection was
+    /// accepted (or, on a keep-alive connection, after its request line): a client dribbling
+    /// bytes cannot hold a connection by resetting the idle timeout. Answered 408.
+    public var headTimeoutSeconds: Int = 30
     /// Bytes for a request's line and headers; larger requests get 414 (URL) or 431 (headers).
     /// It is also libmicrohttpd's per-connection memory, which it clears for every request:
     /// 16 KiB (nginx allows 8 KiB per header line) halves that work and the memory of parked
     /// connections compared with libmicrohttpd's 32 KiB default.
     public var maxHeaderBytes: Int = 16 * 1024
+    /// Memory all request bodies held at once may take (`--max-body-memory`); past it, 503.
+    public var maxBodyMemoryBytes: Int = 256 * 1024 * 1024
     /// Serve `/__mockd/`.
     public var adminEnabled: Bool = true
     /// When set, admin calls need `Authorization: Bearer <token>`.
@@ -35,6 +42,28 @@ public struct ServerConfiguration: Sendable {
     /// A `timeout` fault holds the request this long, then closes the connection: a client
     /// that never gives up cannot pin a slot forever.
     public var stallLimit: Duration = .seconds(120)
+
+    /// Names the admin API answers besides loopback names, IP literals and single-label names
+    /// (`--allowed-hosts`); see `AdminHostGuard`.
+    public var allowedHosts: [String] = []
+    /// Whether the journal hides credential values (`--journal-credentials keep|redact`); nil:
+    /// redact when mockd listens beyond loopback, keep on loopback (tests assert them).
+    public var journalCredentials: CredentialPolicy? = nil
+
+    public enum CredentialPolicy: String, Sendable, CaseIterable {
+        case keep, redact
+    }
+
+    /// True when `host` binds only loopback addresses.
+    public var isLoopbackOnly: Bool { ListenAddress.isLoopback(host: host) }
+
+    public var redactsJournalCredentials: Bool {
+        switch journalCredentials {
+        case .keep?: false
+        case .redact?: true
+        case nil: !isLoopbackOnly
+        }
+    }
 
     public init() {}
 

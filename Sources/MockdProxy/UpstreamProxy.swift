@@ -97,7 +97,9 @@ public final class UpstreamProxy: Sendable {
     static let methodsWithBody: Set<String> = ["POST", "PUT", "PATCH"]
 
     func makeRequest(_ request: MockRequest) -> Result<UpstreamRequest, ProxyFailure> {
-        var url = prefix + ForwardingRules.encodePath(request.path)
+        // The target as the client sent it when it was encoded (`%2F` stays `%2F`); else the
+        // decoded path encoded again.
+        var url = prefix + (request.rawPath ?? ForwardingRules.encodePath(request.path))
         if !request.rawQuery.isEmpty { url += "?" + ForwardingRules.sanitizeQuery(request.rawQuery) }
         guard ForwardingRules.isToken(request.method), !url.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else {
             return .failure(ProxyFailure(.badRequest, reason: "cannot build an upstream request from '\(request.method) \(url)'"))

@@ -42,14 +42,20 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: ArgumentHelp("Largest request body; larger ones get 413. [env: MOCKD_MAX_BODY_BYTES; default: 10485760]", valueName: "n"))
     var maxBodyBytes: Int?
 
+    @Option(name: .customLong("max-body-memory"), help: ArgumentHelp("Memory all request bodies held at once may take; past it 503 with Retry-After. Bodies no route reads are held only as far as the journal keeps them. [env: MOCKD_MAX_BODY_MEMORY; default: 268435456]", valueName: "bytes"))
+    var maxBodyMemory: Int?
+
     @Option(name: .customLong("max-header-bytes"), help: ArgumentHelp("Room for the request line and headers; larger requests get 414 or 431. [env: MOCKD_MAX_HEADER_BYTES; default: 16384]", valueName: "n"))
     var maxHeaderBytes: Int?
 
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open connections beyond this are closed at once. [env: MOCKD_MAX_CONNECTIONS; default: 4096]", valueName: "n"))
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("At this many open connections a new one closes the slowest (head pending longest, else idle longest); refused only when all are busy. [env: MOCKD_MAX_CONNECTIONS; default: 4096]", valueName: "n"))
     var maxConnections: Int?
 
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds before an idle or stalled client is disconnected. [env: MOCKD_IDLE_TIMEOUT; default: 30]", valueName: "seconds"))
     var idleTimeout: Int?
+
+    @Option(name: .customLong("head-timeout"), help: ArgumentHelp("Seconds a client has to send a whole request head, from its first byte (a dribbled head gets 408). [env: MOCKD_HEAD_TIMEOUT; default: 30]", valueName: "seconds"))
+    var headTimeout: Int?
 
     @Option(help: ArgumentHelp("Milliseconds added to every answer: files, routes, 404s and proxied answers (not the admin API's). [env: MOCKD_DELAY; default: 0]", valueName: "ms"))
     var delay: Int?
@@ -87,6 +93,12 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("admin-token"), help: ArgumentHelp("Require 'Authorization: Bearer <token>' on the admin API. [env: MOCKD_ADMIN_TOKEN]", valueName: "token"))
     var adminToken: String?
 
+    @Option(name: .customLong("allowed-hosts"), help: ArgumentHelp("Host names the admin API answers besides loopback, IP addresses and single-label names (comma-separated; repeatable). [env: MOCKD_ALLOWED_HOSTS]", valueName: "names"))
+    var allowedHosts: [String] = []
+
+    @Option(name: .customLong("journal-credentials"), help: ArgumentHelp("keep or redact credential values (Authorization, Cookie, *token*, *secret*…) in the journal. [env: MOCKD_JOURNAL_CREDENTIALS; default: keep on loopback, redact otherwise]", valueName: "policy"))
+    var journalCredentials: String?
+
     @Option(name: .customLong("log-format"), help: ArgumentHelp("text or json. [env: MOCKD_LOG_FORMAT; default: text]", valueName: "format"))
     var logFormat: String?
 
@@ -113,14 +125,24 @@ struct ServeCommand: ParsableCommand {
         settings.scenario = scenario ?? Environment.string("MOCKD_SCENARIO") ?? Scenario.default
         server.threads = try Self.integer(threads, "threads", default: ServerConfiguration.defaultThreads, in: 1...64)
         server.maxBodyBytes = try Self.integer(maxBodyBytes, "max-body-bytes", default: server.maxBodyBytes, in: 0...Int.max)
+        server.maxBodyMemoryBytes = try Self.integer(maxBodyMemory, "max-body-memory", default: server.maxBodyMemoryBytes, in: 0...Int.max)
         server.maxHeaderBytes = try Self.integer(maxHeaderBytes, "max-header-bytes", default: server.maxHeaderBytes, in: 4096...Int.max)
         server.maxConnections = try Self.integer(maxConnections, "max-connections", default: server.maxConnections, in: 1...Int.max)
         server.idleTimeoutSeconds = try Self.integer(idleTimeout, "idle-timeout", default: server.idleTimeoutSeconds, in: 1...Int.max)
+        server.headTimeoutSeconds = try Self.integer(headTimeout, "head-timeout", default: server.headTimeoutSeconds, in: 1...Int.max)
         server.maxParked = try Self.integer(maxParked, "max-parked", default: server.maxParked, in: 0...Int.max)
         server.globalDelay = .milliseconds(try Self.integer(delay, "delay", default: 0, in: 0...600_000))
         server.cors = try Self.flag(cors, "cors")
         server.adminEnabled = !(try Self.flag(noAdmin, "no-admin"))
         server.adminToken = adminToken ?? Environment.string("MOCKD_ADMIN_TOKEN")
+        let hosts = allowedHosts.isEmpty ? (Environment.string("MOCKD_ALLOWED_HOSTS").map { [$0] } ?? []) : allowedHosts
+        server.allowedHosts = hosts.flatMap { $0.split(separator: ",").map { String($0.filter { $0 != " " }) } }.filter { !$0.isEmpty }
+        if let policy = journalCredentials ?? Environment.string("MOCKD_JOURNAL_CREDENTIALS") {
+            guard let parsed = ServerConfiguration.CredentialPolicy(rawValue: policy) else {
+                throw ValidationError("--journal-credentials \(policy): expected keep or redact")
+            }
+            server.journalCredentials = parsed
+        }
         settings.server = server
         settings.watch = try watch ?? Environment.bool("MOCKD_WATCH") ?? true
         settings.journalSize = try Self.integer(journalSize, "journal-size", default: settings.journalSize, in: 0...Int.max)
@@ -245,6 +267,8 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let json = settings.logFormat == .json
+        // Before the startup line: whoever reads that line finds the warning already written.
+        if let warning = Self.exposureWarning(settings.server) { logger.warning("\(warning)") }
         FileHandleOutput.standardOutput(StartupLines.listening(urls: server.urls, files: snapshot.fileCount, routes: snapshot.routes.count,
                                                                scenario: settings.scenario, json: json))
         if let proxy = settings.proxy {
@@ -268,6 +292,15 @@ struct ServeCommand: ParsableCommand {
             sink.flush()
             return
         }
+    }
+
+    /// The one startup warning when the admin API and the journal are reachable from the network
+    /// without a token; nil when they are not.
+    static func exposureWarning(_ server: ServerConfiguration) -> String? {
+        guard server.adminEnabled, server.adminToken == nil, !server.isLoopbackOnly else { return nil }
+        let journal = server.redactsJournalCredentials ? "with credential values redacted" : "with credential values in clear (--journal-credentials keep)"
+        return "the admin API (/__mockd/) and the request journal (\(journal)) are open to anyone who can reach \(server.host): "
+            + "set --admin-token (MOCKD_ADMIN_TOKEN) to require a token, or --no-admin to turn them off"
     }
 
     /// Reloads on edits under the root and the routes folder (not on the recorder's own writes).

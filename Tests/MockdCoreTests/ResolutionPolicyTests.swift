@@ -64,6 +64,20 @@ struct ResolutionPolicyTests {
         }
     }
 
+    @Test func noPreflightIsAnsweredForTheAdminAPI() throws {
+        try withSnapshot(Self.files) { snapshot, _ in
+            // --cors must not let a page of another origin read /__mockd/: its preflight goes
+            // to the admin API, which has no OPTIONS answer that allows anything.
+            let preflight = MockRequest.make(method: "OPTIONS", path: "/__mockd/requests",
+                                             headers: [HTTPHeader("Access-Control-Request-Method", "GET")])
+            let resolution = Self.resolver(snapshot, ResolutionPolicy(answersPreflight: true, adminEnabled: true)).resolve(preflight)
+            guard case .admin(readsFiles: false) = resolution else {
+                Issue.record("expected the admin API, got \(resolution)")
+                return
+            }
+        }
+    }
+
     @Test func theAdminAPIComesBeforeMocksAndSaysWhenItReadsFiles() throws {
         try withSnapshot(Self.files) { snapshot, _ in
             let resolver = Self.resolver(snapshot, ResolutionPolicy(adminEnabled: true))

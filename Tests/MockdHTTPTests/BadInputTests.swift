@@ -162,19 +162,29 @@ struct BadInputTests {
 
     // MARK: - Connections
 
+    /// Refused only when every open connection is busy with a request (here: a body still arriving);
+    /// slow and idle ones are evicted instead (SlowClientTests).
     @Test func tooManyConnections_RefusesTheExtraOneAndServesTheRest() async throws {
         try await withTestServer(configure: { $0.maxConnections = 2; $0.threads = 1 }) { server in
             let result = try await server.withRawConnection { first -> (extra: Bool, stillServed: Int, afterwards: Int) in
+                // `100 Continue` proves the head was read: the connection is inside a request.
+                let busyHead = "POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n"
                 try first.send(RawConnection.request("GET", "/api/users"))
+                _ = try first.readResponse()
+                try first.send(busyHead)
                 _ = try first.readResponse()
                 let second = try RawConnection(port: first.port)
                 try second.send(RawConnection.request("GET", "/api/users"))
                 _ = try second.readResponse()
-                // Two open: a third connection is closed without an answer.
+                try second.send(busyHead)
+                _ = try second.readResponse()
+                // Two open, both inside a request: a third connection is closed without an answer.
                 let extra = try RawConnection(port: first.port)
                 try? extra.send(RawConnection.request("GET", "/api/users"))
                 let refused = (try? extra.readResponse()) == nil
                 // The two it accepted are still served.
+                try first.send("abcdefghij")
+                _ = try first.readResponse()
                 try first.send(RawConnection.request("GET", "/api/user/123"))
                 let stillServed = try first.readResponse().status
                 // Once one closes, a new client is served again (poll: the close is seen asynchronously).

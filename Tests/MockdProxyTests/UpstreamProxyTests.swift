@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Logging
 import MockdCore
 import MockdHTTP
@@ -467,6 +470,29 @@ struct UpstreamProxyTests {
             let elapsed = ContinuousClock.now - started
             #expect(mismatches == 0)
             print("proxied \(count) concurrent requests in \(elapsed)")
+        }
+    }
+}
+
+/// RFC 9110 §4.2.3: `%2F` is not `/`. A miss is forwarded with the target as the client sent it.
+@Suite("Proxy request target")
+struct ProxyTargetTests {
+    @Test("the target is forwarded as received", arguments: ["/nomock/a%2Fb", "/nomock/%7Euser/x%20y", "/nomock/caf%C3%A9?q=a%2Fb"])
+    func encodedTarget_IsForwardedAsReceived(target: String) async throws {
+        let upstream = try TestUpstream(response: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+        defer { upstream.stop() }
+        let data = try TemporaryFolder()
+        defer { data.remove() }
+        try data.write("mock_api_users_get.json", "[]")
+        let loaded = MockDataLoader(root: data.path).load()
+        let snapshot = try #require(loaded.snapshot)
+        let proxyConfiguration = try ProxyConfiguration(upstream: "http://127.0.0.1:\(upstream.port)")
+        let missHandler = ProxyMissHandler(proxy: UpstreamProxy(configuration: proxyConfiguration, logger: testLogger), recorder: nil, logger: testLogger)
+        try await withServer(snapshot: snapshot, logger: testLogger, missHandler: missHandler) { server in
+            let url = try #require(URL(string: "http://127.0.0.1:\(server.port)\(target)"))
+            let (_, response) = try await URLSession.shared.data(from: url)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(upstream.received.first?.target == target)
         }
     }
 }

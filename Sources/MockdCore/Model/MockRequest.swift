@@ -9,16 +9,20 @@ public struct MockRequest: Sendable {
     /// The query string as sent (still percent-encoded, without `?`); empty when there is none.
     public var rawQuery: String
     public var headers: [HTTPHeader]
+    /// The path as sent, still percent-encoded, when it held a `%` (else nil: `path` is what
+    /// was sent). The proxy forwards this, so `/a%2Fb` stays one segment upstream.
+    public var rawPath: String?
     public var body: [UInt8]
 
     public init(method: String, path: String, query: [(name: String, value: String?)] = [], rawQuery: String = "",
-                headers: [HTTPHeader] = [], body: [UInt8] = []) {
+                headers: [HTTPHeader] = [], body: [UInt8] = [], rawPath: String? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.rawQuery = rawQuery
         self.headers = headers
         self.body = body
+        self.rawPath = rawPath
     }
 
     /// The scenario this request asks for with `X-Mock-Scenario`, if any.

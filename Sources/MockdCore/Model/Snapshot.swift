@@ -21,6 +21,10 @@ public final class Snapshot: Sendable {
     public let rootDisplayPath: String
     /// Files that look like mocks but are not served (`.josn`, `_GET`, `Mock_`), and why.
     public let unserved: [UnservedFile]
+    /// Whether any route looks at request bodies (a `json`/`text` condition or a template);
+    /// when none does, a body only feeds the journal and need not be held whole.
+    public let readsRequestBodies: Bool
+
     public init(preparedResponses: [PreparedResponse], files: [String: MockFile], overlays: [String: [String: MockFile]],
                 routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String, unserved: [UnservedFile] = []) {
         self.unserved = unserved
@@ -32,6 +36,7 @@ public final class Snapshot: Sendable {
         self.scenarios = scenarioSet.sorted()
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath
+        self.readsRequestBodies = routes.contains(where: \.readsRequestBody)
     }
 
     /// Number of files served by the convention (overlays included).

@@ -1,6 +1,6 @@
 /// Decides the answer to a request from a snapshot. Pure: no I/O, no sockets.
 ///
-/// Precedence (SPEC section 3), first hit wins: a CORS preflight (`--cors`), the admin API
+/// Precedence (SPEC section 3), first hit wins: a CORS preflight (`--cors`; never on `/__mockd/`), the admin API
 /// (`/__mockd/`), then for a request in scenario S: routes with `"scenario": S`, files under
 /// `scenarios/S/`, routes with no scenario, files anywhere else; then the upstream (`--proxy`),
 /// and only when nothing else will answer, the 404 report. A route's fault wins over its
@@ -27,7 +27,8 @@ public struct Resolver: Sendable {
     }
 
     public func resolve(_ request: MockRequest) -> Resolution {
-        if policy.answersPreflight, request.method == "OPTIONS", let asked = request.headers.first(named: "Access-Control-Request-Method") {
+        // No preflight for the admin API: `--cors` must not let a page of another origin read it.
+        if policy.answersPreflight, request.method == "OPTIONS", !AdminAPI.isAdminPath(request.path), let asked = request.headers.first(named: "Access-Control-Request-Method") {
             return .respond(Reply(.built(Self.preflight(request, method: asked)), scenario: ""))
         }
         if policy.adminEnabled && AdminAPI.isAdminPath(request.path) {

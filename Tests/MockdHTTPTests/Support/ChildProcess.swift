@@ -35,8 +35,9 @@ final class ChildProcess: @unchecked Sendable {
     init(executable: String, arguments: [String], environment: [String: String] = [:], currentDirectory: String, stderrPath: String) throws {
         self.stderrPath = stderrPath
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        let launch = OrphanGuard.command(executable, arguments)
+        process.executableURL = URL(fileURLWithPath: launch.executable)
+        process.arguments = launch.arguments
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKD_") && $0.key != "NOTIFY_SOCKET" }
         inherited.merge(environment) { _, new in new }
         process.environment = inherited
@@ -48,7 +49,7 @@ final class ChildProcess: @unchecked Sendable {
             status.value.withLock { $0 = process.terminationStatus }
             exited.signal()
         }
-        try process.run()
+        try OrphanGuard.spawn { [process] in try process.run() }
     }
 
     var pid: Int32 { process.processIdentifier }

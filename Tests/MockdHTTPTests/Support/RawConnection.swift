@@ -180,6 +180,20 @@ final class RawConnection {
         }
     }
 
+    /// Everything the server sends until it closes (what is buffered included); nil when the
+    /// connection is still open at the timeout. After one answer, more bytes are a second answer.
+    func readToEnd() throws -> [UInt8]? {
+        do {
+            while try fill() {}
+        } catch let error as RawHTTPError where error.description.hasPrefix("timed out") {
+            return nil
+        } catch {
+            // A reset ends the stream too.
+        }
+        defer { buffer = [] }
+        return buffer
+    }
+
     private func firstIndex(of pattern: [UInt8]) -> Int? {
         guard buffer.count >= pattern.count else { return nil }
         for start in 0...(buffer.count - pattern.count) where buffer[start] == pattern[0] {

@@ -1,0 +1,1 @@
+// Only the header matters; SwiftPM wants a source file in a C target.

@@ -1,0 +1,87 @@
+/// Checks a request head for the framing and header problems that HTTP/1.1 says must be
+/// refused (RFC 9112 §3, §3.2, §6.1, §6.3), before any of its body is read.
+///
+/// libmicrohttpd 0.9.75 accepts several of these (the first of two Content-Lengths wins, a
+/// Transfer-Encoding it does not know waits for a body that never ends, a missing Host is
+/// fine); 0.9.77 and 1.0 refuse most of them themselves ("client discipline"). The adapter
+/// runs this on the header list it gets before it answers, so the same rules hold on any version.
+public enum RequestFraming {
+    public enum Verdict: Equatable, Sendable {
+        /// Nothing wrong.
+        case accept
+        /// Read the body with chunked framing, answer, then close the connection: the
+        /// request had both Content-Length and Transfer-Encoding (RFC 9112 §6.3, rule 3).
+        case acceptThenClose
+        /// Answer `status` with `reason` at once and close the connection.
+        case refuse(status: Int, reason: String)
+    }
+
+    /// `version` as on the request line (`HTTP/1.1`); `headers` in order, repeats included.
+    public static func check(method: String, version: String, headers: [HTTPHeader]) -> Verdict {
+        if let problem = methodProblem(method) { return .refuse(status: 501, reason: problem) }
+        var hosts = 0
+        var lengths: [String] = []
+        var codings: [String] = []
+        for header in headers {
+            if HTTPHeader.namesEqual(header.name, "Host") {
+                hosts += 1
+            } else if HTTPHeader.namesEqual(header.name, "Content-Length") {
+                // `Content-Length: 5, 5` is one length sent twice (RFC 9110 §8.6).
+                lengths += header.value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed }
+            } else if HTTPHeader.namesEqual(header.name, "Transfer-Encoding") {
+                codings += header.value.split(separator: ",").map { $0.trimmed.lowercased() }.filter { !$0.isEmpty }
+            }
+        }
+        if version == "HTTP/1.1" && hosts != 1 {
+            return .refuse(status: 400, reason: hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "the request has \(hosts) Host headers; it must have one")
+        }
+        if !codings.isEmpty {
+            // Only chunked can be undone here; chunked must come last (RFC 9112 §6.3, rule 4).
+            guard codings == ["chunked"] else {
+                return .refuse(status: 501, reason: "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; only chunked is")
+            }
+            return lengths.isEmpty ? .accept : .acceptThenClose
+        }
+        if let first = lengths.first {
+            guard lengths.allSatisfy({ $0 == first }) else {
+                return .refuse(status: 400, reason: "the request has conflicting Content-Length values (\(lengths.joined(separator: ", ")))")
+            }
+            guard !first.isEmpty, first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                return .refuse(status: 400, reason: "Content-Length \(first.debugDescription) is not a number of bytes")
+            }
+        }
+        return .accept
+    }
+
+    /// Methods are case-sensitive (RFC 9110 §9.1): `get` is not `GET`, and mockd knows no
+    /// lower-case methods. A method is a token; anything else is not a method at all.
+    static func methodProblem(_ method: String) -> String? {
+        guard !method.isEmpty, method.utf8.allSatisfy(isTokenByte) else {
+            return "\(method.debugDescription) is not a method"
+        }
+        if method.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
+            return "unknown method \(method); methods are case-sensitive (\(method.uppercased()))"
+        }
+        return nil
+    }
+
+    /// RFC 9110 §5.6.2 tchar.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}
+
+extension Substring {
+    /// Without the spaces and tabs HTTP allows around a list element.
+    var trimmed: String {
+        var slice = self[...]
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

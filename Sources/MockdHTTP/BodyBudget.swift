@@ -1,0 +1,70 @@
+import MockdCore
+import Synchronization
+
+/// Bounds the memory held by request bodies across all connections (`--max-body-memory`).
+///
+/// A body is held only as far as something reads it: whole when a route matches on bodies or
+/// renders a template, when the request goes to the admin API or may go upstream (`--proxy`);
+/// otherwise only what the journal keeps, the rest counted and dropped. What is held is
+/// reserved here; past the budget the request gets 503 with `Retry-After`, and the
+/// reservation is returned when the request completes.
+final class BodyBudget: Sendable {
+    let limit: Int
+    private let used = Atomic<Int>(0)
+
+    init(limit: Int) { self.limit = limit }
+
+    var inUse: Int { used.load(ordering: .relaxed) }
+
+    /// Takes `bytes` from the budget; false (and nothing taken) when they do not fit.
+    func reserve(_ bytes: Int) -> Bool {
+        let after = used.add(bytes, ordering: .relaxed).newValue
+        guard after <= limit else {
+            used.subtract(bytes, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func release(_ bytes: Int) {
+        if bytes > 0 { used.subtract(bytes, ordering: .relaxed) }
+    }
+}
+
+extension HTTPServer {
+    /// On the handler's first call: how much of this request's body to hold.
+    func bodyKeepLimit(url: UnsafePointer<CChar>, state: RequestState) -> Int {
+        // Most requests have no body: decided without taking the snapshot's lock.
+        let framing = state.headers?.contains { HTTPHeader.namesEqual($0.name, "Content-Length") || HTTPHeader.namesEqual($0.name, "Transfer-Encoding") }
+        if framing == false { return Int.max }
+        if missHandler != nil || snapshot.readsRequestBodies { return Int.max }
+        if AdminAPI.isAdminPath(String(cString: url)) { return Int.max }
+        // One byte past the journal's cap, so the journal still sees that the body was longer.
+        return journal.isEnabled ? journal.bodyLimit + 1 : 0
+    }
+
+    /// One chunk of the body: counted, held as far as needed and the budget allows.
+    func receive(_ chunk: UnsafePointer<CChar>, count: Int, state: RequestState) {
+        state.bodyBytesSeen += count
+        let room = state.bodyKeepLimit - state.body.count
+        guard room > 0, !state.overBudget else { return }
+        let kept = min(room, count)
+        guard bodyBudget.reserve(kept) else {
+            state.overBudget = true
+            return
+        }
+        state.heldBodyBytes += kept
+        chunk.withMemoryRebound(to: UInt8.self, capacity: kept) { bytes in
+            state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: kept))
+        }
+    }
+
+    /// The 503 for a body that did not fit in `--max-body-memory`.
+    var bodyBudgetRefusal: BuiltResponse {
+        var response = BuiltResponse.json(status: 503, #"{"error":"request bodies in memory are at the limit (\#(bodyBudget.limit) bytes, --max-body-memory); try again shortly"}"# + "\n",
+                                          source: "refused: body memory")
+        response.headers.append(HTTPHeader("Retry-After", "1"))
+        response.headers.append(HTTPHeader("Connection", "close"))
+        return response
+    }
+}

@@ -1,0 +1,190 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CMicroHTTPD
+import Dispatch
+import Logging
+import Synchronization
+
+/// Keeps slow clients from locking others out, where libmicrohttpd 0.9.75 cannot: its idle
+/// timeout restarts on every byte (a head dribbled a byte a second never ends), and at its
+/// connection limit it stops accepting, so such clients fill every slot.
+///
+/// It knows each connection's socket and whether a request head is pending, since when.
+/// A tick once a second closes heads older than `--head-timeout` (with a 408 when nothing else
+/// is being written), and at `--max-connections` a new connection evicts the one waiting
+/// longest for its head, else the longest-idle keep-alive one. Closing is `shutdown(2)` on
+/// the socket under the table's lock: libmicrohttpd then reads end-of-stream and cleans up on
+/// its own thread, and the CLOSED notification (which comes before libmicrohttpd closes the
+/// descriptor) takes the entry out under the same lock, so a descriptor is never touched after
+/// it could be reused.
+/// One connection as the guard sees it. Updated by libmicrohttpd's thread for the connection
+/// with atomics (no lock per request); the state only moves on with a compare-and-exchange, so
+/// a head that completes just as the tick closes it is either served or closed, never both.
+final class ConnectionRecord: Sendable {
+    enum Phase: UInt8 {
+        /// Accepted, or a request line seen on a keep-alive connection: a head is on its way.
+        case awaitingHead
+        /// The head is complete: a request is being read, answered or parked.
+        case inRequest
+        /// Keep-alive, waiting for the next request.
+        case idle
+        /// Being closed by the guard.
+        case closing
+    }
+
+    let fd: Int32
+    private let state = Atomic<UInt8>(Phase.awaitingHead.rawValue)
+    /// When the current phase began (monotonic ns).
+    let since: Atomic<UInt64>
+
+    init(fd: Int32, now: UInt64) {
+        self.fd = fd
+        self.since = Atomic(now)
+    }
+
+    var phase: Phase { Phase(rawValue: state.load(ordering: .acquiring))! }
+
+    /// Moves from `old` to `new`; false when the phase was something else.
+    @discardableResult
+    func move(from old: Phase, to new: Phase, now: UInt64) -> Bool {
+        guard state.compareExchange(expected: old.rawValue, desired: new.rawValue, ordering: .acquiringAndReleasing).exchanged else { return false }
+        since.store(now, ordering: .relaxed)
+        return true
+    }
+}
+
+final class ConnectionGuard: Sendable {
+    /// Every open connection, by its record's identity. Changed only when one opens or closes.
+    private let table = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
+    private let headTimeoutNanoseconds: UInt64
+    private let headTimeoutSeconds: Int
+    private let logger: Logger
+    let refusals = RateLimitedWarning(what: "refused")
+    let evictions = RateLimitedWarning(what: "evicted")
+    let timeouts = RateLimitedWarning(what: "timed out")
+    private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
+
+    init(headTimeoutSeconds: Int, logger: Logger) {
+        self.headTimeoutSeconds = headTimeoutSeconds
+        self.headTimeoutNanoseconds = UInt64(headTimeoutSeconds) * 1_000_000_000
+        self.logger = logger
+    }
+
+    // MARK: - Events from libmicrohttpd's callbacks
+
+    /// A connection was accepted: its record goes into libmicrohttpd's socket context.
+    func opened(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, now: UInt64) {
+        let fd = cmhd_connection_fd(connection)
+        guard fd >= 0, let socketContext else { return }
+        let record = ConnectionRecord(fd: fd, now: now)
+        socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
+        table.withLock { $0[ObjectIdentifier(record)] = record }
+    }
+
+    /// Before libmicrohttpd closes the descriptor: after this the guard never touches it.
+    func closed(socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        guard let socketContext, let raw = socketContext.pointee else { return }
+        let record = Unmanaged<ConnectionRecord>.fromOpaque(raw).takeRetainedValue()
+        socketContext.pointee = nil
+        _ = table.withLock { $0.removeValue(forKey: ObjectIdentifier(record)) }
+    }
+
+    static func record(of connection: OpaquePointer) -> ConnectionRecord? {
+        cmhd_connection_socket_context(connection).map { Unmanaged<ConnectionRecord>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// A request line arrived on a keep-alive connection (on a fresh one the head has been due since the accept).
+    func requestLine(_ connection: OpaquePointer, now: UInt64) {
+        Self.record(of: connection)?.move(from: .idle, to: .awaitingHead, now: now)
+    }
+
+    /// The head is complete. False when the guard is closing the connection (too late).
+    func headComplete(_ connection: OpaquePointer, now: UInt64) -> Bool {
+        guard let record = Self.record(of: connection) else { return true }
+        return record.move(from: .awaitingHead, to: .inRequest, now: now) || record.phase == .inRequest
+    }
+
+    func requestDone(_ connection: OpaquePointer, now: UInt64) {
+        Self.record(of: connection)?.move(from: .inRequest, to: .idle, now: now)
+    }
+
+    // MARK: - Decisions
+
+    /// At the connection limit: closes the connection waiting longest for its head, else the
+    /// longest-idle keep-alive one. False when every connection is busy with a request.
+    func evictOne(now: UInt64) -> Bool {
+        table.withLock { table -> Bool in
+            for phase in [ConnectionRecord.Phase.awaitingHead, .idle] {
+                let candidates = table.values.filter { $0.phase == phase }.sorted { $0.since.load(ordering: .relaxed) < $1.since.load(ordering: .relaxed) }
+                for record in candidates where record.move(from: phase, to: .closing, now: now) {
+                    close(record, withTimeout: phase == .awaitingHead)
+                    return true
+                }
+            }
+            return false
+        }
+    }
+
+    /// Closes every head older than the head timeout. Runs once a second.
+    func sweep(now: UInt64) {
+        let count = table.withLock { table -> Int in
+            var count = 0
+            for record in table.values where record.phase == .awaitingHead && now &- record.since.load(ordering: .relaxed) >= headTimeoutNanoseconds {
+                guard record.move(from: .awaitingHead, to: .closing, now: now) else { continue }
+                close(record, withTimeout: true)
+                count += 1
+            }
+            return count
+        }
+        if count > 0, let line = timeouts.record("closed \(count) connection(s) whose request head took more than \(headTimeoutSeconds) s (--head-timeout)", now: now) {
+            logger.warning("\(line)")
+        }
+        for warning in [refusals, evictions, timeouts] {
+            if let line = warning.flush(now: now) { logger.warning("\(line)") }
+        }
+    }
+
+    /// Under the table's lock (the descriptor is still libmicrohttpd's and open). Nothing is
+    /// being written on a connection whose head is incomplete, so a 408 fits.
+    private func close(_ record: ConnectionRecord, withTimeout: Bool) {
+        if withTimeout {
+            let body = #"{"error":"the request head did not arrive within \#(headTimeoutSeconds) s (--head-timeout)"}"# + "\n"
+            let message = "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+                + "Connection: close\r\nX-Mockd-Source: refused: head timeout\r\n\r\n" + body
+            let bytes = Array(message.utf8)
+            #if canImport(Glibc)
+            _ = bytes.withUnsafeBytes { send(record.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            #else
+            _ = bytes.withUnsafeBytes { send(record.fd, $0.baseAddress, $0.count, MSG_DONTWAIT) }
+            #endif
+        }
+        shutdown(record.fd, Int32(SHUT_RDWR))
+    }
+
+    // MARK: - The tick
+
+    func start() {
+        timer.withLock { timer in
+            let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "mockd.connections"))
+            source.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(100))
+            source.setEventHandler { [self] in sweep(now: RequestState.monotonicNanoseconds()) }
+            source.resume()
+            timer = source
+        }
+    }
+
+    func stop() {
+        timer.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+    }
+}
+
+extension HTTPServer {
+    /// Connections libmicrohttpd has accepted and not yet closed.
+    public var openConnectionCount: Int { openConnections.load(ordering: .relaxed) }
+}
