@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // libmicrohttpd, found by pkg-config; shim.h wraps its variadic calls.
@@ -61,10 +62,17 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // OpenAPI documents turned into the core's operation table at load: $refs, Swagger 2.0
+        // conversion, compiled JSON Schema validation, example generation.
+        .target(
+            name: "MockdOpenAPI",
+            dependencies: ["MockdCore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: settings
+        ),
         .executableTarget(
             name: "mockd",
             dependencies: [
-                "MockdCore", "MockdHTTP", "MockdProxy",
+                "MockdCore", "MockdHTTP", "MockdProxy", "MockdOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -83,6 +91,12 @@ let package = Package(
                 "MockdCore", "MockdHTTP", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MockdOpenAPITests",
+            dependencies: ["MockdCore", "MockdOpenAPI", "MockdHTTP", "TestSupport",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: settings
         ),
         .testTarget(

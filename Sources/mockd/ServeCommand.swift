@@ -216,7 +216,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode.failure
         }
         FileHandleOutput.standardOutput(
-            "mockd listening on \(server.urls.joined(separator: " and ")) (\(snapshot.fileCount) files, \(snapshot.routes.count) routes, scenario \(settings.scenario))")
+            "mockd listening on \(server.urls.joined(separator: " and ")) (\(snapshot.fileCount) files, \(snapshot.routes.count) routes\(OperationDescription.summary(snapshot.operations)), scenario \(settings.scenario))")
         if let proxy = settings.proxy {
             FileHandleOutput.standardOutput("mockd proxies what nothing matches to \(proxy.upstream.absoluteString)"
                 + (recorder.map { " and records answers into \($0.root) and \($0.routesFile)" } ?? ""))
@@ -245,7 +245,10 @@ struct ServeCommand: ParsableCommand {
         guard enabled else { return nil }
         // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
         let directory = FileManager.default.currentDirectoryPath
-        let paths = ([loader.root] + (loader.routes.map { [$0] } ?? [])).map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
+        // With --openapi a MockData folder is optional: a missing one is not watched.
+        var info = stat()
+        let root = loader.operationSources.isEmpty || stat(loader.root, &info) == 0 ? [loader.root] : []
+        let paths = (root + (loader.routes.map { [$0] } ?? []) + loader.operationSources.flatMap(\.watchedPaths)).map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
         let watcher = FileWatcher(paths: paths, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {
             server.reload(trigger: "watch")
         }

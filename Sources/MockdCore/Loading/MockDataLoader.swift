@@ -5,10 +5,13 @@ public struct MockDataLoader: Sendable {
     public let root: String
     /// The folder of route tables, if any.
     public let routes: String?
+    /// API descriptions loaded after files and routes, into the same snapshot.
+    public var operationSources: [any OperationSource]
 
-    public init(root: String, routes: String? = nil) {
+    public init(root: String, routes: String? = nil, operationSources: [any OperationSource] = []) {
         self.root = root
         self.routes = routes
+        self.operationSources = operationSources
     }
 
     /// The folder under the root that holds per-scenario overlays.
@@ -31,9 +34,12 @@ public struct MockDataLoader: Sendable {
             routeList = tables.routes
             diagnostics += tables.diagnostics
         }
+        let operations = OperationSources.load(operationSources, into: &builder)
+        diagnostics += operations.diagnostics
         let errors = diagnostics.contains { $0.severity == .error }
         let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
-                                               routes: routeList, warnings: diagnostics, rootDisplayPath: Self.displayPath(root))
+                                               routes: routeList, operations: operations.table, warnings: diagnostics,
+                                               rootDisplayPath: Self.displayPath(root))
         return Result(snapshot: snapshot, diagnostics: diagnostics)
     }
 
@@ -47,6 +53,8 @@ public struct MockDataLoader: Sendable {
     func loadFiles(into builder: inout ResponseBuilder) -> LoadedFiles {
         var loaded = LoadedFiles()
         guard FileTree.isDirectory(root) else {
+            // An API description may be all there is to serve: then no MockData folder is fine.
+            if !operationSources.isEmpty { return loaded }
             loaded.diagnostics.append(Diagnostic(file: root, "the mock root folder does not exist (give it with --root DIR)"))
             return loaded
         }
@@ -133,10 +141,12 @@ public struct MockDataLoader: Sendable {
 }
 
 /// Hands out prepared responses with dense ids while a snapshot is being built.
-struct ResponseBuilder {
+public struct ResponseBuilder {
     private(set) var responses: [PreparedResponse] = []
 
-    mutating func prepare(status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String) -> PreparedResponse {
+    public init() {}
+
+    public mutating func prepare(status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String) -> PreparedResponse {
         let response = PreparedResponse(id: responses.count, status: status, contentType: contentType, customHeaders: headers, body: body, source: source)
         responses.append(response)
         return response

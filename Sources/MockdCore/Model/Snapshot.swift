@@ -12,6 +12,8 @@ public final class Snapshot: Sendable {
     /// Route tables, in resolution order.
     public var routes: [Route] { routeIndex.routes }
     let routeIndex: RouteIndex
+    /// Operations from API descriptions (`--openapi`), answered after files and routes.
+    public let operations: OperationTable
     /// Scenario names known from overlays and route tables, sorted.
     public let scenarios: [String]
     /// Problems that did not stop loading (unreachable names…), for logs and `mockd check`.
@@ -36,11 +38,12 @@ public final class Snapshot: Sendable {
     let notFoundCache = Mutex<[NotFoundReport.Key: BuiltResponse]>([:])
 
     public init(preparedResponses: [PreparedResponse], files: [String: MockFile], overlays: [String: [String: MockFile]],
-                routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String) {
+                routes: [Route] = [], operations: OperationTable = OperationTable(), warnings: [Diagnostic], rootDisplayPath: String) {
         self.preparedResponses = preparedResponses
         self.files = files
         self.overlays = overlays
         self.routeIndex = RouteIndex(routes: routes)
+        self.operations = operations
         self.scenarios = Array(Set(overlays.keys).union(routes.compactMap(\.scenario))).sorted()
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath

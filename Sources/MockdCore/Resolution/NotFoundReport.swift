@@ -50,6 +50,7 @@ public enum NotFoundReport {
             "otherMethods": .array(other.map { .object([("method", .string($0.method)), ("file", .string($0.file))]) }),
             "nearNames": .array(near.map { .string($0) }),
             "nearRoutes": .array(nearRoutes),
+            "nearOperations": .array(snapshot.operations.near(request.path).map { .string("\($0.method) \($0.pathTemplate)") }),
             "hint": .string(hint),
         ]
         return report.prettyPrinted + "\n"

@@ -2,7 +2,7 @@
 ///
 /// Order for a request in scenario S (SPEC section 3), first hit wins: routes with
 /// `"scenario": S`, files under `scenarios/S/`, routes with no scenario, files anywhere else,
-/// then a miss (the 404 report, or the upstream with `--proxy`).
+/// operations from API descriptions (`--openapi`), then a miss (the 404 report, or the upstream with `--proxy`).
 public struct Resolver: Sendable {
     public let snapshot: Snapshot
     public let state: RuntimeState
@@ -33,6 +33,9 @@ public struct Resolver: Sendable {
         }
         if let response = baseFile(for: request) {
             return Answer(.prepared(response), scenario: scenario, delay: globalDelay)
+        }
+        if !snapshot.operations.isEmpty, let answer = snapshot.operations.answer(request, scenario: scenario, delay: globalDelay) {
+            return answer
         }
         if !MockFileName.knownMethods.contains(request.method) {
             // No file can be named for it, so a 404 asking for one would mislead.
