@@ -58,8 +58,8 @@ public struct OpenAPIDocument: OperationSource {
                                        document: displayName, file: path, basePath: Self.basePath(root), root: root, checkExamples: checkExamples)
         let operations = context.operations(into: &builder)
         diagnostics += context.diagnostics
-        for (location, message) in context.compiler.problems {
-            diagnostics.append(Diagnostic(.warning, file: location.file, location: location.description, message))
+        for problem in context.compiler.problems {
+            diagnostics.append(Diagnostic(problem.isError ? .error : .warning, file: problem.location.file, location: problem.location.description, problem.message))
         }
         for (file, reason) in documents.failures.sorted(by: { $0.key < $1.key }) {
             diagnostics.append(Diagnostic(file: file, "a $ref names this file: \(reason)"))

@@ -12,7 +12,8 @@ struct SchemaCompiler {
     }
     /// Compiled `$ref` targets by location.
     private var byLocation: [Location: Int] = [:]
-    private(set) var problems: [(Location, String)] = []
+    /// Unresolved references are errors; constructs mockd cannot check are warnings.
+    private(set) var problems: [(location: Location, message: String, isError: Bool)] = []
     /// OpenAPI 3.0 (`nullable`, boolean `exclusiveMinimum`) rather than 3.1.
     let openAPI30: Bool
 
@@ -40,7 +41,7 @@ struct SchemaCompiler {
         case .object:
             break
         default:
-            problems.append((location, "a schema must be an object or a boolean"))
+            problems.append((location, "a schema must be an object or a boolean", true))
             return append(Schema(constant: true))
         }
         let slot = append(Schema())
@@ -56,7 +57,7 @@ struct SchemaCompiler {
         let slot = append(Schema())
         byLocation[target] = slot
         guard let value = documents.value(at: target) else {
-            problems.append((from, "unresolved $ref \(reference)"))
+            problems.append((from, "unresolved $ref \(reference)", true))
             set.schemas[slot] = Schema(constant: true)
             return slot
         }
@@ -75,7 +76,7 @@ struct SchemaCompiler {
         switch value["type"] {
         case .string(let name)?:
             schema.types = Schema.Kind(rawValue: name).map { [$0] }
-            if schema.types == nil { problems.append((location.appending("type"), "unknown type \(name)")) }
+            if schema.types == nil { problems.append((location.appending("type"), "unknown type \(name)", true)) }
         case .array(let names)?:
             schema.types = names.compactMap { $0.stringValue.flatMap(Schema.Kind.init(rawValue:)) }
         default:
@@ -107,7 +108,7 @@ struct SchemaCompiler {
             if let regex = try? Regex(source) {
                 schema.pattern = Schema.Pattern(source: source, regex: regex)
             } else {
-                problems.append((location.appending("pattern"), "a pattern mockd cannot compile: \(source) (not checked)"))
+                problems.append((location.appending("pattern"), "a pattern mockd cannot compile: \(source) (not checked)", false))
             }
         }
         if let items = value["items"] {
