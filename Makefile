@@ -13,6 +13,7 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/schemathesis-test.sh
 
 build: deps
 	$(SWIFT) build

@@ -74,7 +74,7 @@ struct SchemaValidator {
         switch schema.format {
         case "int32"? where number < -2_147_483_648 || number > 2_147_483_647:
             found.append("\(place): expected an int32, found \(value.serialized)")
-        case "int64"? where number < -9.223372036854776e18 || number >= 9.223372036854776e18:
+        case "int64"? where !Self.fitsInt64(value.serialized, number):
             found.append("\(place): expected an int64, found \(value.serialized)")
         default: break
         }
@@ -143,6 +143,13 @@ struct SchemaValidator {
         case .array: .array
         case .object: .object
         }
+    }
+
+    /// Checked on the text: a Double cannot tell 2^63 - 1 from 2^63.
+    static func fitsInt64(_ text: String, _ number: Double) -> Bool {
+        if Int(text) != nil { return true }
+        if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return number > -9.223372036854776e18 && number < 9.223372036854776e18 }
+        return false
     }
 
     static func describe(_ value: JSONValue) -> String {

@@ -110,6 +110,9 @@ enum Swagger2Converter {
                 return (type, .object(media))
             }
             members.append(("content", .object(content)))
+        } else {
+            // No schema: still the operation's media type (2.0's `produces` applies to every answer).
+            members.append(("content", .object(produces.prefix(1).map { ($0, JSONValue.object([])) })))
         }
         return .object(members)
     }

@@ -48,6 +48,7 @@ import Testing
         (#"{"format": "email"}"#, #""nobody""#, #"body: expected a email, found "nobody""#),
         (#"{"format": "uri"}"#, #""no scheme""#, #"body: expected a uri, found "no scheme""#),
         (#"{"format": "int32"}"#, "2147483648", "body: expected an int32, found 2147483648"),
+        (#"{"format": "int64"}"#, "-9223372036854775809", "body: expected an int64, found -9223372036854775809"),
         (#"{"items": {"type": "integer"}}"#, #"[1, "x"]"#, #"body[1]: expected integer, found "x""#),
         (#"{"prefixItems": [{"type": "string"}]}"#, "[1]", "body[0]: expected string, found 1"),
         (#"{"minItems": 2}"#, "[1]", "body: expected at least 2 items, found 1"),
@@ -72,6 +73,7 @@ import Testing
     @Test func validValuesPass() throws {
         #expect(try Self.violations(#"{"type": "integer"}"#, "2.0") == [])
         #expect(try Self.violations(#"{"type": "number"}"#, "2") == [])
+        #expect(try Self.violations(#"{"format": "int64"}"#, "9223372036854775807") == [])
         #expect(try Self.violations(#"{"format": "date-time"}"#, #""2024-02-29T23:59:59.5+01:00""#) == [])
         #expect(try Self.violations(#"{"format": "uuid"}"#, #""123e4567-e89b-12d3-a456-426614174000""#) == [])
         #expect(try Self.violations(#"{"oneOf": [{"type": "string"}, {"type": "integer"}]}"#, "1") == [])
