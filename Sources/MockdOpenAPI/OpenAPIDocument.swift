@@ -5,10 +5,13 @@ import MockdCore
 public struct OpenAPIDocument: OperationSource {
     public let path: String
     public let validation: OperationTable.Validation
+    /// `mockd check`: also report examples that violate their own schema (warnings).
+    public var checkExamples: Bool
 
-    public init(path: String, validation: OperationTable.Validation = .enforce) {
+    public init(path: String, validation: OperationTable.Validation = .enforce, checkExamples: Bool = false) {
         self.path = path
         self.validation = validation
+        self.checkExamples = checkExamples
     }
 
     /// The document's folder: files its `$ref`s name sit beside it.
@@ -22,16 +25,8 @@ public struct OpenAPIDocument: OperationSource {
 
     public func load(into builder: inout ResponseBuilder) -> OperationSources.Loaded {
         var diagnostics: [Diagnostic] = []
-        let operations = build(into: &builder, diagnostics: &diagnostics)
+        let operations = build(into: &builder, diagnostics: &diagnostics, checkExamples: checkExamples)
         return OperationSources.Loaded(operations: operations, diagnostics: diagnostics, document: "openapi \(displayName)", validation: validation)
-    }
-
-    /// Everything `mockd check --openapi` reports, without preparing responses for serving.
-    public func check() -> [Diagnostic] {
-        var builder = ResponseBuilder()
-        var diagnostics: [Diagnostic] = []
-        _ = build(into: &builder, diagnostics: &diagnostics, checkExamples: true)
-        return diagnostics
     }
 
     func build(into builder: inout ResponseBuilder, diagnostics: inout [Diagnostic], checkExamples: Bool = false) -> [Operation] {

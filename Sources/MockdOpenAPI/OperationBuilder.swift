@@ -125,8 +125,9 @@ struct OperationBuilder {
         }
         if checkExamples, let schemaIndex {
             let validator = SchemaValidator(set: compiler.set)
-            for example in named + (media["example"].map { [("example", $0)] } ?? []) {
-                for violation in validator.violations(example.1, schemaIndex, at: "example \(example.0)").prefix(3) {
+            let places = named.map { ("examples." + $0.name, $0.value) } + (media["example"].map { [("example", $0)] } ?? [])
+            for (place, value) in places {
+                for violation in validator.violations(value, schemaIndex, at: place).prefix(3) {
                     diagnostics.append(Diagnostic(.warning, file: file, location: mediaLocation.description, "the example violates its schema: \(violation)"))
                 }
             }

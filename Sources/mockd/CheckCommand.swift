@@ -11,7 +11,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         Signals.unblock()
-        let result = data.loader.load()
+        let result = data.loader(checkExamples: true).load()
         for diagnostic in result.diagnostics { print(diagnostic) }
         let errors = result.diagnostics.filter { $0.severity == .error }.count
         let warnings = result.diagnostics.count - errors

@@ -28,9 +28,13 @@ struct DataOptions: ParsableArguments {
     var openapiValidate: String?
 
     /// What `--root`, `--routes` and `--openapi` say to load.
-    var loader: MockDataLoader {
-        MockDataLoader(root: resolvedRoot, routes: resolvedRoutes,
-                       operationSources: resolvedOpenAPI.map { OpenAPIDocument(path: $0, validation: resolvedValidation) })
+    var loader: MockDataLoader { loader(checkExamples: false) }
+
+    /// `checkExamples`: `mockd check` also warns about examples that violate their own schema.
+    func loader(checkExamples: Bool) -> MockDataLoader {
+        MockDataLoader(root: resolvedRoot, routes: resolvedRoutes, operationSources: resolvedOpenAPI.map {
+            OpenAPIDocument(path: $0, validation: resolvedValidation, checkExamples: checkExamples)
+        })
     }
 
     var resolvedOpenAPI: [String] {

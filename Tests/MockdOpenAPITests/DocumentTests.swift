@@ -111,3 +111,30 @@ import TestSupport
         #expect(wrongVersion.diagnostics.map(\.description) == [folder.child("api.yaml") + ": #/openapi: expected openapi 3.0.x or 3.1.x, or swagger 2.0, found \"4.0.0\""])
     }
 }
+
+@Suite struct CheckAndReloadTests {
+    @Test func checkWarnsAboutExamplesThatViolateTheirSchema() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("api.yaml", """
+        openapi: 3.0.0
+        info: {title: t, version: "1"}
+        paths:
+          /a:
+            get:
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    application/json:
+                      schema: {type: object, properties: {n: {type: integer}}}
+                      examples: {bad: {value: {n: "x"}}}
+        """)
+        let checked = MockDataLoader(root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"), checkExamples: true)]).load()
+        #expect(checked.diagnostics.map(\.description) == [
+            "warning: " + folder.child("api.yaml") + ": #/paths/~1a/get/responses/200/content/application~1json: the example violates its schema: examples.bad.n: expected integer, found \"x\"",
+        ])
+        // Serving does not spend time on it.
+        #expect(MockDataLoader(root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))]).load().diagnostics.isEmpty)
+    }
+}

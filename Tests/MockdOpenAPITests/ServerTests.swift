@@ -104,6 +104,37 @@ import TestSupport
         }
     }
 
+    @Test func reloadReadsTheDocumentAndTheFilesItNamesAndABrokenEditKeepsTheLastGood() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /n:\n    get:\n      responses:\n        '200': {$ref: 'answer.yaml'}\n"
+        try folder.write(["api.yaml": document, "answer.yaml": "description: ok\ncontent: {application/json: {example: {n: 1}}}\n"])
+        let loader = MockDataLoader(root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))])
+        let snapshot = try #require(loader.load().snapshot)
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: RuntimeState(),
+                                logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }), loader: { loader.load() })
+        try server.start()
+        defer { server.shutdown(timeout: .seconds(2)) }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        func body() async throws -> String {
+            let (data, _) = try await session.data(from: URL(string: "http://127.0.0.1:\(server.port)/n")!)
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(try await body().contains("\"n\": 1"))
+        try folder.write("answer.yaml", "description: ok\ncontent: {application/json: {example: {n: 2}}}\n")
+        #expect(server.reload(trigger: "test").ok)
+        #expect(try await body().contains("\"n\": 2"))
+        try folder.write("answer.yaml", "description: ok\ncontent: [\n")
+        let failed = server.reload(trigger: "test")
+        #expect(!failed.ok)
+        #expect(failed.errors.first?.contains("answer.yaml") == true)
+        #expect(try await body().contains("\"n\": 2"))
+    }
+
     @Test func aFileOverridesAnOperation() async throws {
         try await Self.withServer("petstore.yaml", files: ["mock_v1_pets_get.json": #"[{"id": 7, "name": "from a file"}]"#]) { send in
             let reply = try await send("GET", "/v1/pets", [:], nil)
