@@ -29,7 +29,7 @@ public struct OpenAPIDocument: OperationSource {
         return OperationSources.Loaded(operations: operations, diagnostics: diagnostics, document: "openapi \(displayName)", validation: validation)
     }
 
-    func build(into builder: inout ResponseBuilder, diagnostics: inout [Diagnostic], checkExamples: Bool = false) -> [Operation] {
+    func build(into builder: inout ResponseBuilder, diagnostics: inout [Diagnostic], checkExamples: Bool = false) -> [APIOperation] {
         var root: JSONValue
         do {
             root = try DocumentReader.read(path: path)

@@ -14,8 +14,8 @@ struct OperationBuilder {
 
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
-    mutating func operations(into builder: inout ResponseBuilder) -> [Operation] {
-        var result: [Operation] = []
+    mutating func operations(into builder: inout ResponseBuilder) -> [APIOperation] {
+        var result: [APIOperation] = []
         let paths = Location(file: file, pointer: "/paths")
         for item in root["paths"]?.objectValue ?? [] {
             let itemLocation = paths.appending(item.key)
@@ -36,7 +36,7 @@ struct OperationBuilder {
     }
 
     private mutating func build(method: String, path: String, _ operation: JSONValue, at location: Location,
-                                shared: ([JSONValue], Location), into builder: inout ResponseBuilder) -> Operation? {
+                                shared: ([JSONValue], Location), into builder: inout ResponseBuilder) -> APIOperation? {
         let source = "openapi \(document) \(method) \(path)"
         let fullPath = basePath + (path.hasPrefix("/") ? path : "/" + path)
         var responses: [OperationResponse] = []
@@ -60,7 +60,7 @@ struct OperationBuilder {
             responses.append(OperationResponse(status: 501, prepared: prepared))
         }
         let validator = RequestValidatorBuilder.build(operation, at: location, shared: shared, builder: &self)
-        return Operation(method: method, pathTemplate: fullPath, responses: responses, validator: validator,
+        return APIOperation(method: method, pathTemplate: fullPath, responses: responses, validator: validator,
                          security: security(operation), source: source)
     }
 

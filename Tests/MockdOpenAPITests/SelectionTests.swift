@@ -130,3 +130,30 @@ import Testing
         }
     }
 }
+
+@Suite struct PathMatchingTests {
+    static let document = """
+    openapi: 3.0.3
+    info: {title: t, version: "1"}
+    paths:
+      /pets/mine: {get: {responses: {"200": {description: a, content: {application/json: {example: "mine"}}}}}}
+      /pets/{id}:
+        get: {responses: {"200": {description: b, content: {application/json: {example: "by id"}}}}}
+        delete: {responses: {"204": {description: c}}}
+      /files/{name}.json: {get: {responses: {"200": {description: d, content: {application/json: {example: "file"}}}}}}
+    """
+
+    @Test func aLiteralSegmentWinsAndAnotherTemplateMayHaveTheMethod() throws {
+        try withDocument(Self.document) { fixture throws in
+            #expect(fixture.answer("GET", "/pets/mine").bodyText == "\"mine\"\n")
+            #expect(fixture.answer("GET", "/pets/7").bodyText == "\"by id\"\n")
+            #expect(fixture.answer("DELETE", "/pets/mine").status == 204)
+            #expect(fixture.answer("HEAD", "/pets/7").status == 200)
+            #expect(fixture.answer("GET", "/files/a.json").bodyText == "\"file\"\n")
+            #expect(fixture.answer("GET", "/files/a.txt").isMiss)
+            let notAllowed = fixture.answer("PUT", "/pets/mine")
+            #expect(notAllowed.status == 405)
+            #expect(notAllowed.header("Allow") == "GET, HEAD")
+        }
+    }
+}

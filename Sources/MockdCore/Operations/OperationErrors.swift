@@ -12,7 +12,7 @@ enum OperationErrors {
         return response
     }
 
-    static func unauthorized(_ operation: Operation) -> BuiltResponse {
+    static func unauthorized(_ operation: APIOperation) -> BuiltResponse {
         let challenges = operation.security.flatMap { $0 }.map(\.challenge)
         var unique: [String] = []
         for challenge in challenges where !unique.contains(challenge) { unique.append(challenge) }
@@ -25,7 +25,7 @@ enum OperationErrors {
     }
 
     /// The documented 422, else 400, else `default` (as 400), else mockd's own 422 listing every violation.
-    static func invalid(_ operation: Operation, violations: [String]) -> BuiltResponse {
+    static func invalid(_ operation: APIOperation, violations: [String]) -> BuiltResponse {
         var response = documented(operation, statuses: [422, 400], fallback: 400) ?? problem(
             status: 422, title: "Unprocessable Content", detail: "the request does not match \(operation.method) \(operation.pathTemplate)",
             violations: violations, source: "")
@@ -33,7 +33,7 @@ enum OperationErrors {
         return response
     }
 
-    private static func documented(_ operation: Operation, statuses: [Int], fallback: Int) -> BuiltResponse? {
+    private static func documented(_ operation: APIOperation, statuses: [Int], fallback: Int) -> BuiltResponse? {
         for status in statuses {
             if let response = operation.responses.first(where: { $0.status == status }) { return copy(response.prepared, status: status) }
         }

@@ -8,13 +8,13 @@ public protocol OperationSource: Sendable {
 
 public enum OperationSources {
     public struct Loaded: Sendable {
-        public var operations: [Operation]
+        public var operations: [APIOperation]
         public var diagnostics: [Diagnostic]
         /// How the document is named in listings (`openapi api.yaml`).
         public var document: String
         public var validation: OperationTable.Validation
 
-        public init(operations: [Operation], diagnostics: [Diagnostic], document: String, validation: OperationTable.Validation) {
+        public init(operations: [APIOperation], diagnostics: [Diagnostic], document: String, validation: OperationTable.Validation) {
             self.operations = operations
             self.diagnostics = diagnostics
             self.document = document
@@ -25,7 +25,7 @@ public enum OperationSources {
     /// Every source, in order: an earlier document's operation wins over a later one's.
     static func load(_ sources: [any OperationSource], into builder: inout ResponseBuilder) -> (table: OperationTable, diagnostics: [Diagnostic]) {
         guard !sources.isEmpty else { return (OperationTable(), []) }
-        var operations: [Operation] = []
+        var operations: [APIOperation] = []
         var diagnostics: [Diagnostic] = []
         var documents: [(name: String, operations: Int)] = []
         var validation = OperationTable.Validation.enforce

@@ -7,18 +7,18 @@ public final class OperationTable: Sendable {
         case enforce, warn, off
     }
 
-    public let operations: [Operation]
+    public let operations: [APIOperation]
     public let validation: Validation
     /// The documents, as shown in listings (`openapi api.yaml`), with their operation counts.
     public let documents: [(name: String, operations: Int)]
     /// By segment count, most specific template first.
-    private let bySegmentCount: [Int: [Operation]]
+    private let bySegmentCount: [Int: [APIOperation]]
 
-    public init(operations: [Operation] = [], validation: Validation = .enforce, documents: [(name: String, operations: Int)] = []) {
+    public init(operations: [APIOperation] = [], validation: Validation = .enforce, documents: [(name: String, operations: Int)] = []) {
         self.operations = operations
         self.validation = validation
         self.documents = documents
-        var index: [Int: [Operation]] = [:]
+        var index: [Int: [APIOperation]] = [:]
         for operation in operations { index[operation.segments.count, default: []].append(operation) }
         for key in index.keys { index[key]!.sort { $0.specificity.lexicographicallyPrecedes($1.specificity) } }
         self.bySegmentCount = index
@@ -30,20 +30,20 @@ public final class OperationTable: Sendable {
     public func answer(_ request: MockRequest, scenario: String, delay: Duration) -> Answer? {
         guard let candidates = bySegmentCount[PathPattern.split(request.path).count] else { return nil }
         let parts = PathPattern.split(request.path)
-        var template: String?
-        var sameTemplate: [(Operation, [String: String])] = []
+        // Most specific template first (`/pets/mine` before `/pets/{id}`); the first with the
+        // method answers. None: 405, allowing the methods of the most specific template.
+        var matched: [(APIOperation, [String: String])] = []
         for operation in candidates {
-            if let template, operation.pathTemplate != template { continue }
             guard let parameters = operation.match(parts) else { continue }
-            template = operation.pathTemplate
-            sameTemplate.append((operation, parameters))
+            matched.append((operation, parameters))
         }
-        guard !sameTemplate.isEmpty else { return nil }
+        guard let first = matched.first else { return nil }
         let method = request.method
-        guard let (operation, parameters) = sameTemplate.first(where: { $0.0.method == method })
-            ?? (method == "HEAD" ? sameTemplate.first(where: { $0.0.method == "GET" }) : nil)
+        guard let (operation, parameters) = matched.first(where: { $0.0.method == method })
+            ?? (method == "HEAD" ? matched.first(where: { $0.0.method == "GET" }) : nil)
         else {
-            return Answer(.built(OperationErrors.methodNotAllowed(request, allowed: sameTemplate.map(\.0.method))), scenario: scenario)
+            let allowed = matched.filter { $0.0.pathTemplate == first.0.pathTemplate }.map(\.0.method)
+            return Answer(.built(OperationErrors.methodNotAllowed(request, allowed: allowed)), scenario: scenario)
         }
         if !operation.security.isEmpty, !operation.security.contains(where: { $0.allSatisfy { $0.isPresent(in: request) } }) {
             return Answer(.built(OperationErrors.unauthorized(operation)), scenario: scenario, delay: delay)
@@ -96,9 +96,9 @@ public final class OperationTable: Sendable {
     }
 
     /// Operations whose path looks like `path`, for the 404 report: same literal segments, most first.
-    public func near(_ path: String, limit: Int = 5) -> [Operation] {
+    public func near(_ path: String, limit: Int = 5) -> [APIOperation] {
         let parts = PathPattern.split(path)
-        var scored: [(score: Int, operation: Operation)] = []
+        var scored: [(score: Int, operation: APIOperation)] = []
         for operation in operations {
             var score = 0
             for (segment, part) in zip(operation.segments, parts) {

@@ -1,7 +1,7 @@
 /// One operation of an API description (method + templated path), with every answer it can
 /// give prepared at load. The core knows nothing of the description format: a loader (the
 /// OpenAPI target) fills these in; the resolver only picks among them.
-public struct Operation: Sendable {
+public struct APIOperation: Sendable {
     public var method: String
     /// The path as documented, base path included: `/v1/pets/{petId}`.
     public var pathTemplate: String
