@@ -6,7 +6,7 @@ struct Mockd: ParsableCommand {
         commandName: "mockd",
         abstract: "A local mock HTTP server: answers from mock_<path>_<method>.json files and JSON route tables.",
         version: MockdVersion.current,
-        subcommands: [ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self],
+        subcommands: [ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self, ImportCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 
