@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 if [ "${SKIP_SCHEMATHESIS:-}" = 1 ]; then echo "schemathesis-test: skipped (SKIP_SCHEMATHESIS=1)"; exit 0; fi
 MOCKD=${MOCKD:-.build/debug/mockd}
 VENV=${SCHEMATHESIS_VENV:-.build/schemathesis-venv}
+[[ "$VENV" == /* ]] || VENV="$PWD/$VENV"
 VERSION=4.32.5
 EXAMPLES=${SCHEMATHESIS_EXAMPLES:-25}
 SEED=20261123
@@ -51,9 +52,10 @@ for document in Tests/Fixtures/openapi/*.yaml; do
     for mode in positive negative; do
       if [ "$mode" = positive ]; then checks=all; else checks=not_a_server_error,negative_data_rejection,ignored_auth; fi
       echo "schemathesis-test: $name --mode $mode"
-      if ! "$VENV/bin/schemathesis" run "$document" --origin "http://127.0.0.1:$port" --mode "$mode" --checks "$checks" \
+      # From $work: schemathesis keeps a .schemathesis/ cache in its working folder.
+      if ! (cd "$work" && "$VENV/bin/schemathesis" run "$OLDPWD/$document" --origin "http://127.0.0.1:$port" --mode "$mode" --checks "$checks" \
           --phases examples,coverage,fuzzing --seed "$SEED" --max-examples "$EXAMPLES" --generation-database none \
-          --workers 1 --no-color > "$work/$name.$mode.log" 2>&1; then
+          --workers 1 --no-color) > "$work/$name.$mode.log" 2>&1; then
         failed=1
         echo "schemathesis-test: FAILED: $name --mode $mode"
         sed -n '/FAILURES/,$p' "$work/$name.$mode.log"
