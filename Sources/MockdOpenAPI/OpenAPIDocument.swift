@@ -26,6 +26,7 @@ public struct OpenAPIDocument: OperationSource {
     public func load(into builder: inout ResponseBuilder) -> OperationSources.Loaded {
         var diagnostics: [Diagnostic] = []
         let operations = build(into: &builder, diagnostics: &diagnostics, checkExamples: checkExamples)
+        if !diagnostics.isEmpty { diagnostics = LineFinder.addLines(to: diagnostics) }
         return OperationSources.Loaded(operations: operations, diagnostics: diagnostics, document: "openapi \(displayName)", validation: validation)
     }
 

@@ -16,7 +16,7 @@ struct CheckCommand: ParsableCommand {
         let errors = result.diagnostics.filter { $0.severity == .error }.count
         let warnings = result.diagnostics.count - errors
         if let snapshot = result.snapshot {
-            print("\(data.resolvedRoot): \(snapshot.fileCount) files, \(errors) errors, \(warnings) warnings")
+            print("\(data.resolvedRoot): \(snapshot.fileCount) files\(OperationDescription.summary(snapshot.operations)), \(errors) errors, \(warnings) warnings")
         } else {
             print("\(data.resolvedRoot): \(errors) errors, \(warnings) warnings")
         }
