@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     ],
     targets: [
         // libmicrohttpd, found by pkg-config; shim.h wraps its variadic calls.
@@ -63,10 +64,16 @@ let package = Package(
             swiftSettings: settings
         ),
         // OpenAPI documents turned into the core's operation table at load: $refs, Swagger 2.0
-        // conversion, compiled JSON Schema validation, example generation.
+        // conversion, compiled JSON Schema validation, example generation. OpenAPIKit checks a
+        // document's structure for `mockd check`.
         .target(
             name: "MockdOpenAPI",
-            dependencies: ["MockdCore", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "MockdCore", .product(name: "Yams", package: "Yams"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+            ],
             swiftSettings: settings
         ),
         .executableTarget(

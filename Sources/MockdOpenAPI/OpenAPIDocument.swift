@@ -39,7 +39,8 @@ public struct OpenAPIDocument: OperationSource {
             return []
         }
         let openAPI30: Bool
-        if root["swagger"]?.stringValue == "2.0" {
+        let isSwagger2 = root["swagger"]?.stringValue == "2.0"
+        if isSwagger2 {
             root = Swagger2Converter.convert(root)
             openAPI30 = true
         } else if let version = root["openapi"]?.stringValue, version.hasPrefix("3.0") || version.hasPrefix("3.1") || version.hasPrefix("3.2") {
@@ -48,6 +49,10 @@ public struct OpenAPIDocument: OperationSource {
             let found = root["openapi"].map(\.serialized) ?? root["swagger"].map(\.serialized) ?? "neither `openapi` nor `swagger`"
             diagnostics.append(Diagnostic(file: path, location: "#/openapi", "expected openapi 3.0.x or 3.1.x, or swagger 2.0, found \(found)"))
             return []
+        }
+        // OpenAPIKit reads 3.x only; a Swagger 2.0 document is checked as converted, by mockd.
+        if checkExamples, !isSwagger2 {
+            diagnostics += StructureCheck.problems(root, file: path, openAPI30: openAPI30)
         }
         let documents = Documents(root: path, value: root)
         var context = OperationBuilder(documents: documents, compiler: SchemaCompiler(documents: documents, openAPI30: openAPI30),

@@ -113,6 +113,17 @@ import TestSupport
 }
 
 @Suite struct CheckAndReloadTests {
+    @Test func checkReportsStructureProblemsFoundByOpenAPIKit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("api.yaml", "openapi: 3.0.0\ninfo: {title: t}\npaths:\n  /a:\n    get:\n      responses: {'200': {description: ok}}\n")
+        let checked = MockDataLoader(root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"), checkExamples: true)]).load()
+        #expect(checked.diagnostics.map(\.description) == [
+            "warning: " + folder.child("api.yaml") + ": #/info (line 2): OpenAPIKit: Expected to find `version` key in Document.info but it is missing.",
+        ])
+        #expect(checked.snapshot?.operations.operations.count == 1)
+    }
+
     @Test func checkWarnsAboutExamplesThatViolateTheirSchema() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
