@@ -13,6 +13,7 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/schemathesis-test.sh
 
 ## Fuzz the parsers with libFuzzer + ASan, FUZZ_SECONDS each (default 60); fails on a crash
 fuzz: deps

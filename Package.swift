@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     ],
     targets: [
         // libmicrohttpd, found by pkg-config; shim.h wraps its variadic calls.
@@ -71,10 +73,23 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // OpenAPI documents turned into the core's operation table at load: $refs, Swagger 2.0
+        // conversion, compiled JSON Schema validation, example generation. OpenAPIKit checks a
+        // document's structure for `mockd check`.
+        .target(
+            name: "MockdOpenAPI",
+            dependencies: [
+                "MockdCore", .product(name: "Yams", package: "Yams"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+            ],
+            swiftSettings: settings
+        ),
         .executableTarget(
             name: "mockd",
             dependencies: [
-                "MockdCore", "MockdHTTP", "MockdLock", "MockdProxy", "MockdSystem",
+                "MockdCore", "MockdHTTP", "MockdLock", "MockdOpenAPI", "MockdProxy", "MockdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -105,6 +120,12 @@ let package = Package(
         .testTarget(
             name: "MockdSystemTests",
             dependencies: ["MockdSystem", "MockdLock", "TestSupport"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MockdOpenAPITests",
+            dependencies: ["MockdCore", "MockdOpenAPI", "MockdHTTP", "TestSupport", "mockd",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: settings
         ),
         .testTarget(

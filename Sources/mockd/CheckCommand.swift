@@ -16,13 +16,13 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         Signals.unblock()
-        let result = data.loader.load()
+        let result = data.loader(checkExamples: true).load()
         for diagnostic in result.diagnostics { print(diagnostic) }
         let errors = result.diagnostics.filter { $0.severity == .error }.count
         let warnings = result.diagnostics.count - errors
         let counts = "\(Self.count(errors, "error")), \(Self.count(warnings, "warning"))"
         if let snapshot = result.snapshot {
-            print("\(data.resolvedRoot): \(Self.count(snapshot.fileCount, "file")), \(counts)")
+            print("\(data.resolvedRoot): \(Self.count(snapshot.fileCount, "file"))\(OperationDescription.summary(snapshot.operations)), \(counts)")
         } else {
             print("\(data.resolvedRoot): \(counts)")
         }

@@ -5,6 +5,7 @@ import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 import Foundation
 #endif
 import MockdCore
+import MockdOpenAPI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,8 +21,35 @@ struct DataOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The folder of JSON route tables. [env: MOCKD_ROUTES; default: the routes folder beside the root (<root>/../routes), else ./routes, when one exists]", valueName: "dir"))
     var routes: String?
 
-    /// What `--root` and `--routes` say to load.
-    var loader: MockDataLoader { MockDataLoader(root: resolvedRoot, routesFolder: routesFolder) }
+    @Option(name: .long, help: ArgumentHelp("An OpenAPI document (3.0, 3.1, Swagger 2.0; YAML or JSON) to serve after files and routes; repeatable. [env: MOCKD_OPENAPI, comma-separated]", valueName: "file"))
+    var openapi: [String] = []
+
+    @Option(name: .customLong("openapi-validate"), help: ArgumentHelp("Requests that do not match the document: enforce (answer 4xx), warn (answer, log the violations), off. [env: MOCKD_OPENAPI_VALIDATE; default: enforce]", valueName: "mode"))
+    var openapiValidate: String?
+
+    /// What `--root`, `--routes` and `--openapi` say to load.
+    var loader: MockDataLoader { loader(checkExamples: false) }
+
+    /// `checkExamples`: `mockd check` also warns about examples that violate their own schema.
+    func loader(checkExamples: Bool) -> MockDataLoader {
+        MockDataLoader(root: resolvedRoot, routesFolder: routesFolder, operationSources: resolvedOpenAPI.map {
+            OpenAPIDocument(path: $0, validation: resolvedValidation, checkExamples: checkExamples)
+        })
+    }
+
+    var resolvedOpenAPI: [String] {
+        openapi.isEmpty ? (Environment.string("MOCKD_OPENAPI")?.split(separator: ",").map(String.init) ?? []) : openapi
+    }
+
+    var resolvedValidation: OperationTable.Validation {
+        (openapiValidate ?? Environment.string("MOCKD_OPENAPI_VALIDATE")).flatMap(OperationTable.Validation.init(rawValue:)) ?? .enforce
+    }
+
+    func validate() throws {
+        if let mode = openapiValidate ?? Environment.string("MOCKD_OPENAPI_VALIDATE"), OperationTable.Validation(rawValue: mode) == nil {
+            throw ValidationError("--openapi-validate \(mode): expected enforce, warn or off")
+        }
+    }
 
     var resolvedRoot: String { root ?? Environment.string("MOCKD_ROOT") ?? "MockData" }
 

@@ -17,7 +17,7 @@ struct Mockd: ParsableCommand {
             Every option: mockd serve --help
             """,
         version: MockdVersion.current,
-        subcommands: [ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self],
+        subcommands: [ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self, ImportCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

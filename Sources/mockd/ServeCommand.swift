@@ -270,6 +270,7 @@ struct ServeCommand: ParsableCommand {
         // Before the startup line: whoever reads that line finds the warning already written.
         if let warning = Self.exposureWarning(settings.server) { logger.warning("\(warning)") }
         FileHandleOutput.standardOutput(StartupLines.listening(urls: server.urls, files: snapshot.fileCount, routes: snapshot.routes.count,
+                                                               operations: snapshot.operations,
                                                                scenario: settings.scenario, json: json))
         if let proxy = settings.proxy {
             FileHandleOutput.standardOutput(StartupLines.proxying(upstream: proxy.upstream.absoluteString,
@@ -309,8 +310,12 @@ struct ServeCommand: ParsableCommand {
         // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
         let directory = FileManager.default.currentDirectoryPath
         let absolute = { (path: String) in path.hasPrefix("/") ? path : directory + "/" + path }
+        // With --openapi a MockData folder is optional: a missing one is not watched.
+        var info = stat()
+        let root = loader.operationSources.isEmpty || stat(loader.root, &info) == 0 ? [loader.root] : []
         var paths: [String] = []
-        for path in ([loader.root] + loader.routesFolder.watched).map(absolute) where !paths.contains(path) { paths.append(path) }
+        for path in (root + loader.routesFolder.watched + loader.operationSources.flatMap(\.watchedPaths)).map(absolute)
+        where !paths.contains(path) { paths.append(path) }
         // A default routes folder may be made after start: watched for appearing.
         let optional = Set(loader.routesFolder.given == nil ? loader.routesFolder.candidates.map(absolute) : [])
         let watcher = FileWatcher(paths: paths, mayBeMissing: optional, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {

@@ -3,12 +3,15 @@ import MockdCore
 /// What `serve` prints on stdout once it listens: a line scripts read for the port. Plain text,
 /// or with `--log-format json` one JSON object, like every other line mockd writes then.
 enum StartupLines {
-    static func listening(urls: [String], files: Int, routes: Int, scenario: String, json: Bool) -> String {
+    static func listening(urls: [String], files: Int, routes: Int, operations: OperationTable = OperationTable(), scenario: String,
+                          json: Bool) -> String {
         guard json else {
-            return "mockd listening on \(urls.joined(separator: " and ")) (\(files) files, \(routes) routes, scenario \(scenario))"
+            return "mockd listening on \(urls.joined(separator: " and ")) (\(files) files, \(routes) routes"
+                + "\(OperationDescription.summary(operations)), scenario \(scenario))"
         }
         let list = urls.map { JSONText.quoted($0) }.joined(separator: ",")
-        return #"{"message":"listening","urls":[\#(list)],"files":\#(files),"routes":\#(routes),"scenario":\#(JSONText.quoted(scenario))}"#
+        let counted = operations.documents.isEmpty ? "" : #","operations":\#(operations.operations.count)"#
+        return #"{"message":"listening","urls":[\#(list)],"files":\#(files),"routes":\#(routes)\#(counted),"scenario":\#(JSONText.quoted(scenario))}"#
     }
 
     static func proxying(upstream: String, recordingInto: (root: String, routesFile: String)?, json: Bool) -> String {

@@ -23,6 +23,7 @@ public enum RouteDescription {
         for file in snapshot.files.values.sorted(by: { $0.name < $1.name }) {
             rows.append(fileRow(file, scenario: "*", snapshot))
         }
+        rows += OperationDescription.rows(snapshot.operations)
         return rows
     }
 
@@ -46,11 +47,11 @@ public enum RouteDescription {
             ])
         }
         var files: [JSONValue] = []
-        for row in rows(snapshot).dropFirst(snapshot.routes.count) {
+        for row in rows(snapshot).dropFirst(snapshot.routes.count).dropLast(snapshot.operations.operations.count) {
             files.append(.object([("method", .string(row.method)), ("file", .string(row.path)), ("url", .string(ResolutionOrder.urlPath(row.path))),
                                   ("scenario", row.scenario == "*" ? .null : .string(row.scenario)), ("source", .string(row.source))]))
         }
-        return .object([("routes", .array(routes)), ("files", .array(files)), ("scenarios", .array(snapshot.scenarios.map { .string($0) })),
-                        ("resolutionOrder", ResolutionOrder.json(snapshot))])
+        return .object([("routes", .array(routes)), ("files", .array(files)), ("operations", OperationDescription.json(snapshot.operations)),
+                        ("scenarios", .array(snapshot.scenarios.map { .string($0) })), ("resolutionOrder", ResolutionOrder.json(snapshot))])
     }
 }

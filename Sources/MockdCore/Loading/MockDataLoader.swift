@@ -7,15 +7,19 @@ public struct MockDataLoader: Sendable {
     public let routesFolder: RoutesFolder
     /// The folder of route tables loaded now, if any.
     public var routes: String? { routesFolder.current() }
+    /// API descriptions loaded after files and routes, into the same snapshot.
+    public var operationSources: [any OperationSource]
 
-    public init(root: String, routes: String? = nil) {
+    public init(root: String, routes: String? = nil, operationSources: [any OperationSource] = []) {
         self.root = root
         self.routesFolder = RoutesFolder(routes)
+        self.operationSources = operationSources
     }
 
-    public init(root: String, routesFolder: RoutesFolder) {
+    public init(root: String, routesFolder: RoutesFolder, operationSources: [any OperationSource] = []) {
         self.root = root
         self.routesFolder = routesFolder
+        self.operationSources = operationSources
     }
 
     /// The folder under the root that holds per-scenario overlays.
@@ -38,10 +42,12 @@ public struct MockDataLoader: Sendable {
             routeList = tables.routes
             diagnostics += tables.diagnostics
         }
+        let operations = OperationSources.load(operationSources, into: &builder)
+        diagnostics += operations.diagnostics
         let errors = diagnostics.contains { $0.severity == .error }
         let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
-                                               routes: routeList, warnings: diagnostics, rootDisplayPath: Self.displayPath(root),
-                                               unserved: files.unserved)
+                                               routes: routeList, operations: operations.table, warnings: diagnostics,
+                                               rootDisplayPath: Self.displayPath(root), unserved: files.unserved)
         return Result(snapshot: snapshot, diagnostics: diagnostics)
     }
 
@@ -57,6 +63,8 @@ public struct MockDataLoader: Sendable {
     func loadFiles(into builder: inout ResponseBuilder) -> LoadedFiles {
         var loaded = LoadedFiles()
         guard FileTree.isDirectory(root) else {
+            // An API description may be all there is to serve: then no MockData folder is fine.
+            if !operationSources.isEmpty { return loaded }
             loaded.diagnostics.append(Diagnostic(file: root, WorkingDirectory.whyNotAFolder(root, what: "the mock root", option: "--root")))
             return loaded
         }
@@ -157,10 +165,12 @@ public struct MockDataLoader: Sendable {
 }
 
 /// Hands out prepared responses with dense ids while a snapshot is being built.
-struct ResponseBuilder {
+public struct ResponseBuilder {
     private(set) var responses: [PreparedResponse] = []
 
-    mutating func prepare(status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String) -> PreparedResponse {
+    public init() {}
+
+    public mutating func prepare(status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String) -> PreparedResponse {
         let response = PreparedResponse(id: responses.count, status: status, contentType: contentType, customHeaders: headers, body: body, source: source)
         responses.append(response)
         return response

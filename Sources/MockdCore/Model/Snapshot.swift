@@ -11,7 +11,9 @@ public final class Snapshot: Sendable {
     /// Route tables, in resolution order.
     public var routes: [Route] { routeIndex.routes }
     let routeIndex: RouteIndex
-    /// Scenario names known from overlays and route tables, sorted.
+    /// Operations from API descriptions (`--openapi`), answered after files and routes.
+    public let operations: OperationTable
+    /// Scenario names known from overlays, route tables and operations' named examples, sorted.
     public let scenarios: [String]
     /// The same, for a lookup per request that names one.
     let scenarioSet: Set<String>
@@ -26,14 +28,17 @@ public final class Snapshot: Sendable {
     public let readsRequestBodies: Bool
 
     public init(preparedResponses: [PreparedResponse], files: [String: MockFile], overlays: [String: [String: MockFile]],
-                routes: [Route] = [], warnings: [Diagnostic], rootDisplayPath: String, unserved: [UnservedFile] = []) {
+                routes: [Route] = [], operations: OperationTable = OperationTable(), warnings: [Diagnostic], rootDisplayPath: String,
+                unserved: [UnservedFile] = []) {
         self.unserved = unserved
         self.preparedResponses = preparedResponses
         self.files = files
         self.overlays = overlays
         self.routeIndex = RouteIndex(routes: routes)
-        self.scenarioSet = Set(overlays.keys).union(routes.compactMap(\.scenario))
+        // A named example of an operation is picked by the scenario of its name (`X-Mock-Scenario: empty`).
+        self.scenarioSet = Set(overlays.keys).union(routes.compactMap(\.scenario)).union(operations.exampleNames)
         self.scenarios = scenarioSet.sorted()
+        self.operations = operations
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath
         self.readsRequestBodies = routes.contains(where: \.readsRequestBody)

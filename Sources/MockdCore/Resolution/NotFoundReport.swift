@@ -42,6 +42,7 @@ public enum NotFoundReport {
             "nearNames": .array(near.map { .string($0) }),
             "nearRoutes": .array(nearRoutes),
             "notServed": .array(unserved.map { .object([("file", .string($0.relativePath)), ("why", .string($0.why))]) }),
+            "nearOperations": .array(snapshot.operations.near(request.path).map { .string("\($0.method) \($0.pathTemplate)") }),
             "hint": .string(hint),
         ]
         return report.prettyPrinted + "\n"

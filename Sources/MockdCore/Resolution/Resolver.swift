@@ -2,9 +2,10 @@
 ///
 /// Precedence (SPEC section 3), first hit wins: a CORS preflight (`--cors`; never on `/__mockd/`), the admin API
 /// (`/__mockd/`), then for a request in scenario S: routes with `"scenario": S`, files under
-/// `scenarios/S/`, routes with no scenario, files anywhere else; then the upstream (`--proxy`),
-/// and only when nothing else will answer, the 404 report. A route's fault wins over its
-/// delay; `--delay` applies to every answer but the admin API's and a preflight (issue 17.7).
+/// `scenarios/S/`, routes with no scenario, files anywhere else, operations from API descriptions
+/// (`--openapi`); then the upstream (`--proxy`), and only when nothing else will answer, the 404
+/// report. A route's fault wins over its delay; `--delay` applies to every answer but the admin
+/// API's and a preflight (issue 17.7).
 public struct Resolver: Sendable {
     public let snapshot: Snapshot
     public let state: RuntimeState
@@ -62,6 +63,9 @@ public struct Resolver: Sendable {
         }
         if let response = baseFile(for: request) {
             return delayed(Reply(.prepared(response), scenario: scenario), by: globalDelay)
+        }
+        if !snapshot.operations.isEmpty, let reply = snapshot.operations.answer(request, scenario: scenario) {
+            return delayed(reply, by: globalDelay)
         }
         if policy.forwardsMisses {
             return .forward(scenario: scenario, after: globalDelay)

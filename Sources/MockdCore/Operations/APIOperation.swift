@@ -1,0 +1,143 @@
+/// One operation of an API description (method + templated path), with every answer it can
+/// give prepared at load. The core knows nothing of the description format: a loader (the
+/// OpenAPI target) fills these in; the resolver only picks among them.
+public struct APIOperation: Sendable {
+    public var method: String
+    /// The path as documented, base path included: `/v1/pets/{petId}`.
+    public var pathTemplate: String
+    let segments: [OperationSegment]
+    /// Documented answers, in the order of choice: the first one answers by default.
+    public var responses: [OperationResponse]
+    /// Checks a request against the documented parameters and body; nil when none are documented.
+    public var validator: (any RequestValidator)?
+    /// Alternatives (any one suffices); each lists schemes that must all be present. Empty: open.
+    public var security: [[SecurityScheme]]
+    /// `openapi api.yaml GET /pets`, for X-Mockd-Source, listings and the 404 report.
+    public var source: String
+
+    public init(method: String, pathTemplate: String, responses: [OperationResponse], validator: (any RequestValidator)?,
+                security: [[SecurityScheme]], source: String) {
+        self.method = method
+        self.pathTemplate = pathTemplate
+        self.segments = OperationSegment.parse(pathTemplate)
+        self.responses = responses
+        self.validator = validator
+        self.security = security
+        self.source = source
+    }
+
+    /// The path parameters when the path matches, nil otherwise.
+    func match(_ parts: [Substring]) -> [String: String]? {
+        guard parts.count == segments.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let text): guard part == text else { return nil }
+            case .parameter(let name, let prefix, let suffix):
+                guard part.hasPrefix(prefix), part.hasSuffix(suffix), part.count > prefix.count + suffix.count else { return nil }
+                parameters[name] = String(part.dropFirst(prefix.count).dropLast(suffix.count))
+            }
+        }
+        return parameters
+    }
+
+    /// Literal segments first: `/pets/mine` wins over `/pets/{id}` (OpenAPI's rule).
+    var specificity: [Int] { segments.map { if case .literal = $0 { 0 } else { 1 } } }
+}
+
+enum OperationSegment: Sendable, Equatable {
+    case literal(String)
+    /// `{id}`, or `{id}.json` / `v{n}`: a parameter with fixed text around it.
+    case parameter(String, prefix: String, suffix: String)
+
+    static func parse(_ template: String) -> [OperationSegment] {
+        PathPattern.split(template).map { part in
+            guard let open = part.firstIndex(of: "{"), let close = part[open...].firstIndex(of: "}") else { return .literal(String(part)) }
+            return .parameter(String(part[part.index(after: open)..<close]), prefix: String(part[..<open]),
+                              suffix: String(part[part.index(after: close)...]))
+        }
+    }
+}
+
+/// One documented status: its prepared default answer and its named examples.
+public struct OperationResponse: Sendable {
+    /// nil for `default`.
+    public var status: Int?
+    /// The answer with the first named example (else `example`, else a generated body).
+    public var prepared: PreparedResponse
+    /// Named examples, in document order, each prepared: `Prefer: example=NAME` and scenarios pick them.
+    public var examples: [(name: String, response: PreparedResponse)]
+    /// Makes a random valid body for `Prefer: dynamic=true`; nil when there is no schema.
+    public var dynamicBody: (@Sendable (UInt64) -> [UInt8])?
+
+    public init(status: Int?, prepared: PreparedResponse, examples: [(name: String, response: PreparedResponse)] = [],
+                dynamicBody: (@Sendable (UInt64) -> [UInt8])? = nil) {
+        self.status = status
+        self.prepared = prepared
+        self.examples = examples
+        self.dynamicBody = dynamicBody
+    }
+}
+
+/// How a request proves who it is, as far as a mock can tell: the credential is present.
+public enum SecurityScheme: Sendable, Equatable {
+    case apiKeyHeader(String)
+    case apiKeyQuery(String)
+    case apiKeyCookie(String)
+    case bearer
+    case basic
+
+    /// The `WWW-Authenticate` challenge for a request that lacks it.
+    public var challenge: String {
+        switch self {
+        case .bearer: "Bearer"
+        case .basic: "Basic realm=\"mockd\""
+        case .apiKeyHeader(let name): "ApiKey header=\"\(name)\""
+        case .apiKeyQuery(let name): "ApiKey query=\"\(name)\""
+        case .apiKeyCookie(let name): "ApiKey cookie=\"\(name)\""
+        }
+    }
+
+    func isPresent(in request: MockRequest) -> Bool {
+        switch self {
+        case .apiKeyHeader(let name): return !(request.headers.first(named: name) ?? "").isEmpty
+        case .apiKeyQuery(let name): return request.query.contains { $0.name == name && !($0.value ?? "").isEmpty }
+        case .apiKeyCookie(let name): return RequestCookies.value(name, in: request) != nil
+        case .bearer: return Self.credential(request, scheme: "bearer")
+        case .basic: return Self.credential(request, scheme: "basic")
+        }
+    }
+
+    private static func credential(_ request: MockRequest, scheme: String) -> Bool {
+        guard let value = request.headers.first(named: "Authorization") else { return false }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        return parts.count == 2 && parts[0].lowercased() == scheme && !parts[1].trimmingCharacters(in: " ").isEmpty
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(in character: Character) -> Substring {
+        var result = self
+        while result.first == character { result = result.dropFirst() }
+        while result.last == character { result = result.dropLast() }
+        return result
+    }
+}
+
+/// Cookies from the `Cookie` header.
+public enum RequestCookies {
+    public static func value(_ name: String, in request: MockRequest) -> String? {
+        guard let header = request.headers.first(named: "Cookie") else { return nil }
+        for pair in header.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0].trimmingCharacters(in: " ") == name { return String(parts[1].trimmingCharacters(in: " ")) }
+        }
+        return nil
+    }
+}
+
+/// Checks a request against what its operation documents. Compiled at load.
+public protocol RequestValidator: Sendable {
+    /// Every violation, each with its place: `query.limit: expected integer, found "x"`.
+    func violations(of request: MockRequest, pathParameters: [String: String]) -> [String]
+}

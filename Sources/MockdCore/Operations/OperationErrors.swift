@@ -1,0 +1,57 @@
+/// The answers an operation gives a request it refuses: 405, 401, and the validation error.
+/// Built per request: refusals are not the fast path, and their bodies name the request.
+enum OperationErrors {
+    static func methodNotAllowed(_ request: MockRequest, allowed: [String]) -> BuiltResponse {
+        var methods = allowed
+        if methods.contains("GET"), !methods.contains("HEAD") { methods.append("HEAD") }
+        let allow = methods.joined(separator: ", ")
+        var response = problem(status: 405, title: "Method Not Allowed",
+                               detail: "\(request.method) is not documented for \(request.path); allowed: \(allow)", violations: [],
+                               source: "openapi 405")
+        response.headers.insert(HTTPHeader("Allow", allow), at: 0)
+        return response
+    }
+
+    static func unauthorized(_ operation: APIOperation) -> BuiltResponse {
+        let challenges = operation.security.flatMap { $0 }.map(\.challenge)
+        var unique: [String] = []
+        for challenge in challenges where !unique.contains(challenge) { unique.append(challenge) }
+        let detail = "\(operation.method) \(operation.pathTemplate) needs credentials: \(unique.joined(separator: " or "))"
+        var response = documented(operation, statuses: [401], fallback: 401) ?? problem(
+            status: 401, title: "Unauthorized", detail: detail, violations: [], source: "")
+        response.source = "\(operation.source) 401 missing credentials"
+        for challenge in unique { response.headers.append(HTTPHeader("WWW-Authenticate", challenge)) }
+        return response
+    }
+
+    /// The documented 422, else 400, else `default` (as 400), else mockd's own 422 listing every violation.
+    static func invalid(_ operation: APIOperation, violations: [String]) -> BuiltResponse {
+        var response = documented(operation, statuses: [422, 400], fallback: 400) ?? problem(
+            status: 422, title: "Unprocessable Content", detail: "the request does not match \(operation.method) \(operation.pathTemplate)",
+            violations: violations, source: "")
+        response.source = "\(operation.source) \(response.status) invalid request: \(violations.joined(separator: "; "))"
+        return response
+    }
+
+    private static func documented(_ operation: APIOperation, statuses: [Int], fallback: Int) -> BuiltResponse? {
+        for status in statuses {
+            if let response = operation.responses.first(where: { $0.status == status }) { return copy(response.prepared, status: status) }
+        }
+        if let response = operation.responses.first(where: { $0.status == nil }) { return copy(response.prepared, status: fallback) }
+        return nil
+    }
+
+    private static func copy(_ prepared: PreparedResponse, status: Int) -> BuiltResponse {
+        // The adapter adds X-Mockd-Source from `source`.
+        BuiltResponse(status: status, headers: prepared.headers.filter { !HTTPHeader.namesEqual($0.name, "X-Mockd-Source") },
+                      body: prepared.body.array, source: prepared.source)
+    }
+
+    static func problem(status: Int, title: String, detail: String, violations: [String], source: String) -> BuiltResponse {
+        var members: [(key: String, value: JSONValue)] = [("type", "about:blank"), ("title", .string(title)), ("status", .number(status)),
+                                                          ("detail", .string(detail))]
+        if !violations.isEmpty { members.append(("errors", .array(violations.map { .string($0) }))) }
+        return BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", "application/problem+json")],
+                             body: Array((JSONValue.object(members).prettyPrinted + "\n").utf8), source: source)
+    }
+}

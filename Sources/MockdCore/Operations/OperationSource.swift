@@ -1,0 +1,43 @@
+/// Something that turns an API description into operations at load (the OpenAPI target does).
+/// Its prepared responses go into the snapshot's builder, so the adapter prepares them with the rest.
+public protocol OperationSource: Sendable {
+    /// The files it read, so a watcher can reload when one of them changes.
+    var watchedPaths: [String] { get }
+    func load(into builder: inout ResponseBuilder) -> OperationSources.Loaded
+}
+
+public enum OperationSources {
+    public struct Loaded: Sendable {
+        public var operations: [APIOperation]
+        public var diagnostics: [Diagnostic]
+        /// How the document is named in listings (`openapi api.yaml`).
+        public var document: String
+        public var validation: OperationTable.Validation
+
+        public init(operations: [APIOperation], diagnostics: [Diagnostic], document: String, validation: OperationTable.Validation) {
+            self.operations = operations
+            self.diagnostics = diagnostics
+            self.document = document
+            self.validation = validation
+        }
+    }
+
+    /// Every source, in order: an earlier document's operation wins over a later one's.
+    static func load(_ sources: [any OperationSource], into builder: inout ResponseBuilder) -> (table: OperationTable, diagnostics: [Diagnostic]) {
+        guard !sources.isEmpty else { return (OperationTable(), []) }
+        var operations: [APIOperation] = []
+        var diagnostics: [Diagnostic] = []
+        var documents: [(name: String, operations: Int)] = []
+        var validation = OperationTable.Validation.enforce
+        var seen = Set<String>()
+        for source in sources {
+            let loaded = source.load(into: &builder)
+            diagnostics += loaded.diagnostics
+            validation = loaded.validation
+            let fresh = loaded.operations.filter { seen.insert("\($0.method) \($0.pathTemplate)").inserted }
+            operations += fresh
+            documents.append((loaded.document, fresh.count))
+        }
+        return (OperationTable(operations: operations, validation: validation, documents: documents), diagnostics)
+    }
+}

@@ -1,0 +1,205 @@
+import MockdCore
+
+/// Builds the operations of one document: for each, its answers in the order of choice (lowest
+/// 2xx, else `default`, else the first documented), each body made once, and its validator.
+struct OperationBuilder {
+    let documents: Documents
+    var compiler: SchemaCompiler
+    let document: String
+    let file: String
+    let basePath: String
+    let root: JSONValue
+    let checkExamples: Bool
+    var diagnostics: [Diagnostic] = []
+
+    static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    mutating func operations(into builder: inout ResponseBuilder) -> [APIOperation] {
+        var result: [APIOperation] = []
+        let paths = Location(file: file, pointer: "/paths")
+        for item in root["paths"]?.objectValue ?? [] {
+            let itemLocation = paths.appending(item.key)
+            guard let (pathItem, pathLocation) = documents.dereference(item.value, at: itemLocation) else {
+                diagnostics.append(Diagnostic(file: file, location: itemLocation.description, "unresolved $ref \(item.value["$ref"]?.stringValue ?? "")"))
+                continue
+            }
+            let shared = pathItem["parameters"]?.arrayValue ?? []
+            for method in Self.methods {
+                guard let operation = pathItem[method] else { continue }
+                let location = pathLocation.appending(method)
+                if let built = build(method: method.uppercased(), path: item.key, operation, at: location, shared: (shared, pathLocation), into: &builder) {
+                    result.append(built)
+                }
+            }
+        }
+        return result
+    }
+
+    private mutating func build(method: String, path: String, _ operation: JSONValue, at location: Location,
+                                shared: ([JSONValue], Location), into builder: inout ResponseBuilder) -> APIOperation? {
+        let source = "openapi \(document) \(method) \(path)"
+        let fullPath = basePath + (path.hasPrefix("/") ? path : "/" + path)
+        var responses: [OperationResponse] = []
+        let documented = (operation["responses"]?.objectValue ?? []).filter { !$0.key.hasPrefix("x-") }
+        for (offset, entry) in Self.ordered(documented).enumerated() {
+            let responseLocation = location.appending("responses", entry.key)
+            guard let (response, at) = documents.dereference(entry.value, at: responseLocation) else {
+                diagnostics.append(Diagnostic(file: file, location: responseLocation.description, "unresolved $ref \(entry.value["$ref"]?.stringValue ?? "")"))
+                continue
+            }
+            let status = Self.status(entry.key)
+            let numeric = status ?? (offset == 0 ? 200 : 500)
+            responses.append(prepare(response, at: at, status: status, numeric: numeric, source: "\(source) \(entry.key)", into: &builder))
+        }
+        if responses.isEmpty {
+            diagnostics.append(Diagnostic(.warning, file: file, location: location.appending("responses").description,
+                                          "\(method) \(path) documents no response: answered with 501"))
+            let prepared = builder.prepare(status: 501, contentType: ContentType.json, headers: [],
+                                           body: ResponseBody(Array("{\"error\":\"\(method) \(path) documents no response\"}\n".utf8)),
+                                           source: "\(source) no response")
+            responses.append(OperationResponse(status: 501, prepared: prepared))
+        }
+        let validator = RequestValidatorBuilder.build(operation, at: location, shared: shared, builder: &self)
+        return APIOperation(method: method, pathTemplate: fullPath, responses: responses, validator: validator,
+                         security: security(operation), source: source)
+    }
+
+    /// Lowest 2xx first, then `default`, then the rest in document order.
+    static func ordered(_ entries: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
+        let successes = entries.filter { status($0.key).map { (200...299).contains($0) } ?? false }.sorted { status($0.key)! < status($1.key)! }
+        let fallback = entries.filter { $0.key == "default" }
+        let rest = entries.filter { entry in !successes.contains { $0.key == entry.key } && entry.key != "default" }
+        return successes + fallback + rest
+    }
+
+    /// `"200"` → 200, `"2XX"` → 200, `default` → nil.
+    static func status(_ key: String) -> Int? {
+        if let code = Int(key), (100...599).contains(code) { return code }
+        if key.count == 3, key.uppercased().hasSuffix("XX"), let first = Int(key.prefix(1)), (1...5).contains(first) { return first * 100 }
+        return nil
+    }
+
+    private mutating func prepare(_ response: JSONValue, at location: Location, status: Int?, numeric: Int, source: String,
+                                  into builder: inout ResponseBuilder) -> OperationResponse {
+        var headers: [HTTPHeader] = []
+        for header in response["headers"]?.objectValue ?? [] {
+            guard let (value, headerLocation) = documents.dereference(header.value, at: location.appending("headers", header.key)),
+                  value["required"]?.boolValue == true || value["example"] != nil else { continue }
+            var text = value["example"].map(Self.headerText)
+            if text == nil, let schema = value["schema"] {
+                let index = compiler.compile(schema, at: headerLocation.appending("schema"))
+                var generator = ExampleGenerator(set: compiler.set)
+                text = Self.headerText(generator.generate(index))
+            }
+            headers.append(HTTPHeader(header.key, text ?? "value"))
+        }
+        guard let (mediaType, media) = response["content"]?.objectValue?.first else {
+            let prepared = builder.prepare(status: numeric, contentType: nil, headers: headers, body: ResponseBody([]), source: "\(source) empty")
+            return OperationResponse(status: status, prepared: prepared)
+        }
+        let mediaLocation = location.appending("content", mediaType)
+        let isJSON = Self.isJSON(mediaType)
+        var schemaIndex: Int?
+        if let schema = media["schema"] { schemaIndex = compiler.compile(schema, at: mediaLocation.appending("schema")) }
+        var named: [(name: String, value: JSONValue)] = []
+        for example in media["examples"]?.objectValue ?? [] {
+            guard let (value, _) = documents.dereference(example.value, at: mediaLocation.appending("examples", example.key)),
+                  let content = value["value"] else { continue }
+            named.append((example.key, content))
+        }
+        let body: JSONValue
+        let how: String
+        if let first = named.first {
+            body = first.value
+            how = "example \(JSONText.quoted(first.name))"
+        } else if let example = media["example"] {
+            body = example
+            how = "example"
+        } else if let schemaIndex {
+            var generator = ExampleGenerator(set: compiler.set)
+            body = generator.generate(schemaIndex)
+            how = "generated"
+        } else {
+            body = .null
+            how = "empty"
+        }
+        if checkExamples, let schemaIndex {
+            let validator = SchemaValidator(set: compiler.set)
+            let places = named.map { ("examples." + $0.name, $0.value) } + (media["example"].map { [("example", $0)] } ?? [])
+            for (place, value) in places {
+                for violation in validator.violations(value, schemaIndex, at: place).prefix(3) {
+                    diagnostics.append(Diagnostic(.warning, file: file, location: mediaLocation.description, "the example violates its schema: \(violation)"))
+                }
+            }
+        }
+        let bytes = how == "empty" ? [] : Self.bytes(body, json: isJSON)
+        let prepared = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(bytes), source: "\(source) \(how)")
+        var examples: [(name: String, response: PreparedResponse)] = []
+        for example in named {
+            let response = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(Self.bytes(example.value, json: isJSON)),
+                                           source: "\(source) example \(JSONText.quoted(example.name))")
+            examples.append((example.name, response))
+        }
+        var dynamic: (@Sendable (UInt64) -> [UInt8])?
+        if let schemaIndex, isJSON {
+            let box = compiler.box
+            dynamic = { seed in
+                var generator = ExampleGenerator(set: box.set, random: SplitMix64(seed: seed))
+                return Array((generator.generate(schemaIndex).serialized + "\n").utf8)
+            }
+        }
+        return OperationResponse(status: status, prepared: prepared, examples: examples, dynamicBody: dynamic)
+    }
+
+    static func isJSON(_ mediaType: String) -> Bool {
+        let type = mediaType.split(separator: ";").first.map { $0.lowercased() } ?? ""
+        return type == "application/json" || type.hasSuffix("+json") || type == "*/*"
+    }
+
+    static func bytes(_ value: JSONValue, json: Bool) -> [UInt8] {
+        if !json, case .string(let text) = value { return Array(text.utf8) }
+        return Array((value.prettyPrinted + "\n").utf8)
+    }
+
+    static func headerText(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .array(let items): items.map(headerText).joined(separator: ",")
+        default: value.serialized
+        }
+    }
+
+    /// The operation's `security`, else the document's; an empty requirement (`{}`) makes it open.
+    private mutating func security(_ operation: JSONValue) -> [[SecurityScheme]] {
+        guard let requirements = (operation["security"] ?? root["security"])?.arrayValue else { return [] }
+        var alternatives: [[SecurityScheme]] = []
+        for requirement in requirements {
+            let names = requirement.objectValue?.map(\.key) ?? []
+            if names.isEmpty { return [] }
+            var schemes: [SecurityScheme] = []
+            for name in names {
+                let location = Location(file: file, pointer: "/components/securitySchemes/\(pointerToken(name))")
+                guard let raw = root.at(pointer: location.pointer), let (scheme, _) = documents.dereference(raw, at: location) else {
+                    diagnostics.append(Diagnostic(.warning, file: file, location: location.description, "security scheme \(name) is not defined (not checked)"))
+                    continue
+                }
+                let key = scheme["name"]?.stringValue ?? ""
+                switch (scheme["type"]?.stringValue, scheme["in"]?.stringValue) {
+                case ("apiKey"?, "header"?): schemes.append(.apiKeyHeader(key))
+                case ("apiKey"?, "query"?): schemes.append(.apiKeyQuery(key))
+                case ("apiKey"?, "cookie"?): schemes.append(.apiKeyCookie(key))
+                case ("http"?, _): schemes.append(scheme["scheme"]?.stringValue?.lowercased() == "basic" ? .basic : .bearer)
+                case ("oauth2"?, _), ("openIdConnect"?, _): schemes.append(.bearer)
+                default: continue
+                }
+            }
+            if schemes.isEmpty { return [] }
+            alternatives.append(schemes)
+        }
+        return alternatives
+    }
+
+    mutating func report(_ location: Location, _ message: String, warning: Bool = true) {
+        diagnostics.append(Diagnostic(warning ? .warning : .error, file: location.file, location: location.description, message))
+    }
+}

@@ -1,0 +1,155 @@
+import MockdCore
+
+/// The compiled checks for one operation's requests: parameters (path, query, header, cookie),
+/// the body's Content-Type, the body against its schema. Runs on the request path: it only
+/// reads compiled schemas; the body is parsed once, when a schema asks for it.
+struct OperationValidator: RequestValidator {
+    struct Parameter: Sendable {
+        enum Place: String, Sendable { case path, query, header, cookie }
+        var name: String
+        var place: Place
+        var required: Bool
+        var schema: Int?
+        /// `form` arrays in the query are repeated (`explode`, the default) or comma-separated.
+        var explode: Bool
+    }
+
+    var parameters: [Parameter]
+    /// Media types the body may have, with the schema for each (nil: not checked).
+    var bodyTypes: [(mediaType: String, schema: Int?)]
+    var bodyRequired: Bool
+    let schemas: SchemaBox
+
+    func violations(of request: MockRequest, pathParameters: [String: String]) -> [String] {
+        var found: [String] = []
+        let set = schemas.set
+        let validator = SchemaValidator(set: set)
+        for parameter in parameters {
+            let place = "\(parameter.place.rawValue).\(parameter.name)"
+            let values: [String]
+            switch parameter.place {
+            case .path: values = pathParameters[parameter.name].map { [$0] } ?? []
+            case .query: values = request.query.filter { $0.name == parameter.name }.map { $0.value ?? "" }
+            case .header: values = request.headers.filter { HTTPHeader.namesEqual($0.name, parameter.name) }.map(\.value)
+            case .cookie: values = RequestCookies.value(parameter.name, in: request).map { [$0] } ?? []
+            }
+            if values.isEmpty {
+                if parameter.required { found.append("\(place): required, missing") }
+                continue
+            }
+            guard let schema = parameter.schema else { continue }
+            let value = ParameterCoercion.value(values, schema: schema, in: set, explode: parameter.explode)
+            found += validator.violations(value, schema, at: place)
+        }
+        guard !bodyTypes.isEmpty else { return found }
+        if request.body.isEmpty {
+            if bodyRequired { found.append("body: required, missing") }
+            return found
+        }
+        guard let contentType = request.headers.first(named: "Content-Type") else {
+            found.append("header.Content-Type: required with a body, missing; expected \(bodyTypes.map(\.mediaType).joined(separator: " or "))")
+            return found
+        }
+        guard let match = bodyTypes.first(where: { Self.mediaType(contentType, matches: $0.mediaType) }) else {
+            found.append("header.Content-Type: expected \(bodyTypes.map(\.mediaType).joined(separator: " or ")), found \(JSONText.quoted(contentType))")
+            return found
+        }
+        guard let schema = match.schema, OperationBuilder.isJSON(match.mediaType) || OperationBuilder.isJSON(contentType) else { return found }
+        do {
+            let body = try JSONParser.parse(request.body)
+            found += validator.violations(body, schema, at: "body")
+        } catch {
+            found.append("body: invalid JSON: \(error.description)")
+        }
+        return found
+    }
+
+    /// `application/json; charset=utf-8` matches `application/json`, `application/*` and `*/*`.
+    static func mediaType(_ sent: String, matches documented: String) -> Bool {
+        let sentType = bare(sent), documentedType = bare(documented)
+        if documentedType == "*/*" || documentedType == sentType { return true }
+        if documentedType.hasSuffix("/*") { return sentType.hasPrefix(documentedType.dropLast()) }
+        return false
+    }
+
+    /// `Application/JSON; charset=utf-8` → `application/json`.
+    static func bare(_ mediaType: String) -> String {
+        let type = mediaType.split(separator: ";").first ?? ""
+        return String(type.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()).lowercased()
+    }
+}
+
+/// Parameters arrive as text: read them as the type their schema asks for, so `limit=abc`
+/// is reported as `expected integer, found "abc"` and `limit=5` passes.
+enum ParameterCoercion {
+    static func value(_ values: [String], schema index: Int, in set: SchemaSet, explode: Bool) -> JSONValue {
+        var schema = set.resolved(index)
+        if schema.types == nil, let first = (schema.allOf + schema.oneOf + schema.anyOf).first { schema = set.resolved(first) }
+        let kinds = schema.types ?? ExampleGenerator.inferredKinds(schema)
+        if kinds.contains(.array) {
+            let parts = explode && values.count > 1 ? values : values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            let itemSchema = schema.items.map { set.resolved($0) }
+            return .array(parts.map { scalar($0, kinds: itemSchema?.types ?? [.string]) })
+        }
+        return scalar(values[0], kinds: kinds)
+    }
+
+    static func scalar(_ text: String, kinds: [Schema.Kind]) -> JSONValue {
+        if kinds.contains(.integer), let number = Int(text) { return .number(number) }
+        if kinds.contains(.number), let number = Double(text), number.isFinite, !text.contains(where: { $0.isLetter }) { return .number(text) }
+        if kinds.contains(.boolean), text == "true" || text == "false" { return .bool(text == "true") }
+        if kinds.contains(.null), text.isEmpty || text == "null" { return .null }
+        if kinds.contains(.object), let parsed = try? JSONParser.parse(Array(text.utf8)) { return parsed }
+        return .string(text)
+    }
+}
+
+/// Compiles an operation's parameters and request body.
+enum RequestValidatorBuilder {
+    static func build(_ operation: JSONValue, at location: Location, shared: ([JSONValue], Location),
+                      builder: inout OperationBuilder) -> OperationValidator? {
+        var parameters: [OperationValidator.Parameter] = []
+        let lists = [(shared.0, shared.1.appending("parameters")), (operation["parameters"]?.arrayValue ?? [], location.appending("parameters"))]
+        for (list, listLocation) in lists {
+            for (offset, raw) in list.enumerated() {
+                let parameterLocation = listLocation.appending(String(offset))
+                guard let (value, at) = builder.documents.dereference(raw, at: parameterLocation) else {
+                    builder.report(parameterLocation, "unresolved $ref \(raw["$ref"]?.stringValue ?? "") (parameter not checked)")
+                    continue
+                }
+                guard let name = value["name"]?.stringValue, let place = value["in"]?.stringValue.flatMap(OperationValidator.Parameter.Place.init(rawValue:)) else {
+                    continue
+                }
+                // Headers HTTP itself describes are the transport's, not the operation's (OpenAPI says to ignore them).
+                if place == .header, ["accept", "content-type", "authorization"].contains(name.lowercased()) { continue }
+                var schema: Int?
+                if let raw = value["schema"] ?? value["content"]?.objectValue?.first?.value["schema"] {
+                    schema = builder.compiler.compile(raw, at: at.appending("schema"))
+                }
+                let required = place == .path || value["required"]?.boolValue == true
+                let style = value["style"]?.stringValue ?? "form"
+                let explode = value["explode"]?.boolValue ?? (style == "form")
+                let parameter = OperationValidator.Parameter(name: name, place: place, required: required, schema: schema, explode: explode)
+                // An operation's parameter replaces the path item's of the same name and place.
+                parameters.removeAll { $0.name == name && $0.place == place }
+                parameters.append(parameter)
+            }
+        }
+        var bodyTypes: [(mediaType: String, schema: Int?)] = []
+        var bodyRequired = false
+        if let raw = operation["requestBody"] {
+            let bodyLocation = location.appending("requestBody")
+            if let (body, at) = builder.documents.dereference(raw, at: bodyLocation) {
+                bodyRequired = body["required"]?.boolValue ?? false
+                for media in body["content"]?.objectValue ?? [] {
+                    let schema = media.value["schema"].map { builder.compiler.compile($0, at: at.appending("content", media.key, "schema")) }
+                    bodyTypes.append((media.key, schema))
+                }
+            } else {
+                builder.report(bodyLocation, "unresolved $ref \(raw["$ref"]?.stringValue ?? "") (body not checked)")
+            }
+        }
+        guard !parameters.isEmpty || !bodyTypes.isEmpty else { return nil }
+        return OperationValidator(parameters: parameters, bodyTypes: bodyTypes, bodyRequired: bodyRequired, schemas: builder.compiler.box)
+    }
+}

@@ -1,0 +1,159 @@
+import MockdCore
+import MockdOpenAPI
+import Testing
+
+/// Which answer an operation gives: status, body, headers, source; and where it sits in the resolution order.
+@Suite struct SelectionTests {
+    static let document = """
+    openapi: 3.0.3
+    info: {title: t, version: "1"}
+    servers: [{url: "https://api.example.com/v2"}]
+    paths:
+      /pets:
+        get:
+          responses:
+            "404": {description: nope}
+            "201":
+              description: created
+              content:
+                application/json:
+                  example: {kind: "created"}
+            "200":
+              description: ok
+              headers:
+                X-Rate-Limit: {required: true, schema: {type: integer, minimum: 10}}
+                X-Optional: {schema: {type: string}}
+              content:
+                application/json:
+                  examples:
+                    cat: {value: [{name: "Tom"}]}
+                    empty: {value: []}
+      /pets/{id}:
+        get:
+          parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+          responses:
+            default:
+              description: whatever
+              content:
+                application/vnd.pet+json:
+                  schema: {type: object, required: [id], properties: {id: {type: integer, minimum: 5}}}
+      /only-errors:
+        get:
+          responses:
+            "404": {description: a, content: {application/json: {example: {first: true}}}}
+            "500": {description: b}
+    """
+
+    @Test func lowestSuccessAndFirstNamedExampleUnderTheServerPath() throws {
+        try withDocument(Self.document) { fixture throws in
+            let answer = fixture.answer("GET", "/v2/pets")
+            #expect(answer.status == 200)
+            #expect(try answer.json() == [["name": "Tom"]])
+            #expect(answer.header("Content-Type") == "application/json")
+            #expect(answer.header("X-Rate-Limit") == "10")
+            #expect(answer.header("X-Optional") == nil)
+            #expect(answer.source == "openapi api.yaml GET /pets 200 example \"cat\"")
+            guard case .prepared = answer.response else { Issue.record("not prepared at load"); return }
+            #expect(fixture.answer("GET", "/pets").isMiss)
+        }
+    }
+
+    @Test func defaultWhenNoSuccessWithItsMediaTypeAndAGeneratedBody() throws {
+        try withDocument(Self.document) { fixture throws in
+            let answer = fixture.answer("GET", "/v2/pets/7")
+            #expect(answer.status == 200)
+            #expect(answer.header("Content-Type") == "application/vnd.pet+json")
+            #expect(try answer.json() == ["id": 5])
+            #expect(answer.source == "openapi api.yaml GET /pets/{id} default generated")
+            #expect(fixture.answer("GET", "/v2/pets/7").bodyText == answer.bodyText)
+        }
+    }
+
+    @Test func firstDocumentedWhenNeitherSuccessNorDefault() throws {
+        try withDocument(Self.document) { fixture throws in
+            let answer = fixture.answer("GET", "/v2/only-errors")
+            #expect(answer.status == 404)
+            #expect(try answer.json() == ["first": true])
+        }
+    }
+
+    @Test func preferCodeExampleAndDynamic() throws {
+        try withDocument(Self.document) { fixture throws in
+            let created = fixture.answer("GET", "/v2/pets", headers: [("Prefer", "code=201")])
+            #expect(created.status == 201)
+            #expect(try created.json() == ["kind": "created"])
+            #expect(created.header("Preference-Applied") == "code=201")
+
+            let empty = fixture.answer("GET", "/v2/pets", headers: [("Prefer", "example=empty")])
+            #expect(try empty.json() == [])
+            #expect(empty.header("Preference-Applied") == "example=empty")
+
+            let first = fixture.answer("GET", "/v2/pets/9", headers: [("Prefer", "dynamic=true; seed=42")])
+            let second = fixture.answer("GET", "/v2/pets/9", headers: [("Prefer", "dynamic=true; seed=42")])
+            #expect(first.bodyText == second.bodyText)
+            #expect(first.header("Preference-Applied") == "dynamic=true, seed=42")
+            let id = try #require(try first.json()["id"]).serialized
+            #expect(Int(id)! >= 5)
+        }
+    }
+
+    @Test func theScenarioPicksTheNamedExample() throws {
+        try withDocument(Self.document) { fixture throws in
+            #expect(try fixture.answer("GET", "/v2/pets", headers: [("X-Mock-Scenario", "empty")]).json() == [])
+            // A scenario the operation has no example for keeps the default choice.
+            #expect(try fixture.answer("GET", "/v2/pets", headers: [("X-Mock-Scenario", "other")]).json() == [["name": "Tom"]])
+        }
+    }
+
+    @Test func aFileOverridesOneOperation() throws {
+        try withDocument(Self.document, files: ["MockData/mock_v2_pets_get.json": "{\"from\": \"file\"}"]) { fixture throws in
+            #expect(fixture.answer("GET", "/v2/pets").source == "file mock_v2_pets_get.json")
+            #expect(fixture.answer("GET", "/v2/pets/7").source.hasPrefix("openapi"))
+        }
+    }
+
+    @Test func aMissListsNearOperations() throws {
+        try withDocument(Self.document) { fixture throws in
+            let miss = fixture.answer("GET", "/v2/pet")
+            #expect(miss.status == 404)
+            let near = try #require(try miss.json()["nearOperations"])
+            #expect(near.serialized.contains("GET /v2/pets"))
+        }
+    }
+
+    @Test func anotherMethodOnAKnownPathIs405WithAllow() throws {
+        try withDocument(Self.document) { fixture throws in
+            let answer = fixture.answer("DELETE", "/v2/pets")
+            #expect(answer.status == 405)
+            #expect(answer.header("Allow") == "GET, HEAD")
+            #expect(answer.header("Content-Type") == "application/problem+json")
+        }
+    }
+}
+
+@Suite struct PathMatchingTests {
+    static let document = """
+    openapi: 3.0.3
+    info: {title: t, version: "1"}
+    paths:
+      /pets/mine: {get: {responses: {"200": {description: a, content: {application/json: {example: "mine"}}}}}}
+      /pets/{id}:
+        get: {responses: {"200": {description: b, content: {application/json: {example: "by id"}}}}}
+        delete: {responses: {"204": {description: c}}}
+      /files/{name}.json: {get: {responses: {"200": {description: d, content: {application/json: {example: "file"}}}}}}
+    """
+
+    @Test func aLiteralSegmentWinsAndAnotherTemplateMayHaveTheMethod() throws {
+        try withDocument(Self.document) { fixture throws in
+            #expect(fixture.answer("GET", "/pets/mine").bodyText == "\"mine\"\n")
+            #expect(fixture.answer("GET", "/pets/7").bodyText == "\"by id\"\n")
+            #expect(fixture.answer("DELETE", "/pets/mine").status == 204)
+            #expect(fixture.answer("HEAD", "/pets/7").status == 200)
+            #expect(fixture.answer("GET", "/files/a.json").bodyText == "\"file\"\n")
+            #expect(fixture.answer("GET", "/files/a.txt").isMiss)
+            let notAllowed = fixture.answer("PUT", "/pets/mine")
+            #expect(notAllowed.status == 405)
+            #expect(notAllowed.header("Allow") == "GET, HEAD")
+        }
+    }
+}
