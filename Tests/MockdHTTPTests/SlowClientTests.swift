@@ -20,8 +20,10 @@ struct SlowClientTests {
 
     @Test func dribbledHead_Gets408AtTheHeadTimeout() async throws {
         try await withTestServer(configure: { $0.headTimeoutSeconds = 1; $0.idleTimeoutSeconds = 30 }) { server in
+            // Before connecting: the server's deadline runs from the accept, which comes before the
+            // connection is handed to the closure, so a clock started inside would start late.
+            let started = ContinuousClock.now
             let (response, took) = try await server.withRawConnection { connection -> (RawResponse, Duration) in
-                let started = ContinuousClock.now
                 // One byte every 200 ms: each resets libmicrohttpd's idle timeout, never the head deadline.
                 let head = Array("GET /api/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ".utf8) + [UInt8](repeating: UInt8(ascii: "p"), count: 200)
                 for byte in head {
