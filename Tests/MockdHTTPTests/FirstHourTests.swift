@@ -95,6 +95,7 @@ extension FirstHourTests {
                 #expect(misspelt.status == 200)
                 #expect(misspelt.body == plain.body)
                 #expect(misspelt.header("X-Mockd-Source") == plain.header("X-Mockd-Source"))
+                #expect(misspelt.headers.filter { $0.name.lowercased() == "x-mockd-source" }.count == 1, "\(misspelt)")
                 #expect(misspelt.header("X-Mockd-Warning")?.hasPrefix(#"unknown scenario "emtpy"; known: default, empty"#) == true,
                         "\(misspelt)")
                 #expect(plain.header("X-Mockd-Warning") == nil)

@@ -30,6 +30,16 @@ public final class PreparedResponse: Sendable {
         all.append(HTTPHeader("X-Mockd-Source", source))
         return all
     }
+
+    /// The headers of a response built from this one for a single request: the adapter adds
+    /// `X-Mockd-Source` from the built response's own source.
+    public var headersWithoutSource: [HTTPHeader] {
+        var all: [HTTPHeader] = []
+        all.reserveCapacity(customHeaders.count + 1)
+        if let contentType { all.append(HTTPHeader("Content-Type", contentType)) }
+        all.append(contentsOf: customHeaders)
+        return all
+    }
 }
 
 /// A response built for one request (a 404 report, an admin answer, a rendered template).

@@ -43,7 +43,7 @@ enum OperationErrors {
 
     private static func copy(_ prepared: PreparedResponse, status: Int) -> BuiltResponse {
         // The adapter adds X-Mockd-Source from `source`.
-        BuiltResponse(status: status, headers: prepared.headers.filter { !HTTPHeader.namesEqual($0.name, "X-Mockd-Source") },
+        BuiltResponse(status: status, headers: prepared.headersWithoutSource,
                       body: prepared.body.array, source: prepared.source)
     }
 

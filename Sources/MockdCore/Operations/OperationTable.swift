@@ -95,7 +95,7 @@ public final class OperationTable: Sendable {
     }
 
     private func built(_ prepared: PreparedResponse, status: Int, body: [UInt8], applied: [String], warning: String) -> BuiltResponse {
-        var headers = prepared.headers.filter { !HTTPHeader.namesEqual($0.name, "X-Mockd-Source") }
+        var headers = prepared.headersWithoutSource
         if !applied.isEmpty { headers.append(HTTPHeader("Preference-Applied", applied.joined(separator: ", "))) }
         let source = prepared.source + (applied.isEmpty ? "" : " prefer \(applied.joined(separator: " "))") + warning
         return BuiltResponse(status: status, headers: headers, body: status == 204 || status == 304 ? [] : body, source: source)

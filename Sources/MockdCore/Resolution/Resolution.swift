@@ -48,7 +48,7 @@ public struct Reply: Sendable {
         var built: BuiltResponse
         switch response {
         case .prepared(let prepared):
-            built = BuiltResponse(status: prepared.status, headers: prepared.headers, body: prepared.body.array, source: prepared.source)
+            built = BuiltResponse(status: prepared.status, headers: prepared.headersWithoutSource, body: prepared.body.array, source: prepared.source)
         case .built(let existing):
             built = existing
             built.reuseID = nil  // no longer the cached response it was numbered for
