@@ -18,14 +18,14 @@
 set -euo pipefail
 
 PREFIX=$(realpath -m "${1:-.build/static-deps}")
-
 [ -f "$PREFIX/.done" ] && { echo "static-deps: $PREFIX is ready" >&2; exit 0; }
 JOBS=$(nproc)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 log() { printf '[static-deps] %s\n' "$*" >&2; }
 
-# ---- sources: the deb lines apt uses, as deb-src, in a private list
+# ---- sources: the Debian mirror apt uses, as deb-src lines for bookworm (the build image's
+# release), in a private list
 mirrors=$( { sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
              awk '$1 == "deb" { print $2 }' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null; } \
            | grep -E "debian/?$" | sed "s,/*$,," | sort -u | head -1 || true)
@@ -37,6 +37,8 @@ APT=(-o "Dir::Etc::SourceList=$WORK/sources.list" -o Dir::Etc::SourceParts=/none
 log "apt-get source libmicrohttpd curl (from $mirrors)"
 apt-get -q "${APT[@]}" update >&2
 (cd "$WORK" && apt-get -q "${APT[@]}" source --download-only libmicrohttpd curl >&2)
+# --no-check: dpkg-source would want the uploader's key; apt already checked every file against
+# the signed Sources index.
 (cd "$WORK" && dpkg-source -x --no-check libmicrohttpd_*.dsc mhd >/dev/null && dpkg-source -x --no-check curl_*.dsc curl >/dev/null)
 
 mkdir -p "$PREFIX"
