@@ -10,40 +10,42 @@
 # or as arguments (docker run mockd serve --scenario empty). See docs/DEPLOYMENT.md.
 
 ARG SWIFT_IMAGE=docker.io/library/swift:6.3-bookworm
-ARG RUNTIME_IMAGE=docker.io/library/debian:bookworm-slim
 
 # ---------------------------------------------------------------------------- build stage
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get -q update \
  && DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends \
-      libmicrohttpd-dev pkg-config \
+      dpkg-dev xz-utils make pkg-config libssl-dev zlib1g-dev ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
+
+# libmicrohttpd (without HTTPS) and libcurl (HTTP(S) only) as static libraries, from Debian's
+# sources: see the script for why Debian's own .a files cannot be linked. Its own layer, so a
+# change in Sources/ does not rebuild them.
+COPY scripts/static-deps.sh /usr/local/bin/static-deps.sh
+RUN static-deps.sh /opt/static-deps
 
 # The context as .dockerignore filters it: Package.swift, Sources/, and Tests/ without its
 # sources (SwiftPM wants the folders of the test targets that Package.swift declares).
 COPY . .
+# One static executable (`make static` builds the same): no shared library, no dynamic loader.
 # The cache mount keeps SwiftPM's build folder (checkouts and objects) between builds on one
 # machine, so a change in Sources/ recompiles mockd but not its dependencies; the binary is
 # copied out of it.
-RUN --mount=type=cache,target=/src/.build,id=mockd-swift-build,sharing=locked \
-    swift build -c release --static-swift-stdlib --product mockd \
- && install -D -m 0755 "$(swift build -c release --show-bin-path)/mockd" /out/mockd \
- && strip /out/mockd
+RUN --mount=type=cache,target=/src/.build,id=mockd-swift-static-build,sharing=locked \
+    STATIC_DEPS=/opt/static-deps scripts/build-static.sh /out/mockd
+
+# The runtime's few files, gathered here: the user, and the CA bundle for https upstreams.
+RUN mkdir -p /rootfs/etc/ssl/certs /rootfs/data \
+ && cp /etc/ssl/certs/ca-certificates.crt /rootfs/etc/ssl/certs/ \
+ && echo 'mockd:x:10001:10001:mockd:/nonexistent:/sbin/nologin' > /rootfs/etc/passwd \
+ && echo 'mockd:x:10001:' > /rootfs/etc/group
 
 # -------------------------------------------------------------------------- runtime stage
-FROM ${RUNTIME_IMAGE}
-# libmicrohttpd12 serves HTTP; libcurl4 is loaded (dlopen) only for --proxy, and
-# ca-certificates lets it reach https upstreams. The Swift runtime and Foundation are linked
-# into the binary.
-RUN apt-get -q update \
- && DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends \
-      libmicrohttpd12 libcurl4 ca-certificates \
- && rm -rf /var/lib/apt/lists/* \
- && groupadd --system --gid 10001 mockd \
- && useradd --system --uid 10001 --gid mockd --no-create-home --home-dir /nonexistent \
-      --shell /usr/sbin/nologin mockd
-
+# Nothing but mockd, its data, the CA certificates and the user: no shell, no libc, no
+# package manager. `docker run --entrypoint` has nothing else to run; debug from the host.
+FROM scratch
+COPY --from=build /rootfs/ /
 COPY --from=build /out/mockd /usr/local/bin/mockd
 COPY MockData/ /data/MockData/
 COPY routes/ /data/routes/
@@ -56,7 +58,8 @@ COPY routes/ /data/routes/
 # then `curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8080/__mockd/requests`.
 # Or remove it with MOCKD_NO_ADMIN=true. Reached by a DNS name with dots, the admin API also
 # needs MOCKD_ALLOWED_HOSTS=that.name (loopback, IP addresses and single-label names work as is).
-ENV MOCKD_HOST=0.0.0.0 \
+ENV PATH=/usr/local/bin \
+    MOCKD_HOST=0.0.0.0 \
     MOCKD_PORT=8080 \
     MOCKD_ROOT=/data/MockData \
     MOCKD_ROUTES=/data/routes

@@ -3,7 +3,7 @@ SWIFT ?= swift
 PORT ?= 8080
 PREFIX ?= /usr/local
 
-.PHONY: run test build release deps bench docker-test systemd-test install clean fuzz sanitize
+.PHONY: run test build release static deps bench docker-test systemd-test install clean fuzz sanitize
 
 ## Serve the bundled MockData/ and routes/ on http://127.0.0.1:$(PORT)
 run: release
@@ -30,6 +30,13 @@ build: deps
 # Foundation libraries, a faster start, and one file to deploy.
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
+
+# One fully static executable at .build/static/mockd, the container image's binary: no shared
+# library at all (libmicrohttpd without HTTPS and libcurl built from Debian's sources by
+# scripts/static-deps.sh, glibc linked in). For images and copying to another machine; `make
+# run` keeps the release build, which loads the system's libmicrohttpd.
+static: deps
+	SWIFT=$(SWIFT) scripts/build-static.sh
 
 deps:
 	@scripts/install-deps.sh

@@ -5,6 +5,10 @@
 #   bench/instructions.sh                         the release build, 2,000 requests a workload
 #   MOCKD=/tmp/old/mockd bench/instructions.sh    another build (run both, compare the columns)
 #   REQUESTS=500 bench/instructions.sh            fewer requests (valgrind is ~50x slower)
+#   PEER=../shared/bench/peers/build/mhd_raw bench/instructions.sh
+#                                                 the same counts for bare libmicrohttpd
+#   KEEP=/tmp/cg bench/instructions.sh            keep each workload's callgrind file there
+#                                                 (callgrind_annotate --inclusive=yes FILE)
 #
 # mockd runs under valgrind with the fixture of ../shared/bench (10,000 item files plus the
 # small, medium and large bodies). For each workload the counters are zeroed, curl sends exactly
@@ -17,7 +21,9 @@ MOCKD=${MOCKD:-$REPO/.build/release/mockd}
 [[ "$MOCKD" == /* ]] || MOCKD="$PWD/$MOCKD"
 REQUESTS=${REQUESTS:-2000}
 FIX=${FIXTURES:-$REPO/../shared/bench/fixtures/out/MockData}
-[[ -x "$MOCKD" ]] || { echo "no mockd at $MOCKD: run 'make release' first" >&2; exit 1; }
+PEER=${PEER:-}
+[[ -z "$PEER" || "$PEER" == /* ]] || PEER="$PWD/$PEER"
+[[ -n "$PEER" || -x "$MOCKD" ]] || { echo "no mockd at $MOCKD: run 'make release' first" >&2; exit 1; }
 [[ -d "$FIX" ]] || { echo "no fixtures at $FIX: run ../shared/bench/setup.sh" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 
@@ -33,8 +39,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-(cd "$WORK" && exec valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.%p" \
-   "$MOCKD" --root "$FIX" --port 0 --no-watch >"$WORK/out" 2>"$WORK/err") &
+if [[ -n "$PEER" ]]; then  # mhd_raw takes a port and says nothing on stdout
+  PEER_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  SERVER=("$PEER" --root "$FIX" --port "$PEER_PORT")
+  echo "http://127.0.0.1:$PEER_PORT/" >"$WORK/out"
+else
+  SERVER=("$MOCKD" --root "$FIX" --port 0 --no-watch)
+fi
+(cd "$WORK" && exec valgrind --tool=callgrind --compress-strings=no --callgrind-out-file="$WORK/cg.%p" \
+   "${SERVER[@]}" >>"$WORK/out" 2>"$WORK/err") &
 PID=$!
 PORT=""
 for _ in $(seq 600); do  # valgrind starts slowly: up to a minute
@@ -66,14 +79,18 @@ requests() {  # name url-path [curl args]
   done
   total=$(awk '/^totals:/ {print $2}' "$dump")
   printf '| %s | %s |\n' "$name" "$(( total / REQUESTS ))"
+  [[ -n "${KEEP:-}" ]] && mkdir -p "$KEEP" && cp "$dump" "$KEEP/$name.callgrind"
   rm -f "$WORK"/cg.*.*
 }
 
-echo "instructions per request, $REQUESTS requests each, $(basename "$MOCKD") ($("$MOCKD" --version 2>/dev/null || echo '?'))"
+if [[ -n "$PEER" ]]; then what="$(basename "$PEER")"; else what="$(basename "$MOCKD") ($("$MOCKD" --version 2>/dev/null || echo '?'))"; fi
+echo "instructions per request, $REQUESTS requests each, $what"
 echo
 echo "| workload | instructions / request |"
 echo "|---|---|"
 requests small /bench/small
+# A new connection per request, as wrk's small-close: accept, the first read, the close.
+requests small-close /bench/small -H 'Connection: close'
 requests medium /bench/medium
 requests large /bench/large
 requests items-rand '/bench/items/{i}'

@@ -12,7 +12,8 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 SWIFT_IMAGE=$(sed -n 's/^ARG SWIFT_IMAGE=//p' Dockerfile)
-RUNTIME_IMAGE=$(sed -n 's/^ARG RUNTIME_IMAGE=//p' Dockerfile)
+# The image's runtime stage is `scratch`; systemd-test builds its test image on Debian.
+RUNTIME_IMAGE=docker.io/library/debian:bookworm-slim
 
 # Sets CONTAINER_ENV to container-env.sh's path, or to nothing when it is not here.
 find_container_env() {

@@ -54,7 +54,7 @@ FROM $IMAGE AS app
 FROM $RUNTIME_IMAGE
 RUN apt-get -q update \\
  && DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends \\
-      systemd procps curl libmicrohttpd12 libcurl4 ca-certificates \\
+      systemd procps curl ca-certificates \\
  && rm -rf /var/lib/apt/lists/* \\
  && systemctl mask getty.target console-getty.service systemd-logind.service \\
       systemd-remount-fs.service systemd-udevd.service systemd-udev-trigger.service

@@ -1,6 +1,10 @@
 // libcurl, loaded with dlopen only when mockd proxies (--proxy): a mock server that never
 // proxies does not load libcurl and the ~35 libraries it pulls in.
 //
+// The fully static build (`make static`, the container image) defines MOCKD_STATIC_CURL and
+// links libcurl.a instead: a static glibc program cannot reliably dlopen a shared library (it
+// would load a second libc). The table is then filled with libcurl's own functions.
+//
 // `ccurl_load` fills a table of function pointers with dlsym; every other function here takes
 // that table and only forwards through it (typed wrappers for libcurl's variadic setopt and
 // getinfo, which Swift cannot call). The Swift side (MockdProxy's CurlLoop) owns all the logic.
@@ -40,6 +44,11 @@ typedef struct ccurl_api {
 /// closed: libcurl keeps global state), or NULL with the reason in `error`.
 /// Not thread-safe (curl_global_init is not): call it once (MockdProxy calls it from a Swift global's initializer).
 static inline const ccurl_api *ccurl_load(char *error, size_t error_size) {
+#if defined(MOCKD_STATIC_CURL)
+    // Linked in: every function is there, and there is no library to close.
+    void *library = NULL;
+#define CCURL_LOOKUP(symbol) ((void *)&symbol)
+#else
 #if defined(__APPLE__)
     static const char *const names[] = {"libcurl.4.dylib", "libcurl.dylib", NULL};
 #else
@@ -58,6 +67,8 @@ static inline const ccurl_api *ccurl_load(char *error, size_t error_size) {
         snprintf(error, error_size, "%s", first_error);
         return NULL;
     }
+#define CCURL_LOOKUP(symbol) dlsym(library, #symbol)
+#endif
     ccurl_api *api = (ccurl_api *)calloc(1, sizeof(ccurl_api));
     if (api == NULL) {
         snprintf(error, error_size, "out of memory");
@@ -66,7 +77,7 @@ static inline const ccurl_api *ccurl_load(char *error, size_t error_size) {
     const char *missing = NULL;
 #define CCURL_RESOLVE(field, symbol)                                              \
     do {                                                                          \
-        void *address = dlsym(library, #symbol);                                  \
+        void *address = CCURL_LOOKUP(symbol);                                     \
         if (address == NULL && missing == NULL) missing = #symbol;                \
         memcpy(&api->field, &address, sizeof(void *));                            \
     } while (0)
@@ -88,11 +99,12 @@ static inline const ccurl_api *ccurl_load(char *error, size_t error_size) {
     CCURL_RESOLVE(slist_append, curl_slist_append);
     CCURL_RESOLVE(slist_free_all, curl_slist_free_all);
 #undef CCURL_RESOLVE
+#undef CCURL_LOOKUP
     if (missing != NULL) {
         // curl_multi_poll is 7.66, curl_multi_wakeup 7.68.
         snprintf(error, error_size, "libcurl has no %s (7.68 or later is needed)", missing);
         free(api);
-        dlclose(library);
+        if (library != NULL) dlclose(library);
         return NULL;
     }
     CURLcode code = api->global_init(CURL_GLOBAL_DEFAULT);

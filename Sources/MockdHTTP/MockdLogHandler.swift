@@ -263,19 +263,19 @@ enum Digits {
     }
 
     static func append(_ value: UInt64, to buffer: inout [UInt8], width: Int = 1) {
-        // Most values are small: count the digits, then write them from the right.
+        // Most values are small: count the digits, then write them from the left.
         var count = 1
-        var scale: UInt64 = 10
-        while count < 20 && value >= scale { count += 1; scale = scale &* 10 }
-        count = max(count, width)
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var divisor: UInt64 = 1  // 10^(count - 1): the place of the first digit
+        while count < 20 && value / 10 >= divisor { count += 1; divisor &*= 10 }
+        // Plain appends: a generic `append(contentsOf: repeatElement(...))` and writing back
+        // by index cost more, and this runs 4 times an access line.
+        var padding = width - count
+        while padding > 0 { buffer.append(UInt8(ascii: "0")); padding -= 1 }
         var rest = value
-        var index = start + count - 1
-        while rest > 0 {
-            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-            index -= 1
+        while divisor > 0 {
+            buffer.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
     }
 }

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds the two C libraries a fully static mockd links, from Debian's own sources (apt-get
+# source, with Debian's patches), into PREFIX (default .build/static-deps):
+#
+#   libmicrohttpd.a  without HTTPS. mockd serves plain HTTP only; Debian's libmicrohttpd.a is
+#                    built with GnuTLS, whose static chain needs libp11-kit.a and
+#                    libunistring.a, which Debian does not ship. Without TLS it needs nothing.
+#   libcurl.a        HTTP and HTTPS only, with OpenSSL and zlib (Debian ships libssl.a,
+#                    libcrypto.a, libz.a), CA bundle /etc/ssl/certs/ca-certificates.crt. Debian's
+#                    libcurl.a needs nghttp2, ssh2, rtmp, psl, ldap, gssapi, zstd as .a, which
+#                    it does not ship; and a static glibc program cannot reliably dlopen the
+#                    shared libcurl, so the static mockd links it (MOCKD_STATIC_CURL, see
+#                    Sources/CCurl/shim.h).
+#
+# Used by `make static` and the Dockerfile's build stage. Needs apt (deb-src is read from a
+# private list, the system's apt configuration is not changed), gcc, make, libssl-dev, zlib1g-dev.
+# Idempotent: a finished PREFIX is kept (delete it to rebuild).
+set -euo pipefail
+
+PREFIX=$(realpath -m "${1:-.build/static-deps}")
+[ -f "$PREFIX/.done" ] && { echo "static-deps: $PREFIX is ready" >&2; exit 0; }
+JOBS=$(nproc)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+log() { printf '[static-deps] %s\n' "$*" >&2; }
+
+# ---- sources: the Debian mirror apt uses, as deb-src lines for bookworm (the build image's
+# release), in a private list
+mirrors=$( { sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
+             awk '$1 == "deb" { print $2 }' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null; } \
+           | grep -E "debian/?$" | sed "s,/*$,," | sort -u | head -1 || true)
+[ -n "$mirrors" ] || mirrors=http://deb.debian.org/debian
+printf 'deb-src %s bookworm main\ndeb-src %s-security bookworm-security main\n' "$mirrors" "$mirrors" > "$WORK/sources.list"
+mkdir -p "$WORK/lists/partial"
+APT=(-o "Dir::Etc::SourceList=$WORK/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+     -o "Dir::State::Lists=$WORK/lists" -o APT::Sandbox::User=root)
+log "apt-get source libmicrohttpd curl (from $mirrors)"
+apt-get -q "${APT[@]}" update >&2
+(cd "$WORK" && apt-get -q "${APT[@]}" source --download-only libmicrohttpd curl >&2)
+# --no-check: dpkg-source would want the uploader's key; apt already checked every file against
+# the signed Sources index.
+(cd "$WORK" && dpkg-source -x --no-check libmicrohttpd_*.dsc mhd >/dev/null && dpkg-source -x --no-check curl_*.dsc curl >/dev/null)
+
+mkdir -p "$PREFIX"
+# ---- libmicrohttpd: the library only, no TLS
+log "building libmicrohttpd (no HTTPS)"
+(cd "$WORK/mhd" && ./configure -q --prefix="$PREFIX" --enable-static --disable-shared --disable-https \
+   --disable-doc --disable-examples --disable-curl --disable-nls --without-gnutls >&2 \
+ && make -s -j"$JOBS" -C src/microhttpd install >&2 \
+ && make -s -C src/include install >&2 && make -s install-pkgconfigDATA >&2)
+[ -f "$PREFIX/lib/libmicrohttpd.a" ] || { log "libmicrohttpd.a was not built"; exit 1; }
+
+# ---- libcurl: HTTP(S) only
+log "building libcurl (HTTP and HTTPS, OpenSSL, zlib)"
+(cd "$WORK/curl" && ./configure -q --prefix="$PREFIX" --enable-static --disable-shared \
+   --with-openssl --with-zlib --with-ca-bundle=/etc/ssl/certs/ca-certificates.crt --without-ca-path \
+   --without-libpsl --without-nghttp2 --without-libidn2 --without-brotli --without-zstd \
+   --without-libssh2 --without-librtmp --without-gssapi --disable-ldap --disable-ldaps \
+   --disable-ftp --disable-file --disable-rtsp --disable-dict --disable-telnet --disable-tftp \
+   --disable-pop3 --disable-imap --disable-smb --disable-smtp --disable-gopher --disable-mqtt \
+   --disable-manual --disable-docs --disable-ntlm-wb --enable-threaded-resolver >&2 \
+ && make -s -j"$JOBS" -C lib >&2 && make -s -C lib install >&2 && make -s -C include install >&2 \
+ && install -D -m 0644 libcurl.pc "$PREFIX/lib/pkgconfig/libcurl.pc")
+[ -f "$PREFIX/lib/libcurl.a" ] || { log "libcurl.a was not built"; exit 1; }
+
+touch "$PREFIX/.done"
+log "ready in $PREFIX: $(cd "$PREFIX/lib" && ls *.a | tr '\n' ' ')"
