@@ -23,6 +23,14 @@ struct DashboardHTTPTests {
 
     static func requests(_ object: [String: Any]) -> [[String: Any]] { (object["requests"] as? [[String: Any]]) ?? [] }
 
+    /// A dashboard's first call: where the feed is now (`next`, `state`).
+    static func feedStart(_ server: RouteServer) async throws -> (next: Int, state: Int) {
+        let first = try await server.admin("GET", "/__mockd/events")
+        #expect(first.status == 200)
+        #expect(requests(first.object).isEmpty)
+        return (try #require(first.object["next"] as? Int), try #require(first.object["state"] as? Int))
+    }
+
     @Test func thePageAndItsFilesAreServed() async throws {
         try await Self.withServer { server in
             let redirect = try await server.test.raw("GET", "/__mockd")
@@ -89,11 +97,7 @@ struct DashboardHTTPTests {
 
     @Test func eventsCarryNewRequestsWithIDsAndTheMissReport() async throws {
         try await Self.withServer { server in
-            let first = try await server.admin("GET", "/__mockd/events")
-            #expect(first.status == 200)
-            #expect(Self.requests(first.object).isEmpty)
-            let start = try #require(first.object["next"] as? Int)
-            let state = try #require(first.object["state"] as? Int)
+            let (start, state) = try await Self.feedStart(server)
             #expect(try await server.request("GET", "/api/users").status == 200)
             #expect(try await server.request("GET", "/api/feed?page=2").status == 404)
             let news = try await server.admin("GET", "/__mockd/events?after=\(start)&state=\(state)&wait=30")
@@ -114,9 +118,7 @@ struct DashboardHTTPTests {
 
     @Test func aLongPollWaitsForTheNextRequest() async throws {
         try await Self.withServer { server in
-            let first = try await server.admin("GET", "/__mockd/events")
-            let next = try #require(first.object["next"] as? Int)
-            let state = try #require(first.object["state"] as? Int)
+            let (next, state) = try await Self.feedStart(server)
             // The poll is answered by the request below, whether it is parked by then or not.
             async let poll = server.admin("GET", "/__mockd/events?after=\(next)&state=\(state)&wait=60")
             #expect(try await server.request("GET", "/api/users").status == 200)
@@ -127,9 +129,7 @@ struct DashboardHTTPTests {
 
     @Test func aLongPollWithNothingNewEndsAtItsWait() async throws {
         try await Self.withServer { server in
-            let first = try await server.admin("GET", "/__mockd/events")
-            let next = try #require(first.object["next"] as? Int)
-            let state = try #require(first.object["state"] as? Int)
+            let (next, state) = try await Self.feedStart(server)
             let clock = ContinuousClock()
             let started = clock.now
             let answer = try await server.admin("GET", "/__mockd/events?after=\(next)&state=\(state)&wait=1")
@@ -142,9 +142,7 @@ struct DashboardHTTPTests {
 
     @Test func aScenarioChangeWakesALongPoll() async throws {
         try await Self.withServer { server in
-            let first = try await server.admin("GET", "/__mockd/events")
-            let next = try #require(first.object["next"] as? Int)
-            let state = try #require(first.object["state"] as? Int)
+            let (next, state) = try await Self.feedStart(server)
             async let poll = server.admin("GET", "/__mockd/events?after=\(next)&state=\(state)&wait=60")
             #expect(try await server.admin("PUT", "/__mockd/scenario", body: #"{"scenario": "empty", "session": "sim-3"}"#).status == 200)
             let answered = try await poll
