@@ -22,12 +22,14 @@
       else if (name === 'onclick') node.addEventListener('click', value);
       else node.setAttribute(name, value === true ? '' : String(value));
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined || child === false) continue;
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
     return node;
   }
+  // Text with a line-break opportunity after each '/', so a long origin wraps between folders.
+  const breakable = (text) => String(text).split('/').flatMap((part, index, parts) => (index < parts.length - 1 ? [part + '/', el('wbr')] : [part]));
   const statusClass = (status) => (status == null ? 'st-fault' : 'st-' + String(status)[0] + 'xx');
   const methodClass = (method) => 'm-' + String(method).toLowerCase().replace(/[^a-z]/g, '');
   function pretty(text) {
@@ -49,7 +51,7 @@
   const bodyBlock = (text, testid) => (text ? el('pre', { class: 'body', 'data-testid': testid, text: pretty(text) }) : el('p', { class: 'muted', text: 'empty body' }));
   function showDetail(title, ...nodes) {
     $('detail-title').textContent = title;
-    $('detail').replaceChildren(...nodes.flat().filter(Boolean));
+    $('detail').replaceChildren(...nodes.flat(Infinity).filter(Boolean));
   }
 
   // ---- API (token on a 401, asked once through the form) ---------------------------------
@@ -131,7 +133,7 @@
         },
         el('span', { class: 'status ' + statusClass(source.status), text: source.status == null ? 'fault' : source.status }),
         el('span', { class: 'scenario-tag' + (source.scenario ? '' : ' any'), text: source.scenario || 'any' }),
-        el('span', { class: 'origin', text: source.origin }),
+        el('span', { class: 'origin' }, breakable(source.origin)),
         source.name ? el('span', { class: 'name', text: source.name }) : null,
         (source.conditions || []).length ? el('span', { class: 'conditions', text: 'if ' + source.conditions.join(' and ') }) : null)));
     });
@@ -163,12 +165,12 @@
   // ---- Live requests ---------------------------------------------------------------------
   function requestRow(entry) {
     return el('tr', {
-      class: 'request ' + statusClass(entry.status), tabindex: 0, 'data-testid': 'request-row', 'data-id': entry.id,
+      class: 'request r-' + statusClass(entry.status).slice(3), tabindex: 0, 'data-testid': 'request-row', 'data-id': entry.id,
       'data-status': entry.status, 'data-path': entry.path, 'aria-label': entry.method + ' ' + entry.path + ' ' + entry.status,
     },
     el('td', { class: 'time', text: clock(entry.time), title: entry.time }),
-    el('td', null, el('span', { class: 'method ' + methodClass(entry.method), text: entry.method })),
-    el('td', { class: 'path', title: entry.path + (entry.query ? '?' + entry.query : '') }, entry.path, entry.query ? el('span', { class: 'query', text: '?' + entry.query }) : null),
+    el('td', { class: 'path', title: entry.method + ' ' + entry.path + (entry.query ? '?' + entry.query : '') },
+      el('span', { class: 'method ' + methodClass(entry.method), text: entry.method }), ' ', entry.path, entry.query ? el('span', { class: 'query', text: '?' + entry.query }) : null),
     el('td', null, el('span', { class: 'status ' + statusClass(entry.status), text: entry.status })),
     el('td', { class: 'source-cell', text: entry.source, title: entry.source }),
     el('td', { class: 'num', text: typeof entry.durationMs === 'number' ? entry.durationMs.toFixed(1) : '' }),
@@ -248,7 +250,7 @@
       const origin = originOf(entry.source);
       if (origin) {
         answer.append(el('p', { class: 'muted', text: 'loading ' + origin + '…' }));
-        api('GET', 'source?origin=' + encodeURIComponent(origin)).then((result) => answer.replaceChildren(el('p', { class: 'muted' }, 'from ', el('code', { text: origin })), sourceNodes(result, origin)));
+        api('GET', 'source?origin=' + encodeURIComponent(origin)).then((result) => answer.replaceChildren(el('p', { class: 'muted' }, 'from ', el('code', { text: origin })), ...sourceNodes(result, origin).flat(Infinity)));
       } else {
         answer.append(el('p', { class: 'muted', text: 'no body kept for this answer' }));
       }
@@ -280,7 +282,7 @@
       el('option', { value: '', text: 'none (base)' }),
       (sources.scenarios || []).filter((name) => name !== 'default').map((name) => el('option', { value: name, text: name })));
     const status = el('input', { id: 'mock-status', 'data-testid': 'mock-status', type: 'number', min: 100, max: 599, value: isProxy ? entry.status : 200 });
-    const textarea = el('textarea', { id: 'mock-body', 'data-testid': 'mock-body', rows: 8, spellcheck: 'false' });
+    const textarea = el('textarea', { id: 'mock-body', 'data-testid': 'mock-body', rows: 6, spellcheck: 'false' });
     textarea.value = prefill;
     const result = el('p', { id: 'mock-result', 'data-testid': 'mock-result', role: 'status' });
     const form = el('form', { id: 'mock-form', class: 'editor', 'data-testid': 'mock-form' },
@@ -321,7 +323,7 @@
     const names = sessionNames();
     const known = [...select.options].slice(1).map((option) => option.value);
     if (known.join('\n') !== names.join('\n')) {
-      select.replaceChildren(el('option', { value: '', text: 'everyone (global)' }), names.map((name) => el('option', { value: name, text: 'session ' + name })));
+      select.replaceChildren(el('option', { value: '', text: 'everyone (global)' }), ...names.map((name) => el('option', { value: name, text: 'session ' + name })));
       select.value = names.includes(current) ? current : '';
     }
     renderScenarios();

@@ -64,7 +64,7 @@ public enum DashboardAssets {
     <div class="list table-wrap">
       <table id="requests-table" data-testid="requests-table">
         <thead><tr>
-          <th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th>
+          <th scope="col">Time</th><th scope="col">Request</th><th scope="col">Status</th>
           <th scope="col">Answered by</th><th scope="col" class="num">ms</th><th scope="col">Session</th><th scope="col">Scenario</th>
         </tr></thead>
         <tbody id="requests-body" data-testid="requests-body"></tbody>
@@ -148,7 +148,7 @@ select, input, textarea { border: 1px solid var(--line); border-radius: 5px; pad
 /* Three panes */
 #panes {
   flex: 1; min-height: 0; display: grid; gap: 10px; padding: 10px;
-  grid-template-columns: minmax(240px, 1fr) minmax(420px, 1.75fr) minmax(320px, 1.35fr);
+  grid-template-columns: minmax(220px, 0.8fr) minmax(480px, 2.2fr) minmax(330px, 1.2fr);
 }
 .pane { background: var(--pane); border: 1px solid var(--line); border-radius: 8px; display: flex; flex-direction: column; min-height: 0; min-width: 0; }
 .pane-head { display: flex; align-items: baseline; gap: 8px; padding: 9px 12px 7px; border-bottom: 1px solid var(--line); }
@@ -190,18 +190,21 @@ select, input, textarea { border: 1px solid var(--line); border-radius: 5px; pad
 table { border-collapse: collapse; width: 100%; }
 #requests-table { table-layout: fixed; }
 #requests-table th { position: sticky; top: 0; background: var(--pane); text-align: left; font-size: 11px; color: var(--muted); font-weight: 600; padding: 5px 6px; border-bottom: 1px solid var(--line); z-index: 1; }
-#requests-table th:nth-child(1) { width: 88px; }
-#requests-table th:nth-child(2) { width: 62px; }
-#requests-table th:nth-child(4) { width: 50px; }
-#requests-table th:nth-child(5) { width: 26%; }
-#requests-table th:nth-child(6) { width: 46px; }
-#requests-table th:nth-child(7), #requests-table th:nth-child(8) { width: 62px; }
+#requests-table th:nth-child(1) { width: 94px; }
+#requests-table th:nth-child(3) { width: 46px; }
+#requests-table th:nth-child(4) { width: 28%; }
+#requests-table th:nth-child(5) { width: 46px; }
+#requests-table th:nth-child(6) { width: 58px; }
+#requests-table th:nth-child(7) { width: 66px; }
 #requests-table td { padding: 4px 6px; border-bottom: 1px solid var(--line); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .request { cursor: pointer; }
 .request:hover { background: var(--bg); }
-.request.st-4xx td:first-child, .request.st-5xx td:first-child { box-shadow: inset 3px 0 var(--warn); }
+.request.r-4xx td:first-child { box-shadow: inset 3px 0 #e8a33d; }
+.request.r-5xx td:first-child, .request.r-fault td:first-child { box-shadow: inset 3px 0 var(--bad); }
 .request.selected { background: var(--accent-soft); }
 .request .query { color: var(--muted); }
+.request .method { margin-right: 2px; }
+.request .time { font-size: 11px; }
 .request .time, .request .session, .request .scenario, .request .source-cell { color: var(--muted); }
 .num { text-align: right; }
 
@@ -262,12 +265,14 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
       else if (name === 'onclick') node.addEventListener('click', value);
       else node.setAttribute(name, value === true ? '' : String(value));
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined || child === false) continue;
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
     return node;
   }
+  // Text with a line-break opportunity after each '/', so a long origin wraps between folders.
+  const breakable = (text) => String(text).split('/').flatMap((part, index, parts) => (index < parts.length - 1 ? [part + '/', el('wbr')] : [part]));
   const statusClass = (status) => (status == null ? 'st-fault' : 'st-' + String(status)[0] + 'xx');
   const methodClass = (method) => 'm-' + String(method).toLowerCase().replace(/[^a-z]/g, '');
   function pretty(text) {
@@ -289,7 +294,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
   const bodyBlock = (text, testid) => (text ? el('pre', { class: 'body', 'data-testid': testid, text: pretty(text) }) : el('p', { class: 'muted', text: 'empty body' }));
   function showDetail(title, ...nodes) {
     $('detail-title').textContent = title;
-    $('detail').replaceChildren(...nodes.flat().filter(Boolean));
+    $('detail').replaceChildren(...nodes.flat(Infinity).filter(Boolean));
   }
 
   // ---- API (token on a 401, asked once through the form) ---------------------------------
@@ -371,7 +376,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
         },
         el('span', { class: 'status ' + statusClass(source.status), text: source.status == null ? 'fault' : source.status }),
         el('span', { class: 'scenario-tag' + (source.scenario ? '' : ' any'), text: source.scenario || 'any' }),
-        el('span', { class: 'origin', text: source.origin }),
+        el('span', { class: 'origin' }, breakable(source.origin)),
         source.name ? el('span', { class: 'name', text: source.name }) : null,
         (source.conditions || []).length ? el('span', { class: 'conditions', text: 'if ' + source.conditions.join(' and ') }) : null)));
     });
@@ -403,12 +408,12 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
   // ---- Live requests ---------------------------------------------------------------------
   function requestRow(entry) {
     return el('tr', {
-      class: 'request ' + statusClass(entry.status), tabindex: 0, 'data-testid': 'request-row', 'data-id': entry.id,
+      class: 'request r-' + statusClass(entry.status).slice(3), tabindex: 0, 'data-testid': 'request-row', 'data-id': entry.id,
       'data-status': entry.status, 'data-path': entry.path, 'aria-label': entry.method + ' ' + entry.path + ' ' + entry.status,
     },
     el('td', { class: 'time', text: clock(entry.time), title: entry.time }),
-    el('td', null, el('span', { class: 'method ' + methodClass(entry.method), text: entry.method })),
-    el('td', { class: 'path', title: entry.path + (entry.query ? '?' + entry.query : '') }, entry.path, entry.query ? el('span', { class: 'query', text: '?' + entry.query }) : null),
+    el('td', { class: 'path', title: entry.method + ' ' + entry.path + (entry.query ? '?' + entry.query : '') },
+      el('span', { class: 'method ' + methodClass(entry.method), text: entry.method }), ' ', entry.path, entry.query ? el('span', { class: 'query', text: '?' + entry.query }) : null),
     el('td', null, el('span', { class: 'status ' + statusClass(entry.status), text: entry.status })),
     el('td', { class: 'source-cell', text: entry.source, title: entry.source }),
     el('td', { class: 'num', text: typeof entry.durationMs === 'number' ? entry.durationMs.toFixed(1) : '' }),
@@ -488,7 +493,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
       const origin = originOf(entry.source);
       if (origin) {
         answer.append(el('p', { class: 'muted', text: 'loading ' + origin + '…' }));
-        api('GET', 'source?origin=' + encodeURIComponent(origin)).then((result) => answer.replaceChildren(el('p', { class: 'muted' }, 'from ', el('code', { text: origin })), sourceNodes(result, origin)));
+        api('GET', 'source?origin=' + encodeURIComponent(origin)).then((result) => answer.replaceChildren(el('p', { class: 'muted' }, 'from ', el('code', { text: origin })), ...sourceNodes(result, origin).flat(Infinity)));
       } else {
         answer.append(el('p', { class: 'muted', text: 'no body kept for this answer' }));
       }
@@ -520,7 +525,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
       el('option', { value: '', text: 'none (base)' }),
       (sources.scenarios || []).filter((name) => name !== 'default').map((name) => el('option', { value: name, text: name })));
     const status = el('input', { id: 'mock-status', 'data-testid': 'mock-status', type: 'number', min: 100, max: 599, value: isProxy ? entry.status : 200 });
-    const textarea = el('textarea', { id: 'mock-body', 'data-testid': 'mock-body', rows: 8, spellcheck: 'false' });
+    const textarea = el('textarea', { id: 'mock-body', 'data-testid': 'mock-body', rows: 6, spellcheck: 'false' });
     textarea.value = prefill;
     const result = el('p', { id: 'mock-result', 'data-testid': 'mock-result', role: 'status' });
     const form = el('form', { id: 'mock-form', class: 'editor', 'data-testid': 'mock-form' },
@@ -561,7 +566,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
     const names = sessionNames();
     const known = [...select.options].slice(1).map((option) => option.value);
     if (known.join('\n') !== names.join('\n')) {
-      select.replaceChildren(el('option', { value: '', text: 'everyone (global)' }), names.map((name) => el('option', { value: name, text: 'session ' + name })));
+      select.replaceChildren(el('option', { value: '', text: 'everyone (global)' }), ...names.map((name) => el('option', { value: name, text: 'session ' + name })));
       select.value = names.includes(current) ? current : '';
     }
     renderScenarios();
