@@ -473,8 +473,9 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
     let report = null;
     if (entry.source === '404' && response) { try { report = JSON.parse(response.body); } catch { report = null; } }
     if (report) nodes.push(missNodes(report));
-    if (entry.source === '404' || String(entry.source).startsWith('proxy')) {
-      const isProxy = entry.source !== '404';
+    // A proxied answer can be saved as a mock; a failed forward (`proxy error`) is mockd's own 502/504.
+    const isProxy = /^proxy\b/.test(entry.source) && !/^proxy error/.test(entry.source);
+    if (entry.source === '404' || isProxy) {
       const prefill = isProxy && response && response.body ? pretty(response.body) : '{}';
       nodes.push(mockEditor(entry, prefill, isProxy));
     }
