@@ -253,7 +253,7 @@ struct ServeCommand: ParsableCommand {
         let reloader = Reloader(logger: logger, systemd: systemd) { loader.load() }
         let server = HTTPServer(configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
                                 journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
-                                missHandler: missHandler, reloads: reloader)
+                                missHandler: missHandler, reloads: reloader, mockWriter: MockFileWriter(root: loader.root))
         reloader.serve(server)
         // Existing mocks are looked up in what is being served, not by walking the root again.
         // A strong capture (the server lives as long as the process): a weak one would give the
