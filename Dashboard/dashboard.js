@@ -157,6 +157,8 @@
       responses.map((response, index) => el('div', { class: 'response', 'data-testid': 'source-response' },
         el('h3', null, responses.length > 1 ? '#' + (index + 1) + ' ' : '', el('span', { class: 'status ' + statusClass(response.status), text: response.status == null ? 'fault' : response.status }),
           response.fault ? el('span', { class: 'tag warn', text: 'fault ' + response.fault }) : null,
+          response.template ? el('span', { class: 'tag', text: 'template' }) : null,
+          response.example ? el('span', { class: 'tag', text: 'example ' + response.example }) : null,
           response.delayMs ? el('span', { class: 'tag', text: 'delay ' + (typeof response.delayMs === 'object' ? JSON.stringify(response.delayMs) : response.delayMs + ' ms') }) : null),
         headersTable(response.headers, 'source-headers'),
         bodyBlock(response.body, 'source-body')))];
@@ -210,12 +212,13 @@
     for (const button of $('sources-list').querySelectorAll('.source')) button.classList.toggle('selected', !!selected && selected.kind === 'source' && button.dataset.origin === selected.origin);
   }
 
-  // `file X` -> X, `route routes/a.json#2 (…)` -> routes/a.json#2, `openapi doc.yaml GET /p 200 …` -> openapi doc.yaml GET /p
+  // `file X` -> X, `route routes/a.json#2` -> routes/a.json#2; an OpenAPI answer's whole source
+  // (`openapi doc.yaml GET /p 200 example "cat"`) names its operation.
   function originOf(source) {
     const text = String(source || '');
     if (text.startsWith('file ')) return text.slice(5);
     if (text.startsWith('route ')) { const match = /^route (.+?#\d+)/.exec(text); return match ? match[1] : text.slice(6); }
-    if (text.startsWith('openapi ')) return text.split(' ').slice(0, 4).join(' ');
+    if (text.startsWith('openapi ')) return text;
     return null;
   }
 
@@ -269,7 +272,7 @@
   function missNodes(report) {
     return el('div', { class: 'miss', 'data-testid': 'miss' },
       el('p', { class: 'miss-title' }, 'No mock answered. mockd looked for ', el('code', { id: 'miss-file', 'data-testid': 'miss-file', text: report.file || '?' })),
-      Array.isArray(report.lookedFor) && report.lookedFor.length ? el('p', { class: 'muted' }, 'in ', report.lookedFor.map((path, index) => [index ? ', ' : '', el('code', { text: path })])) : null,
+      Array.isArray(report.lookedFor) && report.lookedFor.length ? el('p', { class: 'muted' }, 'in ', report.lookedFor.map((path, index) => [index ? ', ' : '', el('code', null, breakable(path))])) : null,
       listOf('Near names', report.nearNames, 'near-names', describeAny),
       listOf('Other methods', report.otherMethods, 'other-methods', (item) => [el('code', { text: item.file }), ' (' + item.method + ')']),
       listOf('Near routes', report.nearRoutes, 'near-routes', (item) => (item && item.route ? [el('code', { text: item.route }), ' ' + item.method + ' ' + item.path + ': ' + item.why] : describeAny(item))),
