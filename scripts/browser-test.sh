@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 
 if [ "${SKIP_BROWSER:-}" = 1 ]; then echo "browser-test: skipped (SKIP_BROWSER=1)"; exit 0; fi
 MOCKD=${MOCKD:-.build/debug/mockd}
+[[ "$MOCKD" == /* ]] || MOCKD="$PWD/$MOCKD"
 VENV=${BROWSER_VENV:-.build/browser-venv}
 [[ "$VENV" == /* ]] || VENV="$PWD/$VENV"
 SCREENSHOT=${BROWSER_SCREENSHOT:-docs/dashboard.png}
@@ -40,7 +41,8 @@ cp -a Tests/Browser/fixture/. "$work/"
 # start NAME ARGS…: starts mockd on port 0, logging to $work/NAME.out; sets $port.
 start() {
   local name=$1; shift
-  "$MOCKD" serve --port 0 --root "$work/MockData" --routes "$work/routes" --log-level warning "$@" > "$work/$name.out" 2>&1 &
+  # From $work with relative folders, as a user runs it: origins read routes/app.json#0.
+  (cd "$work" && exec "$MOCKD" serve --port 0 --root MockData --routes routes --log-level warning "$@") > "$work/$name.out" 2>&1 &
   local pid=$!
   pids+=("$pid")
   port=
