@@ -2,7 +2,8 @@
 # The dashboard (/__mockd/) in headless Chromium, driven by Selenium, against a real mockd on
 # port 0 serving a temporary copy of Tests/Browser/fixture: sources listed, live requests, a 404
 # turned into a mock, scenario buttons, no console errors, nothing loaded from elsewhere
-# (Tests/Browser/dashboard_test.py). Saves docs/dashboard.png. Called by `make test`;
+# (Tests/Browser/dashboard_test.py). Saves a screenshot to .build/dashboard.png (the README's is
+# BROWSER_SCREENSHOT=docs/dashboard.png scripts/browser-test.sh). Called by `make test`;
 # SKIP_BROWSER=1 skips it (no apt or PyPI access).
 # Installs Debian's chromium and chromium-driver when missing, and Selenium into a venv.
 # Environment: MOCKD (default .build/debug/mockd), BROWSER_VENV, BROWSER_SCREENSHOT.
@@ -14,7 +15,7 @@ MOCKD=${MOCKD:-.build/debug/mockd}
 [[ "$MOCKD" == /* ]] || MOCKD="$PWD/$MOCKD"
 VENV=${BROWSER_VENV:-.build/browser-venv}
 [[ "$VENV" == /* ]] || VENV="$PWD/$VENV"
-SCREENSHOT=${BROWSER_SCREENSHOT:-docs/dashboard.png}
+SCREENSHOT=${BROWSER_SCREENSHOT:-.build/dashboard.png}
 VERSION=4.51.0
 TOKEN=browser-test-token
 
@@ -46,7 +47,7 @@ start() {
   local pid=$!
   pids+=("$pid")
   port=
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 300); do  # up to 30 s: a busy CI machine starts slowly
     port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$work/$name.out" | grep -o '[0-9]*$' || true)
     [ -n "$port" ] && break
     kill -0 "$pid" 2>/dev/null || break
