@@ -84,6 +84,8 @@ public final class HTTPServer: Sendable {
     public var snapshot: Snapshot { current.withLock { $0.snapshot } }
     /// Requests parked right now (delays, timeout faults, upstream calls).
     public var parkedCount: Int { parking.count }
+    /// Bytes of request bodies held in memory now (`--max-body-memory` bounds it).
+    public var bodyMemoryInUse: Int { bodyBudget.inUse }
 
     /// Swaps in a new snapshot. Requests already resolved finish with the old one.
     public func install(_ snapshot: Snapshot) {

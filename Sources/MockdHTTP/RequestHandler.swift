@@ -27,9 +27,18 @@ extension HTTPServer {
             }
             state.bodyKeepLimit = bodyKeepLimit(url: url, state: state)
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-               let bytes = Int(String(cString: length)), bytes > configuration.maxBodyBytes {
-                return refuse(connection, method: method, url: url, state: state, status: 413,
-                              reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
+               let bytes = Int(String(cString: length)) {
+                if bytes > configuration.maxBodyBytes {
+                    return refuse(connection, method: method, url: url, state: state, status: 413,
+                                  reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
+                }
+                if !reserveDeclaredBody(length: bytes, state: state) {
+                    // 503 before the body is read: its sender learns at once, and what it would
+                    // have held stays free for the bodies already coming in.
+                    let request = MockRequest(method: Self.method(method), path: String(cString: url))
+                    return carryOut(.send(Reply(.built(bodyBudgetRefusal), scenario: ""), fault: nil), for: request, serving: nil,
+                                    connection: connection, state: state)
+                }
             }
             return .YES
         case .receiving:
