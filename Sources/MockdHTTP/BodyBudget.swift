@@ -44,18 +44,18 @@ extension HTTPServer {
     }
 
     /// On the handler's first call, for a body of a declared `Content-Length`: what will be held
-    /// is taken from the budget at once, and the array sized to it. False: it does not fit, and
-    /// the request is refused before its body is read (the other requests' bodies go on).
-    func reserveDeclaredBody(length: Int, state: RequestState) -> Bool {
+    /// is taken from the budget at once, and the array sized to it. When it does not fit, none
+    /// of it is held (`overBudget`): taking it chunk by chunk, a hundred large bodies would each
+    /// take a slice and all be refused half-way.
+    func reserveDeclaredBody(length: Int, state: RequestState) {
         let keep = min(length, state.bodyKeepLimit)
-        guard keep > 0 else { return true }
+        guard keep > 0 else { return }
         guard bodyBudget.reserve(keep) else {
             state.overBudget = true
-            return false
+            return
         }
         state.heldBodyBytes = keep
         state.body.reserveCapacity(keep)
-        return true
     }
 
     /// One chunk of the body: counted, held as far as needed and the budget allows. The budget
