@@ -65,7 +65,8 @@ public final class HTTPServer: Sendable {
         self.missHandler = missHandler
         self.reloads = reloads
         self.bodyBudget = BodyBudget(limit: configuration.maxBodyMemoryBytes)
-        self.connections = ConnectionGuard(headTimeoutSeconds: configuration.headTimeoutSeconds, logger: logger)
+        self.connections = ConnectionGuard(headTimeoutSeconds: configuration.headTimeoutSeconds, minimumBodyRate: configuration.minimumBodyRate,
+                                           bodyRateWindowSeconds: configuration.bodyRateWindowSeconds, logger: logger)
         self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime,
                                           policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
                                           extraHeaders: configuration.corsHeaders))
