@@ -65,7 +65,7 @@ extension HTTPServer {
                 return answerAdmin(request, serving: serving, connection: connection, state: state)
             }
             return park(connection, state: state, request: request, serving: serving, .work { [self] in
-                news.wait(ObjectIdentifier(state), timeout: wait, hasNews: hasNews) { [self] in
+                news.wait(timeout: wait, hasNews: hasNews) { [self] in
                     // The snapshot as it is now: a reload meanwhile is what the dashboard should see.
                     let now = current.withLock { $0 }
                     finishWork(state, .send(Reply(.built(adminResponse(request, serving: now)), scenario: ""), fault: nil))

@@ -12,7 +12,9 @@ final class NewsFeed: Sendable {
         let deliver: @Sendable () -> Void
     }
 
-    private let waiters = Mutex<[ObjectIdentifier: Waiter]>([:])
+    private let waiters = Mutex<[UInt64: Waiter]>([:])
+    /// Numbers waiters: a timer that outlives its waiter can never take a later one.
+    private let nextKey = Atomic<UInt64>(0)
     /// Someone waits: the request path looks only at this.
     private let listening = Atomic<Bool>(false)
     /// A delivery is scheduled; news until then joins it.
@@ -20,11 +22,11 @@ final class NewsFeed: Sendable {
     private let queue = DispatchQueue(label: "mockd.news")
     private let coalescing: DispatchTimeInterval = .milliseconds(50)
 
-    /// Waits for news for `key` until `timeout`; `deliver` runs exactly once, on the feed's queue,
-    /// with news or at the timeout. `hasNews` is asked again once the waiter is in place: news
-    /// that came between the caller's check and now is not missed.
-    func wait(_ key: ObjectIdentifier, timeout: Duration, hasNews: @escaping @Sendable () -> Bool,
-              deliver: @escaping @Sendable () -> Void) {
+    /// Waits for news until `timeout`; `deliver` runs exactly once, on the feed's queue, with
+    /// news or at the timeout. `hasNews` is asked again once the waiter is in place: news that
+    /// came between the caller's check and now is not missed.
+    func wait(timeout: Duration, hasNews: @escaping @Sendable () -> Bool, deliver: @escaping @Sendable () -> Void) {
+        let key = nextKey.add(1, ordering: .relaxed).newValue
         waiters.withLock { waiters in
             waiters[key] = Waiter(hasNews: hasNews, deliver: deliver)
             listening.store(true, ordering: .relaxed)
@@ -51,7 +53,7 @@ final class NewsFeed: Sendable {
         for waiter in takeAll(where: { _ in true }) { waiter.deliver() }
     }
 
-    private func take(_ key: ObjectIdentifier) -> Waiter? {
+    private func take(_ key: UInt64) -> Waiter? {
         waiters.withLock { waiters in
             defer { listening.store(!waiters.isEmpty, ordering: .relaxed) }
             return waiters.removeValue(forKey: key)
