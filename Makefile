@@ -9,11 +9,12 @@ PREFIX ?= /usr/local
 run: release
 	.build/release/mockd --root MockData --routes routes --port $(PORT)
 
-## Run every test (unit, HTTP integration, CLI)
+## Run every test (unit, HTTP integration, CLI, schemathesis, the dashboard in Chromium)
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/schemathesis-test.sh
+	scripts/browser-test.sh
 
 ## Fuzz the parsers with libFuzzer + ASan, FUZZ_SECONDS each (default 60); fails on a crash
 fuzz: deps

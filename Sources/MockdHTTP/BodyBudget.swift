@@ -43,17 +43,41 @@ extension HTTPServer {
         return journal.isEnabled ? journal.bodyLimit + 1 : 0
     }
 
-    /// One chunk of the body: counted, held as far as needed and the budget allows.
+    /// On the handler's first call, for a body of a declared `Content-Length`: what will be held
+    /// is taken from the budget at once, and the array sized to it. When it does not fit, none
+    /// of it is held (`overBudget`): taking it chunk by chunk, a hundred large bodies would each
+    /// take a slice and all be refused half-way.
+    func reserveDeclaredBody(length: Int, state: RequestState) {
+        let keep = min(length, state.bodyKeepLimit)
+        guard keep > 0 else { return }
+        guard bodyBudget.reserve(keep) else {
+            state.overBudget = true
+            return
+        }
+        state.heldBodyBytes = keep
+        state.body.reserveCapacity(keep)
+    }
+
+    /// One chunk of the body: counted, held as far as needed and the budget allows. The budget
+    /// counts the array's capacity, not its count: growing it doubles the allocation, and memory
+    /// is what the budget bounds.
     func receive(_ chunk: UnsafePointer<CChar>, count: Int, state: RequestState) {
         state.bodyBytesSeen += count
         let room = state.bodyKeepLimit - state.body.count
         guard room > 0, !state.overBudget else { return }
         let kept = min(room, count)
-        guard bodyBudget.reserve(kept) else {
-            state.overBudget = true
-            return
+        let needed = state.body.count + kept
+        if needed > state.heldBodyBytes {
+            // A chunked body (or one longer than declared): grow geometrically, as the array
+            // would, but never past what will be kept, and reserve the growth first.
+            let capacity = min(max(needed, state.heldBodyBytes * 2, 4096), state.bodyKeepLimit)
+            guard bodyBudget.reserve(capacity - state.heldBodyBytes) else {
+                state.overBudget = true
+                return
+            }
+            state.heldBodyBytes = capacity
+            state.body.reserveCapacity(capacity)
         }
-        state.heldBodyBytes += kept
         chunk.withMemoryRebound(to: UInt8.self, capacity: kept) { bytes in
             state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: kept))
         }

@@ -13,8 +13,9 @@ import Synchronization
 /// connection limit it stops accepting, so such clients fill every slot.
 ///
 /// It knows each connection's socket and whether a request head is pending, since when.
-/// A tick once a second closes heads older than `--head-timeout` (with a 408 when nothing else
-/// is being written), and at `--max-connections` a new connection evicts the one waiting
+/// A tick once a second closes heads older than `--head-timeout` and bodies slower than
+/// `--min-body-rate` (each with a 408: nothing else is being written then), and at
+/// `--max-connections` a new connection evicts the one waiting
 /// longest for its head, else the longest-idle keep-alive one. Closing is `shutdown(2)` on
 /// the socket under the table's lock: libmicrohttpd then reads end-of-stream and cleans up on
 /// its own thread, and the CLOSED notification (which comes before libmicrohttpd closes the
@@ -29,6 +30,8 @@ final class ConnectionRecord: Sendable {
         case awaitingHead
         /// The head is complete: a request is being read, answered or parked.
         case inRequest
+        /// The head is complete and its body is arriving (its rate is watched).
+        case receivingBody
         /// Keep-alive, waiting for the next request.
         case idle
         /// Being closed by the guard.
@@ -39,6 +42,12 @@ final class ConnectionRecord: Sendable {
     private let state = Atomic<UInt8>(Phase.awaitingHead.rawValue)
     /// When the current phase began (monotonic ns).
     let since: Atomic<UInt64>
+    /// Body bytes received on this connection, ever (the handler adds; the tick reads).
+    let bodyBytes = Atomic<UInt64>(0)
+    /// The tick's window for the body rate: when it began, and `bodyBytes` then. Only the tick
+    /// and the start of a body write them.
+    let windowStart = Atomic<UInt64>(0)
+    let windowBytes = Atomic<UInt64>(0)
 
     init(fd: Int32, now: UInt64) {
         self.fd = fd
@@ -61,15 +70,21 @@ final class ConnectionGuard: Sendable {
     private let table = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
     private let headTimeoutNanoseconds: UInt64
     private let headTimeoutSeconds: Int
+    /// `--min-body-rate` in bytes a second (0: off), judged over windows of `bodyRateWindowSeconds`.
+    private let minimumBodyRate: Int
+    private let bodyRateWindowSeconds: Int
     private let logger: Logger
     let refusals = RateLimitedWarning(what: "refused")
     let evictions = RateLimitedWarning(what: "evicted")
     let timeouts = RateLimitedWarning(what: "timed out")
+    let slowBodies = RateLimitedWarning(what: "timed out")
     private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
 
-    init(headTimeoutSeconds: Int, logger: Logger) {
+    init(headTimeoutSeconds: Int, minimumBodyRate: Int = 0, bodyRateWindowSeconds: Int = 10, logger: Logger) {
         self.headTimeoutSeconds = headTimeoutSeconds
         self.headTimeoutNanoseconds = UInt64(headTimeoutSeconds) * 1_000_000_000
+        self.minimumBodyRate = minimumBodyRate
+        self.bodyRateWindowSeconds = max(1, bodyRateWindowSeconds)
         self.logger = logger
     }
 
@@ -107,8 +122,29 @@ final class ConnectionGuard: Sendable {
         return record.move(from: .awaitingHead, to: .inRequest, now: now) || record.phase == .inRequest
     }
 
+    /// The request has a body, which is arriving: its rate is watched from now.
+    func bodyStarted(_ connection: OpaquePointer, now: UInt64) {
+        guard minimumBodyRate > 0, let record = Self.record(of: connection) else { return }
+        record.windowStart.store(now, ordering: .relaxed)
+        record.windowBytes.store(record.bodyBytes.load(ordering: .relaxed), ordering: .relaxed)
+        record.move(from: .inRequest, to: .receivingBody, now: now)
+    }
+
+    /// Body bytes arrived.
+    func bodyReceived(_ connection: OpaquePointer, bytes: Int) {
+        Self.record(of: connection)?.bodyBytes.add(UInt64(bytes), ordering: .relaxed)
+    }
+
+    /// The whole body is in: false when the guard is closing the connection for its slowness.
+    func bodyDone(_ connection: OpaquePointer, now: UInt64) -> Bool {
+        guard let record = Self.record(of: connection) else { return true }
+        return record.move(from: .receivingBody, to: .inRequest, now: now) || record.phase == .inRequest
+    }
+
     func requestDone(_ connection: OpaquePointer, now: UInt64) {
-        Self.record(of: connection)?.move(from: .inRequest, to: .idle, now: now)
+        guard let record = Self.record(of: connection) else { return }
+        // Answered before its body was all in (a 413): the same as done.
+        if !record.move(from: .inRequest, to: .idle, now: now) { record.move(from: .receivingBody, to: .idle, now: now) }
     }
 
     // MARK: - Decisions
@@ -142,18 +178,50 @@ final class ConnectionGuard: Sendable {
         if count > 0, let line = timeouts.record("closed \(count) connection(s) whose request head took more than \(headTimeoutSeconds) s (--head-timeout)", now: now) {
             logger.warning("\(line)")
         }
-        for warning in [refusals, evictions, timeouts] {
+        let slow = closeSlowBodies(now: now)
+        if slow > 0, let line = slowBodies.record("closed \(slow) connection(s) whose request body came slower than \(minimumBodyRate) bytes/s (--min-body-rate)", now: now) {
+            logger.warning("\(line)")
+        }
+        for warning in [refusals, evictions, timeouts, slowBodies] {
             if let line = warning.flush(now: now) { logger.warning("\(line)") }
         }
     }
 
+    /// Closes every body that, over the last window, came slower than `--min-body-rate`; starts
+    /// the next window for the others. Returns how many it closed.
+    private func closeSlowBodies(now: UInt64) -> Int {
+        guard minimumBodyRate > 0 else { return 0 }
+        let window = UInt64(bodyRateWindowSeconds) * 1_000_000_000
+        return table.withLock { table -> Int in
+            var count = 0
+            for record in table.values where record.phase == .receivingBody && now &- record.windowStart.load(ordering: .relaxed) >= window {
+                let received = record.bodyBytes.load(ordering: .relaxed) &- record.windowBytes.load(ordering: .relaxed)
+                if received >= UInt64(minimumBodyRate * bodyRateWindowSeconds) {
+                    record.windowStart.store(now, ordering: .relaxed)
+                    record.windowBytes.store(record.bodyBytes.load(ordering: .relaxed), ordering: .relaxed)
+                } else if record.move(from: .receivingBody, to: .closing, now: now) {
+                    close(record, timeout: #"{"error":"the request body came slower than \#(minimumBodyRate) bytes/s over \#(bodyRateWindowSeconds) s (--min-body-rate)"}"#,
+                          source: "refused: slow body")
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
     /// Under the table's lock (the descriptor is still libmicrohttpd's and open). Nothing is
-    /// being written on a connection whose head is incomplete, so a 408 fits.
+    /// being written on a connection whose head or body is incomplete, so a 408 fits.
     private func close(_ record: ConnectionRecord, withTimeout: Bool) {
-        if withTimeout {
-            let body = #"{"error":"the request head did not arrive within \#(headTimeoutSeconds) s (--head-timeout)"}"# + "\n"
+        close(record, timeout: withTimeout ? #"{"error":"the request head did not arrive within \#(headTimeoutSeconds) s (--head-timeout)"}"# : nil,
+              source: "refused: head timeout")
+    }
+
+    /// `timeout`: the 408's JSON body, or nil to close without an answer.
+    private func close(_ record: ConnectionRecord, timeout: String?, source: String) {
+        if let timeout {
+            let body = timeout + "\n"
             let message = "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
-                + "Connection: close\r\nX-Mockd-Source: refused: head timeout\r\n\r\n" + body
+                + "Connection: close\r\nX-Mockd-Source: \(source)\r\n\r\n" + body
             let bytes = Array(message.utf8)
             #if canImport(Glibc)
             _ = bytes.withUnsafeBytes { send(record.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }

@@ -48,7 +48,7 @@ extension HTTPServer {
                     parking.after(delay) { [self] in finishWork(state, .send(reply, fault: nil)) }
                 }
             })
-        case .admin(readsFiles: true):
+        case .admin(.offThread):
             // Reading 10,000 files takes a few hundred ms: not on a libmicrohttpd thread, whose
             // other connections would wait.
             return park(connection, state: state, request: request, serving: serving, .work { [self] in
@@ -56,10 +56,32 @@ extension HTTPServer {
                     finishWork(state, .send(Reply(.built(adminResponse(request, serving: serving)), scenario: ""), fault: nil))
                 }
             })
-        case .admin(readsFiles: false):
-            let reply = Reply(.built(adminResponse(request, serving: serving)), scenario: "")
-            return carryOut(.send(reply, fault: nil), for: request, serving: serving, connection: connection, state: state)
+        case .admin(.waitForNews(let after, let stateCount, let wait)):
+            let hasNews: @Sendable () -> Bool = { [journal, runtime] in
+                AdminAPI.hasNews(after: after, state: stateCount, journal: journal, runtime: runtime)
+            }
+            // Refused callers (Host, token) and callers with news now are answered at once.
+            guard adminRefusal(request) == nil, wait > .zero, !hasNews() else {
+                return answerAdmin(request, serving: serving, connection: connection, state: state)
+            }
+            return park(connection, state: state, request: request, serving: serving, .work { [self] in
+                news.wait(timeout: wait, hasNews: hasNews) { [self] in
+                    // The snapshot as it is now: a reload meanwhile is what the dashboard should see.
+                    let now = current.withLock { $0 }
+                    finishWork(state, .send(Reply(.built(adminResponse(request, serving: now)), scenario: ""), fault: nil))
+                }
+            })
+        case .admin(.now):
+            return answerAdmin(request, serving: serving, connection: connection, state: state)
         }
+    }
+
+    private func answerAdmin(_ request: MockRequest, serving: ServingState, connection: OpaquePointer, state: RequestState) -> MHD_Result {
+        let reply = Reply(.built(adminResponse(request, serving: serving)), scenario: "")
+        let result = carryOut(.send(reply, fault: nil), for: request, serving: serving, connection: connection, state: state)
+        // A scenario set or a reset: dashboards show it.
+        if request.method != "GET", request.method != "HEAD" { news.announce() }
+        return result
     }
 
     /// Suspends the connection until `wait` is over (see `ParkingLot`). When it cannot be
@@ -123,10 +145,11 @@ extension HTTPServer {
             Self.resetOnClose(connection)
             return .NO
         case .send(let reply, .truncated?):
-            log.record(request, status: reply.status, source: reply.source + " (fault truncated)", scenario: reply.scenario, state: state)
+            log.record(request, status: reply.status, source: reply.source + " (fault truncated)", scenario: reply.scenario, state: state,
+                       response: reply.builtResponse)
             return queue(MHDResponse(truncating: reply, extraHeaders: extraHeaders(for: reply)), status: reply.status, on: connection)
         case .send(let reply, _):  // no fault (a timeout fault never gets here: it is parked, then closed)
-            log.record(request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state)
+            log.record(request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state, response: reply.builtResponse)
             if closing {
                 return queue(MHDResponse(closing: reply, extraHeaders: extraHeaders(for: reply)), status: reply.status, on: connection)
             }
@@ -162,18 +185,26 @@ extension HTTPServer {
 
     /// The admin API's answer, after the Host check (DNS rebinding) and the token check.
     func adminResponse(_ request: MockRequest, serving: ServingState) -> BuiltResponse {
-        if let refusal = adminHostRefusal(request) { return refusal }
-        if let token = configuration.adminToken, request.headers.first(named: "Authorization") != "Bearer \(token)" {
-            var response = BuiltResponse.json(status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n", source: "admin")
-            response.headers.append(HTTPHeader("WWW-Authenticate", #"Bearer realm="mockd admin""#))
-            return response
-        }
+        if let refusal = adminRefusal(request) { return refusal }
         let uptime = Double(RequestState.monotonicNanoseconds() - startedAt) / 1e9
         let reloads = self.reloads
         let context = AdminAPI.Context(snapshot: serving.snapshot, state: runtime, journal: journal, uptimeSeconds: uptime,
                                        reload: { reloads?.reload(trigger: "admin") ?? Self.cannotReload() },
-                                       lastReload: reloads?.lastReload)
+                                       lastReload: reloads?.lastReload, writer: mockWriter, writeRefusal: writeRefusal)
         return admin.handle(request, context: context)
+    }
+
+    /// The Host check (DNS rebinding), then the token check (the dashboard's page and files need
+    /// no token: they hold no data, and a browser cannot send one when it opens a page).
+    func adminRefusal(_ request: MockRequest) -> BuiltResponse? {
+        if let refusal = adminHostRefusal(request) { return refusal }
+        if let token = configuration.adminToken, !AdminAPI.isDashboardAsset(request),
+           request.headers.first(named: "Authorization") != "Bearer \(token)" {
+            var response = BuiltResponse.json(status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n", source: "admin")
+            response.headers.append(HTTPHeader("WWW-Authenticate", #"Bearer realm="mockd admin""#))
+            return response
+        }
+        return nil
     }
 
     private static func cannotReload() -> ReloadReport {

@@ -41,6 +41,10 @@ public final class HTTPServer: Sendable {
     public let journal: RequestJournal
     let log: RequestLog
     let parking: ParkingLot
+    /// Dashboards waiting for news (`GET /__mockd/events`).
+    let news = NewsFeed()
+    /// Writes the files `POST /__mockd/mocks` creates; nil: the server cannot.
+    let mockWriter: (any MockFileWriting)?
     let missHandler: (any MissHandler)?
     /// Reads the configuration again for `POST /__mockd/reload` (the executable's reloader); nil: cannot reload.
     /// Weak, because the reloader holds the server: the weak reference sits on the reloader, which
@@ -49,17 +53,20 @@ public final class HTTPServer: Sendable {
     weak let reloads: (any Reloading)?
 
     public init(configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
-                journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil, reloads: (any Reloading)? = nil) {
+                journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil, reloads: (any Reloading)? = nil,
+                mockWriter: (any MockFileWriting)? = nil) {
         self.configuration = configuration
         self.runtime = runtime
         self.logger = logger
         self.journal = journal
-        self.log = RequestLog(logger: logger, journal: journal, redactsCredentials: configuration.redactsJournalCredentials)
+        self.mockWriter = mockWriter
+        self.log = RequestLog(logger: logger, journal: journal, news: news, redactsCredentials: configuration.redactsJournalCredentials)
         self.parking = ParkingLot(limit: configuration.maxParked)
         self.missHandler = missHandler
         self.reloads = reloads
         self.bodyBudget = BodyBudget(limit: configuration.maxBodyMemoryBytes)
-        self.connections = ConnectionGuard(headTimeoutSeconds: configuration.headTimeoutSeconds, logger: logger)
+        self.connections = ConnectionGuard(headTimeoutSeconds: configuration.headTimeoutSeconds, minimumBodyRate: configuration.minimumBodyRate,
+                                           bodyRateWindowSeconds: configuration.bodyRateWindowSeconds, logger: logger)
         self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime,
                                           policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
                                           extraHeaders: configuration.corsHeaders))
@@ -78,12 +85,29 @@ public final class HTTPServer: Sendable {
     public var snapshot: Snapshot { current.withLock { $0.snapshot } }
     /// Requests parked right now (delays, timeout faults, upstream calls).
     public var parkedCount: Int { parking.count }
+    /// Bytes of request bodies held in memory now (`--max-body-memory` bounds it).
+    public var bodyMemoryInUse: Int { bodyBudget.inUse }
 
     /// Swaps in a new snapshot. Requests already resolved finish with the old one.
     public func install(_ snapshot: Snapshot) {
         let next = ServingState(snapshot: snapshot, runtime: runtime, policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
                                 extraHeaders: configuration.corsHeaders)
         current.withLock { $0 = next }
+        announceChange()
+    }
+
+    /// Something dashboards show changed outside a request (a reload, failed or not).
+    public func announceChange() {
+        runtime.noteChange()
+        news.announce()
+    }
+
+    /// Why `POST /__mockd/mocks` may not write here, or nil: anyone who reaches a server listening
+    /// beyond loopback could otherwise write files on this machine.
+    var writeRefusal: String? {
+        guard !configuration.isLoopbackOnly, configuration.adminToken == nil else { return nil }
+        return "creating mocks writes files on this machine, and mockd listens on \(configuration.host) without --admin-token: "
+            + "start it with --admin-token (or MOCKD_ADMIN_TOKEN) and send Authorization: Bearer <token>"
     }
 
     /// Binds and starts serving. Throws with the address and the reason when it cannot.
@@ -133,6 +157,8 @@ public final class HTTPServer: Sendable {
             for request in parking.close() where request.kind == .timer {
                 parking.resume(request.state)
             }
+            // Dashboards' long polls are answered now, not at their timeout.
+            news.flush()
             let deadline = ContinuousClock.now + timeout
             while activeRequests.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
                 var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)

@@ -27,14 +27,21 @@ extension HTTPServer {
             }
             state.bodyKeepLimit = bodyKeepLimit(url: url, state: state)
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-               let bytes = Int(String(cString: length)), bytes > configuration.maxBodyBytes {
-                return refuse(connection, method: method, url: url, state: state, status: 413,
-                              reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
+               let bytes = Int(String(cString: length)) {
+                if bytes > configuration.maxBodyBytes {
+                    return refuse(connection, method: method, url: url, state: state, status: 413,
+                                  reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
+                }
+                // When it does not fit, the body is read and dropped, then answered 503: a client
+                // that sends its whole body before reading (most do) gets the 503, not a reset.
+                reserveDeclaredBody(length: bytes, state: state)
             }
+            if Self.hasBody(state.headers) { connections.bodyStarted(connection, now: RequestState.monotonicNanoseconds()) }
             return .YES
         case .receiving:
             let size = uploadDataSize.pointee
             if size != 0 {
+                connections.bodyReceived(connection, bytes: size)
                 if !state.bodyTooLarge, let uploadData {
                     if state.bodyBytesSeen + size > configuration.maxBodyBytes {
                         state.bodyTooLarge = true
@@ -46,6 +53,8 @@ extension HTTPServer {
                 uploadDataSize.pointee = 0
                 return .YES
             }
+            // The slow-body tick closed this connection as its body completed: too late.
+            guard connections.bodyDone(connection, now: RequestState.monotonicNanoseconds()) else { return .NO }
             if state.bodyTooLarge {
                 return refuse(connection, method: method, url: url, state: state, status: 413,
                               reason: "the chunked body exceeded \(configuration.maxBodyBytes) bytes (--max-body-bytes)")
@@ -84,6 +93,13 @@ extension HTTPServer {
                         state: RequestState, status: Int, reason: String) -> MHD_Result {
         let request = MockRequest(method: String(cString: method), path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)), as: UTF8.self))
         return carryOut(.refuse(status: status, reason: reason), for: request, serving: nil, connection: connection, state: state)
+    }
+
+    /// Whether a body follows the head (a non-zero `Content-Length`, or any `Transfer-Encoding`).
+    static func hasBody(_ headers: [HTTPHeader]?) -> Bool {
+        headers?.contains { header in
+            (HTTPHeader.namesEqual(header.name, "Content-Length") && header.value != "0") || HTTPHeader.namesEqual(header.name, "Transfer-Encoding")
+        } ?? false
     }
 
     /// `GET http://host:port/path` (absolute form, as proxies send it) → `/path`.

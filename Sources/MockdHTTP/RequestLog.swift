@@ -11,15 +11,18 @@ import MockdCore
 struct RequestLog: Sendable {
     let logger: Logger
     let journal: RequestJournal
+    /// Told of every journal entry, for dashboards waiting on `GET /__mockd/events`.
+    let news: NewsFeed
     /// Hide credential values in journal entries (see `ServerConfiguration.redactsJournalCredentials`).
     let redactsCredentials: Bool
     /// Set when the logger is mockd's own handler: access lines skip swift-log's event machinery
     /// (the same line, at a third of the cost per request).
     private let accessWriter: AccessLogWriter?
 
-    init(logger: Logger, journal: RequestJournal, redactsCredentials: Bool = false) {
+    init(logger: Logger, journal: RequestJournal, news: NewsFeed, redactsCredentials: Bool = false) {
         self.logger = logger
         self.journal = journal
+        self.news = news
         self.redactsCredentials = redactsCredentials
         if let handler = logger.handler as? MockdLogHandler, handler.metadata.isEmpty {
             self.accessWriter = handler.accessWriter
@@ -28,8 +31,9 @@ struct RequestLog: Sendable {
         }
     }
 
-    /// `status` 0: no answer was sent (the connection was closed or reset).
-    func record(_ request: MockRequest, status: Int, source: String, scenario: String, state: RequestState) {
+    /// `status` 0: no answer was sent (the connection was closed or reset). `response`: an
+    /// answer built for this request, which the journal keeps for the dashboard.
+    func record(_ request: MockRequest, status: Int, source: String, scenario: String, state: RequestState, response: BuiltResponse? = nil) {
         let micros = (RequestState.monotonicNanoseconds() - state.startNanoseconds) / 1000
         if logger.logLevel <= .info {
             // One metadata value carrying typed fields: the handler lays it out as text or JSON,
@@ -48,7 +52,15 @@ struct RequestLog: Sendable {
             time: Self.now(), method: request.method, path: request.path, query: request.rawQuery,
             headers: redactsCredentials ? CredentialRedactor.redact(request.headers) : request.headers,
             body: truncated ? Array(request.body.prefix(journal.bodyLimit)) : request.body, bodyTruncated: truncated,
-            scenario: scenario, session: request.session, source: source, status: status, durationMicroseconds: micros))
+            scenario: scenario, session: request.session, source: source, status: status, durationMicroseconds: micros,
+            response: response.map(journaled)))
+        news.announce()
+    }
+
+    /// A built answer as the journal keeps it: its bytes shared, not copied, unless past the body limit.
+    private func journaled(_ response: BuiltResponse) -> RequestJournal.Response {
+        let body = response.body.count > journal.bodyLimit ? Array(response.body.prefix(journal.bodyLimit)) : response.body
+        return .init(contentType: response.headers.first(named: "Content-Type"), body: body)
     }
 
     /// Seconds since 1970, for journal entries.

@@ -48,7 +48,7 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     var bodyBytesSeen = 0
     /// How much of the body to hold; set on the handler's first call.
     var bodyKeepLimit = Int.max
-    /// Bytes of `body` reserved from the server's body budget, returned at completion.
+    /// Bytes reserved from the server's body budget for `body` (its capacity), returned at completion.
     var heldBodyBytes = 0
     /// A chunk did not fit in the body budget: answered 503.
     var overBudget = false

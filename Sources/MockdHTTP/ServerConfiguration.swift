@@ -20,6 +20,12 @@ public struct ServerConfiguration: Sendable {
     /// accepted (or, on a keep-alive connection, after its request line): a client dribbling
     /// bytes cannot hold a connection by resetting the idle timeout. Answered 408.
     public var headTimeoutSeconds: Int = 30
+    /// `--min-body-rate`: a request body must bring at least this many bytes a second, judged
+    /// over `bodyRateWindowSeconds`, or its connection gets 408 and is closed (0: no minimum).
+    /// libmicrohttpd's idle timeout restarts on every byte, so a body dribbled a byte at a time
+    /// would otherwise hold its connection (and its share of `--max-body-memory`) for ever.
+    public var minimumBodyRate: Int = 1024
+    public var bodyRateWindowSeconds: Int = 10
     /// Bytes for a request's line and headers; larger requests get 414 (URL) or 431 (headers).
     /// It is also libmicrohttpd's per-connection memory, which it clears for every request:
     /// 16 KiB (nginx allows 8 KiB per header line) halves that work and the memory of parked

@@ -1,4 +1,5 @@
 import MockdCore
+import Synchronization
 
 /// One `--openapi` document as an operation source: read, converted (Swagger 2.0), its
 /// operations built with every answer prepared. Reading again on reload is this same call.
@@ -14,10 +15,34 @@ public struct OpenAPIDocument: OperationSource {
         self.checkExamples = checkExamples
     }
 
-    /// The document's folder: files its `$ref`s name sit beside it.
+    /// The files the last load read: the document and every file its `$ref`s name.
+    private let readFiles = ReadFiles()
+
+    /// The document's folder (watched with everything under it), then the folder of each file
+    /// its `$ref`s named at the last load that lies outside it (`../common/pet.yaml`).
     public var watchedPaths: [String] {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count > 1 ? [parts.dropLast().joined(separator: "/").isEmpty ? "/" : parts.dropLast().joined(separator: "/")] : ["."]
+        let home = Self.folder(of: path)
+        var folders = [home]
+        for file in readFiles.paths {
+            let folder = Self.folder(of: file)
+            if !folders.contains(folder), !Self.folder(folder, isInside: home) { folders.append(folder) }
+        }
+        return [home] + folders.dropFirst().sorted()
+    }
+
+    /// `specs/api.yaml` → `specs`; `api.yaml` → `.`; `/api.yaml` → `/`.
+    static func folder(of file: String) -> String {
+        let parts = file.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count > 1 else { return "." }
+        let folder = parts.dropLast().joined(separator: "/")
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// Spelt as `$ref`s are resolved against the document's path (`..` folded where it can be).
+    static func folder(_ folder: String, isInside home: String) -> Bool {
+        if folder == home { return true }
+        if home == "." { return !folder.hasPrefix("/") && folder != ".." && !folder.hasPrefix("../") }
+        return folder.hasPrefix(home == "/" ? "/" : home + "/")
     }
 
     /// `api.yaml` in listings and sources.
@@ -62,6 +87,7 @@ public struct OpenAPIDocument: OperationSource {
         for problem in context.compiler.problems {
             diagnostics.append(Diagnostic(problem.isError ? .error : .warning, file: problem.location.file, location: problem.location.description, problem.message))
         }
+        readFiles.paths = documents.paths
         for (file, reason) in documents.failures.sorted(by: { $0.key < $1.key }) {
             diagnostics.append(Diagnostic(file: file, "a $ref names this file: \(reason)"))
         }
@@ -87,5 +113,16 @@ public struct OpenAPIDocument: OperationSource {
         if !url.isEmpty, !url.hasPrefix("/") { url = "/" + url }
         while url.hasSuffix("/") { url.removeLast() }
         return url
+    }
+}
+
+/// The files a document's last load read, kept for the watcher (loads run on the reloader's
+/// thread, the watcher is set up on the main one).
+final class ReadFiles: Sendable {
+    private let lock = Mutex<[String]>([])
+
+    var paths: [String] {
+        get { lock.withLock { $0 } }
+        set { lock.withLock { $0 = newValue } }
     }
 }

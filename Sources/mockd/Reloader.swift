@@ -66,6 +66,8 @@ final class Reloader: Reloading {
                 logger.error("reload failed; still serving the last good configuration\n\(ConfigurationError(result.diagnostics))")
             }
             lastReport.withLock { $0 = report }
+            // After the report is in place: a dashboard that is told reads this one.
+            server.announceChange()
             return report
         }
     }

@@ -57,6 +57,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("head-timeout"), help: ArgumentHelp("Seconds a client has to send a whole request head, from its first byte (a dribbled head gets 408). [env: MOCKD_HEAD_TIMEOUT; default: 30]", valueName: "seconds"))
     var headTimeout: Int?
 
+    @Option(name: .customLong("min-body-rate"), help: ArgumentHelp("Bytes a second a request body must bring, over 10 s; slower gets 408 and is closed (0: no minimum). [env: MOCKD_MIN_BODY_RATE; default: 1024]", valueName: "bytes"))
+    var minBodyRate: Int?
+
     @Option(help: ArgumentHelp("Milliseconds added to every answer: files, routes, 404s and proxied answers (not the admin API's). [env: MOCKD_DELAY; default: 0]", valueName: "ms"))
     var delay: Int?
 
@@ -130,6 +133,7 @@ struct ServeCommand: ParsableCommand {
         server.maxConnections = try Self.integer(maxConnections, "max-connections", default: server.maxConnections, in: 1...Int.max)
         server.idleTimeoutSeconds = try Self.integer(idleTimeout, "idle-timeout", default: server.idleTimeoutSeconds, in: 1...Int.max)
         server.headTimeoutSeconds = try Self.integer(headTimeout, "head-timeout", default: server.headTimeoutSeconds, in: 1...Int.max)
+        server.minimumBodyRate = try Self.integer(minBodyRate, "min-body-rate", default: server.minimumBodyRate, in: 0...Int.max)
         server.maxParked = try Self.integer(maxParked, "max-parked", default: server.maxParked, in: 0...Int.max)
         server.globalDelay = .milliseconds(try Self.integer(delay, "delay", default: 0, in: 0...600_000))
         server.cors = try Self.flag(cors, "cors")
@@ -253,7 +257,7 @@ struct ServeCommand: ParsableCommand {
         let reloader = Reloader(logger: logger, systemd: systemd) { loader.load() }
         let server = HTTPServer(configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
                                 journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
-                                missHandler: missHandler, reloads: reloader)
+                                missHandler: missHandler, reloads: reloader, mockWriter: MockFileWriter(root: loader.root))
         reloader.serve(server)
         // Existing mocks are looked up in what is being served, not by walking the root again.
         // A strong capture (the server lives as long as the process): a weak one would give the

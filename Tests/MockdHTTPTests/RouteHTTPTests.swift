@@ -84,7 +84,7 @@ func withRouteServer<T>(
 
     let reloader = Reloader(logger: silentLogger) { loader.load() }
     return try await withServer(snapshot: snapshot, configure: configure, runtime: runtime, logger: silentLogger, journal: journal,
-                                reloads: reloader, attach: reloader.serve) { server in
+                                reloads: reloader, mockWriter: MockFileWriter(root: root), attach: reloader.serve) { server in
         #expect(server.port > 0)
         return try await body(RouteServer(test: TestServer(server: server, root: root, session: session), reloader: reloader,
                                           root: root, routes: routes))

@@ -55,6 +55,43 @@ struct SlowClientTests {
         }
     }
 
+    @Test func dribbledBody_Gets408AtTheMinimumRate() async throws {
+        // 1,000 bytes a second over 1 s windows; the body comes at ~5 bytes a second. Each byte
+        // resets libmicrohttpd's idle timeout (30 s), never the rate check.
+        try await withTestServer(configure: { $0.minimumBodyRate = 1000; $0.bodyRateWindowSeconds = 1; $0.idleTimeoutSeconds = 30 }) { server in
+            let started = ContinuousClock.now
+            let (response, took) = try await server.withRawConnection { connection -> (RawResponse, Duration) in
+                try connection.send("POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n")
+                for _ in 0..<200 {
+                    if Self.readable(connection, within: 200) { break }
+                    try connection.send("x")
+                }
+                return (try connection.readResponse(), ContinuousClock.now - started)
+            }
+            #expect(response.status == 408, "\(response)")
+            #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(response.text.contains("--min-body-rate"), "\(response)")
+            #expect(took >= .seconds(1), "closed after \(took)")
+            try await server.expectStillServing()
+        }
+    }
+
+    @Test func aSlowButSteadyBody_IsServedAcrossWindows() async throws {
+        // 200 bytes every 200 ms for ~5 s against a minimum of 10 bytes a second over 2 s windows:
+        // two windows pass mid-body, each with ~2,000 bytes (only a 2 s stall of this client would fail it).
+        try await withTestServer(configure: { $0.minimumBodyRate = 10; $0.bodyRateWindowSeconds = 2 }) { server in
+            let response = try await server.withRawConnection { connection -> RawResponse in
+                try connection.send("POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5200\r\n\r\n")
+                for _ in 0..<26 {
+                    try connection.send(String(repeating: "x", count: 200))
+                    _ = Self.readable(connection, within: 200)  // a pause that ends early if the server answers (it must not)
+                }
+                return try connection.readResponse()
+            }
+            #expect(response.status == 200, "\(response)")
+        }
+    }
+
     @Test func atTheLimit_ANewClientEvictsTheSlowestHead() async throws {
         try await withTestServer(configure: { $0.maxConnections = 3; $0.threads = 1 }) { server in
             let result = try await server.withRawConnection { oldest -> (evicted: RawResponse?, served: Int, others: [Bool]) in

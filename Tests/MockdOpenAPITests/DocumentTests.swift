@@ -149,3 +149,33 @@ import TestSupport
         #expect(MockDataLoader(root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))]).load().diagnostics.isEmpty)
     }
 }
+
+/// What the watcher watches for a document: its folder, and the folder of every file its
+/// `$ref`s name outside it (`../common/pet.yaml`), so an edit there reloads as well.
+@Suite struct WatchedPathsTests {
+    @Test func theFoldersOfReferencedFilesOutsideTheDocumentsAreWatched() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write([
+            "spec/api.yaml": """
+            openapi: 3.0.0
+            info: {title: t, version: "1"}
+            paths:
+              /pets:
+                get:
+                  responses:
+                    "200": {description: ok, content: {application/json: {schema: {$ref: "../common/pet.yaml"}}}}
+                    "404": {$ref: "parts/missing.yaml"}
+            """,
+            "spec/parts/missing.yaml": "description: gone\n",
+            "common/pet.yaml": "type: object\nproperties:\n  tag: {$ref: '../shared/tag.yaml'}\n",
+            "shared/tag.yaml": "type: string\n",
+        ])
+        let document = OpenAPIDocument(path: folder.child("spec/api.yaml"))
+        #expect(document.watchedPaths == [folder.child("spec")])
+        let loaded = MockDataLoader(root: folder.child("MockData"), operationSources: [document]).load()
+        #expect(loaded.snapshot != nil, "\(loaded.diagnostics)")
+        // spec/parts is inside spec, which is watched with everything under it.
+        #expect(document.watchedPaths == [folder.child("spec"), folder.child("common"), folder.child("shared")])
+    }
+}

@@ -121,6 +121,23 @@ import Testing
         }
     }
 
+    /// `mockd routes` and `GET /__mockd/routes`' `resolutionOrder` list the operations where the
+    /// resolver tries them: after the files, in every scenario; named examples are said.
+    @Test func theResolutionOrderListsOperationsAfterTheFiles() throws {
+        try withDocument(Self.document, files: ["MockData/mock_v2_pets_get.json": "{}"]) { fixture throws in
+            let shared = try #require(ResolutionOrder.sections(fixture.snapshot).last)
+            #expect(shared.scenario == nil)
+            #expect(shared.entries.map { "\($0.method) \($0.path) ← \($0.answeredBy)" } == [
+                "GET /v2/pets ← file mock_v2_pets_get.json",
+                "GET /v2/pets ← openapi api.yaml GET /pets (examples cat, empty)",
+                "GET /v2/pets/{id} ← openapi api.yaml GET /pets/{id}",
+                "GET /v2/only-errors ← openapi api.yaml GET /only-errors",
+            ])
+            let text = ResolutionOrder.text(fixture.snapshot)
+            #expect(text.split(separator: "\n").contains { $0.hasPrefix("  GET /v2/pets/{id} ") && $0.hasSuffix("← openapi api.yaml GET /pets/{id}") }, "\(text)")
+        }
+    }
+
     @Test func anotherMethodOnAKnownPathIs405WithAllow() throws {
         try withDocument(Self.document) { fixture throws in
             let answer = fixture.answer("DELETE", "/v2/pets")

@@ -15,6 +15,7 @@ public func withServer<T>(
     journal: RequestJournal = RequestJournal(),
     missHandler: (any MissHandler)? = nil,
     reloads: (any Reloading)? = nil,
+    mockWriter: (any MockFileWriting)? = nil,
     attach: (HTTPServer) -> Void = { _ in },
     _ body: (HTTPServer) async throws -> T
 ) async throws -> T {
@@ -24,7 +25,7 @@ public func withServer<T>(
     configuration.threads = 2
     configure(&configuration)
     let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: runtime, logger: logger,
-                            journal: journal, missHandler: missHandler, reloads: reloads)
+                            journal: journal, missHandler: missHandler, reloads: reloads, mockWriter: mockWriter)
     attach(server)
     try server.start()
     let result: Result<T, any Error>

@@ -11,21 +11,29 @@ public struct AdminAPI: Sendable {
         /// Re-reads files and routes now and installs them if they are valid.
         public var reload: @Sendable () -> ReloadReport
         public var lastReload: ReloadReport?
+        /// Writes new mock files (`POST /__mockd/mocks`); nil: this server cannot.
+        public var writer: (any MockFileWriting)?
+        /// Why writing is refused (mockd listens beyond loopback without `--admin-token`); nil: allowed.
+        public var writeRefusal: String?
 
         public init(snapshot: Snapshot, state: RuntimeState, journal: RequestJournal, uptimeSeconds: Double,
-                    reload: @escaping @Sendable () -> ReloadReport, lastReload: ReloadReport?) {
+                    reload: @escaping @Sendable () -> ReloadReport, lastReload: ReloadReport?,
+                    writer: (any MockFileWriting)? = nil, writeRefusal: String? = nil) {
             self.snapshot = snapshot
             self.state = state
             self.journal = journal
             self.uptimeSeconds = uptimeSeconds
             self.reload = reload
             self.lastReload = lastReload
+            self.writer = writer
+            self.writeRefusal = writeRefusal
         }
     }
 
     static let endpoints: [(method: String, path: String)] = [
         ("GET", "/__mockd/health"), ("GET", "/__mockd/routes"), ("GET", "/__mockd/scenario"), ("PUT", "/__mockd/scenario"),
         ("GET", "/__mockd/requests"), ("DELETE", "/__mockd/requests"), ("POST", "/__mockd/reset"), ("POST", "/__mockd/reload"),
+        ("GET", "/__mockd/"), ("GET", "/__mockd/sources"), ("GET", "/__mockd/source"), ("GET", "/__mockd/events"), ("POST", "/__mockd/mocks"),
     ]
 
     public init() {}
@@ -39,17 +47,12 @@ public struct AdminAPI: Sendable {
         return secondIsUnderscore && (path.hasPrefix(prefix) || path == "/__mockd")
     }
 
-    /// Calls that read the configuration from disk (a reload takes a few hundred ms for
-    /// 10,000 files): the HTTP adapter runs them off its request threads.
-    public static func readsFiles(_ request: MockRequest) -> Bool {
-        request.method == "POST" && endpointPath(request.path) == "/__mockd/reload"
-    }
-
     static func endpointPath(_ path: String) -> String {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     public func handle(_ request: MockRequest, context: Context) -> BuiltResponse {
+        if let page = dashboard(request) { return page }
         let path = Self.endpointPath(request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
         switch (method, path) {
@@ -69,8 +72,12 @@ public struct AdminAPI: Sendable {
         case ("POST", "/__mockd/reload"):
             let report = context.reload()
             return json(report.ok ? 200 : 422, report.json)
+        case ("GET", "/__mockd/sources"): return sources(context)
+        case ("GET", "/__mockd/source"): return source(request, context)
+        case ("GET", "/__mockd/events"): return events(request, context)
+        case ("POST", "/__mockd/mocks"): return createMock(request, context)
         default:
-            let allowed = Self.endpoints.filter { $0.path == path }.map(\.method)
+            let allowed = Self.endpoints.filter { Self.endpointPath($0.path) == path }.map(\.method)
             if !allowed.isEmpty {
                 var response = json(405, ["error": .string("\(request.method) is not allowed on \(path)"),
                                           "allowed": .array(allowed.map { .string($0) })])
@@ -133,7 +140,7 @@ public struct AdminAPI: Sendable {
             guard let value = Int(text), value >= 0 else { return json(400, ["error": .string("limit must be a whole number, found \(JSONText.quoted(text))")]) }
             limit = value
         }
-        let entries = context.journal.entries(method: argument("method"), path: argument("path"), session: argument("session"), limit: limit)
+        let entries = context.journal.numberedEntries(method: argument("method"), path: argument("path"), session: argument("session"), limit: limit)
         return json(200, ["requests": .array(entries.map(\.json))])
     }
 

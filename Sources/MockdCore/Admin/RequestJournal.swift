@@ -25,9 +25,12 @@ public final class RequestJournal: Sendable {
         public let source: String
         public let status: Int
         public let durationMicroseconds: UInt64
+        /// The answer, when it was built for this request (a 404 report, an upstream's answer, a
+        /// template), capped like `body`; nil for prepared answers, which the snapshot holds.
+        public let response: Response?
 
         public init(time: Double, method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8], bodyTruncated: Bool,
-                    scenario: String, session: String?, source: String, status: Int, durationMicroseconds: UInt64) {
+                    scenario: String, session: String?, source: String, status: Int, durationMicroseconds: UInt64, response: Response? = nil) {
             self.time = time
             self.method = method
             self.path = path
@@ -40,7 +43,26 @@ public final class RequestJournal: Sendable {
             self.source = source
             self.status = status
             self.durationMicroseconds = durationMicroseconds
+            self.response = response
         }
+    }
+
+    /// What a built answer sent, for the dashboard (the file a 404 looked for, an upstream body to save as a mock).
+    public struct Response: Sendable {
+        public let contentType: String?
+        public let body: [UInt8]
+
+        public init(contentType: String?, body: [UInt8]) {
+            self.contentType = contentType
+            self.body = body
+        }
+    }
+
+    /// An entry and its number: numbers grow by one per entry and survive `clear`, so a reader
+    /// that remembers the last one it saw asks for what came after (`GET /__mockd/events`).
+    public struct Numbered: Sendable {
+        public let id: UInt64
+        public let entry: Entry
     }
 
     public let capacity: Int
@@ -48,9 +70,11 @@ public final class RequestJournal: Sendable {
     private let ring: Mutex<Ring>
 
     struct Ring {
-        var entries: [Entry] = []
+        var entries: [Numbered] = []
         /// Where the next entry goes once the ring is full.
         var next = 0
+        /// The number of the newest entry ever appended (0: none yet).
+        var lastID: UInt64 = 0
     }
 
     public init(capacity: Int = 1000, bodyLimit: Int = 64 * 1024) {
@@ -64,10 +88,13 @@ public final class RequestJournal: Sendable {
     public func append(_ entry: Entry) {
         guard capacity > 0 else { return }
         ring.withLock { ring in
+            // Numbered under the lock: numbers are in the ring's order, so "after N" misses none.
+            ring.lastID += 1
+            let numbered = Numbered(id: ring.lastID, entry: entry)
             if ring.entries.count < capacity {
-                ring.entries.append(entry)
+                ring.entries.append(numbered)
             } else {
-                ring.entries[ring.next] = entry
+                ring.entries[ring.next] = numbered
                 ring.next = (ring.next + 1) % capacity
             }
         }
@@ -75,25 +102,56 @@ public final class RequestJournal: Sendable {
 
     /// Oldest first.
     public func entries() -> [Entry] {
+        numberedEntries().map(\.entry)
+    }
+
+    /// Oldest first, with their numbers.
+    public func numberedEntries() -> [Numbered] {
         ring.withLock { ring in
             Array(ring.entries[ring.next...] + ring.entries[..<ring.next])
         }
     }
 
+    /// The entries numbered after `id`, oldest first, at most the newest `limit`.
+    public func entries(after id: UInt64, limit: Int) -> [Numbered] {
+        ring.withLock { ring in
+            guard ring.lastID > id else { return [] }
+            let ordered = ring.entries[ring.next...] + ring.entries[..<ring.next]
+            return Array(ordered.filter { $0.id > id }.suffix(max(0, limit)))
+        }
+    }
+
+    /// The number of the newest entry ever appended (0: none yet).
+    public var lastID: UInt64 { ring.withLock { $0.lastID } }
+
     public func clear() {
-        ring.withLock { $0 = Ring() }
+        ring.withLock { $0 = Ring(lastID: $0.lastID) }
     }
 
     /// Entries matching the filters, oldest first; `limit` keeps the newest N.
     public func entries(method: String? = nil, path: String? = nil, session: String? = nil, limit: Int? = nil) -> [Entry] {
+        numberedEntries(method: method, path: path, session: session, limit: limit).map(\.entry)
+    }
+
+    /// The same, with their numbers.
+    public func numberedEntries(method: String? = nil, path: String? = nil, session: String? = nil, limit: Int? = nil) -> [Numbered] {
         let pathGlob = path.map(Glob.init)
-        var selected = entries().filter { entry in
-            (method == nil || entry.method == method!.uppercased())
+        var selected = numberedEntries().filter { numbered in
+            let entry = numbered.entry
+            return (method == nil || entry.method == method!.uppercased())
                 && (pathGlob == nil || pathGlob!.matches(entry.path))
                 && (session == nil || entry.session == session)
         }
         if let limit, limit >= 0, selected.count > limit { selected.removeFirst(selected.count - limit) }
         return selected
+    }
+}
+
+extension RequestJournal.Numbered {
+    /// The entry as `GET /__mockd/requests` and `GET /__mockd/events` show it, with its `id` first.
+    var json: JSONValue {
+        guard case .object(let members) = entry.json else { return entry.json }
+        return .object([("id", .number(String(id)))] + members)
     }
 }
 
@@ -123,6 +181,12 @@ extension RequestJournal.Entry {
             ("status", .number(status)),
             ("durationMs", .number(String(Double(durationMicroseconds) / 1000))),
         ]
+        if let response {
+            members.append(("response", .object([
+                ("contentType", response.contentType.map { .string($0) } ?? .null),
+                ("body", .string(String(decoding: response.body, as: UTF8.self))),
+            ])))
+        }
         return .object(members)
     }
 

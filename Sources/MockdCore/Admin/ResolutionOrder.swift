@@ -1,6 +1,6 @@
 /// What answers which URL, in the order the Resolver tries them, per scenario: for
 /// `mockd routes` and `GET /__mockd/routes`. A request in scenario S tries S's routes, then the
-/// files under `scenarios/S/`, then the routes and files every scenario shares.
+/// files under `scenarios/S/`, then the routes, files and `--openapi` operations every scenario shares.
 public enum ResolutionOrder {
     /// `GET /api/users  ← file users/mock_api_users_get.json`
     public struct Entry: Sendable, Equatable {
@@ -26,6 +26,7 @@ public enum ResolutionOrder {
         }
         var shared = snapshot.routes.filter { $0.scenario == nil }.map(routeEntry)
         shared += snapshot.files.values.sorted { urlPath($0.name) < urlPath($1.name) }.map(fileEntry)
+        shared += snapshot.operations.operations.map(operationEntry)
         sections.append(Section(scenario: nil, entries: shared))
         return sections
     }
@@ -40,6 +41,17 @@ public enum ResolutionOrder {
         var method = "?"
         if case .mock(let parsed, _) = MockFileName.parse(file.name) { method = parsed }
         return Entry(method: method, path: urlPath(file.name), answeredBy: "file \(file.relativePath)")
+    }
+
+    /// `GET /v2/pets  ← openapi api.yaml GET /pets (examples cat, empty)`: after the files, in
+    /// document order; a scenario named like an example picks it.
+    static func operationEntry(_ operation: APIOperation) -> Entry {
+        var examples: [String] = []
+        for response in operation.responses {
+            for example in response.examples where !examples.contains(example.name) { examples.append(example.name) }
+        }
+        return Entry(method: operation.method, path: operation.pathTemplate,
+                     answeredBy: operation.source + (examples.isEmpty ? "" : " (examples \(examples.joined(separator: ", ")))"))
     }
 
     /// `mock_api_users_get.json` → `/api/users` (each `_` is read as `/`, as most names mean it).

@@ -12,9 +12,20 @@ public enum Resolution: Sendable {
     /// Nothing here answers and `--proxy` is on: the upstream's answer is sent as it comes,
     /// `after` the upstream's time (`--delay`, as for every answer). `warning`: as `Reply.warning`.
     case forward(scenario: String, after: Duration = .zero, warning: String? = nil)
-    /// The admin API (`/__mockd/`) answers. `readsFiles`: it reads the configuration again
-    /// (reload), which takes long enough that it must not run on a server thread.
-    case admin(readsFiles: Bool)
+    /// The admin API (`/__mockd/`) answers, now or after `AdminWork` says.
+    case admin(AdminWork)
+}
+
+/// When an admin answer can be made.
+public enum AdminWork: Sendable, Equatable {
+    /// At once, on the request's thread.
+    case now
+    /// It reads or writes the configuration's files (reload, a new mock), which takes long
+    /// enough (a few hundred ms for 10,000 files) that it must not run on a server thread.
+    case offThread
+    /// A dashboard's long poll (`GET /__mockd/events`): answer once the journal has an entry
+    /// numbered after `after` or the runtime state's `changes` differ from `state`, or after `wait`.
+    case waitForNews(after: UInt64, state: UInt64?, wait: Duration)
 }
 
 /// A response to send and what to log with it.
@@ -57,6 +68,11 @@ public struct Reply: Sendable {
         var warned = Reply(.built(built), scenario: scenario)
         warned.warning = text
         return warned
+    }
+
+    /// The response when it was built for this request; nil for a prepared one.
+    public var builtResponse: BuiltResponse? {
+        if case .built(let built) = response { built } else { nil }
     }
 
     public var status: Int {

@@ -33,7 +33,7 @@ public struct Resolver: Sendable {
             return .respond(Reply(.built(Self.preflight(request, method: asked)), scenario: ""))
         }
         if policy.adminEnabled && AdminAPI.isAdminPath(request.path) {
-            return .admin(readsFiles: AdminAPI.readsFiles(request))
+            return .admin(AdminAPI.work(for: request))
         }
         let scenario = state.scenario(for: request)
         let resolution = decide(request, scenario: scenario)

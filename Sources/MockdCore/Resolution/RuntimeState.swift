@@ -8,6 +8,8 @@ public final class RuntimeState: Sendable {
     private let scenarios = Mutex<(global: String?, sessions: [String: String])>((nil, [:]))
     /// How many times each route with `responses` has answered, per session ("" = no session).
     private let sequenceCounters = Mutex<[SequenceKey: Int]>([:])
+    /// Counts changes a dashboard shows: scenarios set, resets, reloads (`noteChange`).
+    private let changeCount = Atomic<UInt64>(0)
 
     struct SequenceKey: Hashable {
         let session: String
@@ -37,6 +39,20 @@ public final class RuntimeState: Sendable {
         scenarios.withLock { state in
             if let session { state.sessions[session] = scenario } else { state.global = scenario }
         }
+        noteChange()
+    }
+
+    /// The runtime scenario of each session that has one.
+    public func sessionScenarios() -> [String: String] {
+        scenarios.withLock { $0.sessions }
+    }
+
+    /// Grows on every change a dashboard shows (`GET /__mockd/events?state=`).
+    public var changes: UInt64 { changeCount.load(ordering: .acquiring) }
+
+    /// Something a dashboard shows changed: a scenario, or the configuration (a reload).
+    public func noteChange() {
+        changeCount.add(1, ordering: .acquiringAndReleasing)
     }
 
     /// Which of `count` responses answers this time, and counts the call. Each concurrent
@@ -65,6 +81,7 @@ public final class RuntimeState: Sendable {
     public func reset() {
         scenarios.withLock { $0 = (nil, [:]) }
         resetSequences()
+        noteChange()
     }
 }
 

@@ -13,6 +13,8 @@ public struct ResponseTemplate: Sendable {
     public let status: Int
     public let headers: [HTTPHeader]
     public let source: String
+    /// The template as written, for the dashboard.
+    public let text: String
 
     /// Parses `text`; values are escaped for JSON strings when the body is JSON, left alone otherwise.
     init(text: String, json: Bool, status: Int, headers: [HTTPHeader], source: String) throws {
@@ -22,6 +24,7 @@ public struct ResponseTemplate: Sendable {
         self.status = status
         self.headers = headers
         self.source = source
+        self.text = text
     }
 
     public func render(request: MockRequest, parameters: [String: String]) -> BuiltResponse {

@@ -1,0 +1,80 @@
+/// `GET /__mockd/events?after=N&state=S&wait=25`: a dashboard's long poll. The journal's new
+/// entries, the runtime scenario and the last reload, answered at once when there is news and
+/// otherwise when news comes or `wait` runs out (the adapter parks the request meanwhile: no
+/// thread waits, and an idle dashboard costs nothing).
+extension AdminAPI {
+    /// The most entries one answer carries; a dashboard that fell further behind gets the newest.
+    static let eventsLimit = 200
+    static let defaultEventsWait = 25
+    static let maximumEventsWait = 60
+
+    /// When the request can be answered (see `AdminWork`).
+    public static func work(for request: MockRequest) -> AdminWork {
+        let path = endpointPath(request.path)
+        switch (request.method, path) {
+        case ("POST", "/__mockd/reload"), ("POST", "/__mockd/mocks"):
+            return .offThread
+        case ("GET", "/__mockd/events"):
+            // A malformed argument is answered at once (400) by `events`.
+            guard case .success(let query) = EventsQuery.parse(request), let after = query.after else { return .now }
+            return .waitForNews(after: after, state: query.state, wait: .seconds(query.wait))
+        default:
+            return .now
+        }
+    }
+
+    struct EventsQuery {
+        var after: UInt64?
+        var state: UInt64?
+        var wait = AdminAPI.defaultEventsWait
+
+        static func parse(_ request: MockRequest) -> Result<EventsQuery, Refusal> {
+            var query = EventsQuery()
+            for argument in request.query {
+                let text = argument.value ?? ""
+                switch argument.name {
+                case "after":
+                    guard let value = UInt64(text) else { return .failure(Refusal("after must be an entry id (a whole number), found \(JSONText.quoted(text))")) }
+                    query.after = value
+                case "state":
+                    guard let value = UInt64(text) else { return .failure(Refusal("state must be a whole number, found \(JSONText.quoted(text))")) }
+                    query.state = value
+                case "wait":
+                    guard let value = Int(text), value >= 0 else { return .failure(Refusal("wait must be seconds (a whole number), found \(JSONText.quoted(text))")) }
+                    query.wait = min(value, AdminAPI.maximumEventsWait)
+                default:
+                    continue
+                }
+            }
+            return .success(query)
+        }
+
+        struct Refusal: Error {
+            let message: String
+            init(_ message: String) { self.message = message }
+        }
+    }
+
+    /// Whether a long poll waiting with these arguments has something to show now.
+    public static func hasNews(after: UInt64, state: UInt64?, journal: RequestJournal, runtime: RuntimeState) -> Bool {
+        journal.lastID > after || (state != nil && state != runtime.changes)
+    }
+
+    func events(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+        let query: EventsQuery
+        switch EventsQuery.parse(request) {
+        case .success(let parsed): query = parsed
+        case .failure(let refusal): return json(400, ["error": .string(refusal.message)])
+        }
+        let after = query.after ?? 0
+        let entries = context.journal.entries(after: after, limit: Self.eventsLimit)
+        return json(200, .object([
+            ("next", .number(String(entries.last?.id ?? query.after ?? context.journal.lastID))),
+            ("state", .number(String(context.state.changes))),
+            ("requests", .array(entries.map(\.json))),
+            ("scenario", .string(context.state.runtimeScenario())),
+            ("sessions", sessions(context)),
+            ("lastReload", context.lastReload?.json ?? .null),
+        ]))
+    }
+}

@@ -1,0 +1,135 @@
+/// Writes new files under the root for `POST /__mockd/mocks`: the executable's, since the core
+/// does no I/O. A new file only: an existing one is never replaced.
+public protocol MockFileWriting: Sendable {
+    /// Writes `bytes` to `relativePath` under the root, making its folders; atomic (a reload
+    /// sees the whole file or none).
+    func writeNewFile(relativePath: String, bytes: [UInt8]) -> MockFileWriteResult
+}
+
+public enum MockFileWriteResult: Sendable, Equatable {
+    case written
+    /// Something has that name already (it appeared since the snapshot was read).
+    case exists
+    /// The system's reason.
+    case failed(String)
+}
+
+/// A mock file a dashboard asks for (`POST /__mockd/mocks`), checked before anything is written:
+/// `{"method": "GET", "path": "/api/feed", "body": "{…}", "status": 200, "scenario": "empty"}`.
+struct MockCreation: Equatable {
+    /// Under the root: `mock_api_feed_get.json`, `scenarios/empty/mock_api_feed_get.500.json`.
+    let relativePath: String
+    let bytes: [UInt8]
+
+    /// The request's fields checked, or a 400/409 answer saying what is wrong.
+    static func decode(_ body: [UInt8], snapshot: Snapshot) -> Result<MockCreation, Refusal> {
+        guard let value = try? JSONParser.parse(body), case .object = value else {
+            return .failure(.init(400, #"expected a JSON object like {"method": "GET", "path": "/api/feed", "body": "{}"}"#))
+        }
+        guard case .string(let method)? = value["method"], !method.isEmpty,
+              method.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            return .failure(.init(400, #""method" must be an HTTP method in capitals, like "GET""#))
+        }
+        guard case .string(let path)? = value["path"] else { return .failure(.init(400, #""path" must be a string like "/api/feed""#)) }
+        if let problem = pathProblem(path) { return .failure(.init(400, problem)) }
+        guard case .string(let text)? = value["body"] else { return .failure(.init(400, #""body" must be the file's JSON text, as a string"#)) }
+        do throws(JSONParser.SyntaxError) {
+            _ = try JSONParser.parse(text)
+        } catch {
+            return .failure(.init(400, "\"body\" is not JSON: \(error.description)"))
+        }
+        var status = 200
+        if let raw = value["status"] {
+            guard case .number(let digits) = raw, let number = Int(digits), MockFileName.fileStatuses.contains(number) else {
+                return .failure(.init(400, "\"status\" must be a whole number from \(MockFileName.fileStatuses.lowerBound) to \(MockFileName.fileStatuses.upperBound)"))
+            }
+            status = number
+        }
+        var scenario: String?
+        switch value["scenario"] {
+        case nil, .null?: break
+        case .string(let name)?:
+            if let problem = scenarioProblem(name) { return .failure(.init(400, problem)) }
+            scenario = name == Scenario.default ? nil : name
+        default: return .failure(.init(400, #""scenario" must be a scenario name or null"#))
+        }
+        let served = MockFileName.forRequest(method: method, path: path)
+        let fileName = status == 200 ? served : String(served.dropLast(5)) + ".\(status).json"
+        let relativePath = (scenario.map { "scenarios/\($0)/" } ?? "") + fileName
+        // The same request answered by another file would make the next reload fail (two
+        // files, one name) or never be seen: say which file answers it now.
+        let existing = scenario.map { snapshot.overlays[$0]?[served] } ?? snapshot.files[served]
+        if let existing {
+            return .failure(.init(409, "\(snapshot.rootDisplayPath)/\(existing.relativePath) already answers \(method) \(path); mockd never overwrites a file",
+                                  file: existing.relativePath))
+        }
+        var bytes = Array(text.utf8)
+        if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+        return .success(MockCreation(relativePath: relativePath, bytes: bytes))
+    }
+
+    /// Why `path` cannot name a mock file under the root, or nil.
+    static func pathProblem(_ path: String) -> String? {
+        guard path.hasPrefix("/") else { return "\"path\" must start with '/', found \(JSONText.quoted(path))" }
+        guard !path.utf8.contains(0), !path.contains("\\") else { return "\"path\" must not contain NUL or '\\'" }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.contains(where: { $0 == "." || $0 == ".." }) {
+            return "\"path\" must not contain '.' or '..' segments, found \(JSONText.quoted(path))"
+        }
+        // The file name must fit a file system's 255 bytes: "mock" + path + "_method.NNN.json".
+        guard path.utf8.count <= 200 else { return "\"path\" is longer than 200 bytes: no file name can hold it" }
+        return nil
+    }
+
+    /// Why `name` cannot be a folder under `scenarios/`, or nil.
+    static func scenarioProblem(_ name: String) -> String? {
+        let allowed = name.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: ".")
+        }
+        guard !name.isEmpty, allowed, !name.hasPrefix("."), name.utf8.count <= 100 else {
+            return "\"scenario\" must be a folder name of letters, digits, '-', '_' and '.', not starting with '.'; found \(JSONText.quoted(name))"
+        }
+        return nil
+    }
+
+    struct Refusal: Error, Equatable {
+        let status: Int
+        let message: String
+        var file: String?
+
+        init(_ status: Int, _ message: String, file: String? = nil) {
+            self.status = status
+            self.message = message
+            self.file = file
+        }
+    }
+}
+
+extension AdminAPI {
+    /// `POST /__mockd/mocks`: checks, writes the file, reloads, and answers 201 with the new file
+    /// and the reload's report (so a request right after the answer gets the new mock).
+    func createMock(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+        if let refusal = context.writeRefusal { return json(403, ["error": .string(refusal)]) }
+        guard let writer = context.writer else { return json(501, ["error": "this server cannot write files"]) }
+        let creation: MockCreation
+        switch MockCreation.decode(request.body, snapshot: context.snapshot) {
+        case .success(let checked): creation = checked
+        case .failure(let refusal):
+            var members: [(key: String, value: JSONValue)] = [("error", .string(refusal.message))]
+            if let file = refusal.file { members.append(("file", .string(file))) }
+            return json(refusal.status, .object(members))
+        }
+        let shown = "\(context.snapshot.rootDisplayPath)/\(creation.relativePath)"
+        switch writer.writeNewFile(relativePath: creation.relativePath, bytes: creation.bytes) {
+        case .written:
+            let report = context.reload()
+            return json(201, .object([("file", .string(creation.relativePath)), ("path", .string(shown)), ("reload", report.json)]))
+        case .exists:
+            return json(409, .object([("error", .string("\(shown) exists; mockd never overwrites a file")), ("file", .string(creation.relativePath))]))
+        case .failed(let reason):
+            return json(500, ["error": .string("cannot write \(shown): \(reason)")])
+        }
+    }
+}

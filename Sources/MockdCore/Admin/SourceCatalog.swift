@@ -1,0 +1,99 @@
+/// Everything that can answer, as the dashboard lists it (`GET /__mockd/sources`), and one
+/// source's responses in full (`GET /__mockd/source?origin=`). Read from the snapshot only.
+enum SourceCatalog {
+    /// Routes, then scenario overlay files, then files, then OpenAPI operations: the order the
+    /// resolver tries them (per scenario, a scenario's own routes and files come first).
+    static func list(_ snapshot: Snapshot) -> [JSONValue] {
+        var sources: [JSONValue] = snapshot.routes.map { route in
+            row(kind: "route", method: route.methods.description, url: route.path.source, scenario: route.scenario,
+                status: route.responses.first { $0.fault == nil }?.status, origin: route.source, name: route.name,
+                conditions: route.conditions.map(\.description))
+        }
+        for scenario in snapshot.overlays.keys.sorted() {
+            sources += snapshot.overlays[scenario]!.values.sorted { $0.relativePath < $1.relativePath }.map { fileRow($0, scenario: scenario) }
+        }
+        sources += snapshot.files.values.sorted { $0.relativePath < $1.relativePath }.map { fileRow($0, scenario: nil) }
+        sources += snapshot.operations.operations.map { operation in
+            row(kind: "operation", method: operation.method, url: operation.pathTemplate, scenario: nil,
+                status: operation.responses.first?.prepared.status, origin: operation.source, name: nil, conditions: [])
+        }
+        return sources
+    }
+
+    static func fileRow(_ file: MockFile, scenario: String?) -> JSONValue {
+        var method = "?"
+        if case .mock(let parsed, _) = MockFileName.parse(file.name) { method = parsed }
+        return row(kind: "file", method: method, url: ResolutionOrder.urlPath(file.name), scenario: scenario,
+                   status: file.response.status, origin: file.relativePath, name: nil, conditions: [])
+    }
+
+    static func row(kind: String, method: String, url: String, scenario: String?, status: Int?, origin: String,
+                    name: String?, conditions: [String]) -> JSONValue {
+        .object([
+            ("kind", .string(kind)), ("method", .string(method)), ("url", .string(url)),
+            ("scenario", scenario.map { .string($0) } ?? .null), ("status", status.map { .number($0) } ?? .null),
+            ("origin", .string(origin)), ("name", name.map { .string($0) } ?? .null),
+            ("conditions", .array(conditions.map { .string($0) })),
+        ])
+    }
+
+    /// The responses of the source named `origin`: a route's `source` (`routes/auth.json#2`), a
+    /// file's path under the root, an operation's `source`, or what `X-Mockd-Source` and the
+    /// journal say (`file …`, `route …`, `openapi … 200 example "cat"`). nil when nothing has that name.
+    static func detail(origin: String, _ snapshot: Snapshot) -> JSONValue? {
+        var name = origin
+        for prefix in ["file ", "route "] where name.hasPrefix(prefix) { name = String(name.dropFirst(prefix.count)) }
+        if let route = snapshot.routes.first(where: { $0.source == name }) {
+            return describe(kind: "route", origin: route.source, route.responses.map(routeResponse))
+        }
+        let files = snapshot.files.values + snapshot.overlays.values.flatMap(\.values)
+        if let file = files.first(where: { $0.relativePath == name }) {
+            return describe(kind: "file", origin: file.relativePath, [prepared(file.response, delayMs: 0, fault: nil)])
+        }
+        // An answer's source is its operation's, then the status and example chosen.
+        if let operation = snapshot.operations.operations.first(where: { name == $0.source || name.hasPrefix($0.source + " ") }) {
+            var responses: [JSONValue] = []
+            for response in operation.responses {
+                responses.append(prepared(response.prepared, delayMs: 0, fault: nil))
+                responses += response.examples.map { example in
+                    guard case .object(let members) = prepared(example.response, delayMs: 0, fault: nil) else { return .null }
+                    return .object(members + [("example", .string(example.name))])
+                }
+            }
+            return describe(kind: "operation", origin: operation.source, responses)
+        }
+        return nil
+    }
+
+    static func describe(kind: String, origin: String, _ responses: [JSONValue]) -> JSONValue {
+        .object([("origin", .string(origin)), ("kind", .string(kind)), ("responses", .array(responses))])
+    }
+
+    static func routeResponse(_ response: RouteResponse) -> JSONValue {
+        let delayMs: Int = response.delay?.minimumMilliseconds ?? 0
+        switch response.body {
+        case .prepared(let prepared):
+            return self.prepared(prepared, delayMs: delayMs, fault: response.fault)
+        case .template(let template):
+            return .object([
+                ("status", .number(template.status)), ("headers", headers(template.headers)), ("body", .string(template.text)),
+                ("template", true), ("delayMs", .number(delayMs)), ("fault", response.fault.map { .string($0.rawValue) } ?? .null),
+            ])
+        case .none:
+            return .object([("status", .null), ("headers", .object([])), ("body", .null), ("delayMs", .number(delayMs)),
+                            ("fault", response.fault.map { .string($0.rawValue) } ?? .null)])
+        }
+    }
+
+    static func prepared(_ response: PreparedResponse, delayMs: Int, fault: Fault?) -> JSONValue {
+        .object([
+            ("status", .number(response.status)), ("headers", headers(response.headersWithoutSource)),
+            ("body", .string(String(decoding: response.body.bytes, as: UTF8.self))),
+            ("delayMs", .number(delayMs)), ("fault", fault.map { .string($0.rawValue) } ?? .null),
+        ])
+    }
+
+    static func headers(_ headers: [HTTPHeader]) -> JSONValue {
+        .object(headers.map { ($0.name, .string($0.value)) })
+    }
+}

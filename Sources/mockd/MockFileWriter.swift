@@ -1,0 +1,30 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+#else
+import Foundation
+#endif
+import MockdCore
+import MockdSystem
+
+/// Writes the mock files the dashboard creates (`POST /__mockd/mocks`) under the root: folders
+/// made as needed, the file written atomically and never over an existing one. The admin API
+/// has already checked the path (relative, no `..`).
+struct MockFileWriter: MockFileWriting {
+    let root: String
+
+    func writeNewFile(relativePath: String, bytes: [UInt8]) -> MockFileWriteResult {
+        let path = root + "/" + relativePath
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            return .failed("cannot make the folder \(folder): \(error.localizedDescription)")
+        }
+        do throws(AtomicFile.WriteError) {
+            try AtomicFile.write(bytes, to: path, replace: false)
+            return .written
+        } catch {
+            return error.alreadyExists ? .exists : .failed(error.reason)
+        }
+    }
+}

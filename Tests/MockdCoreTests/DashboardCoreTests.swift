@@ -1,0 +1,69 @@
+import Foundation
+@testable import MockdCore
+import Testing
+
+/// The pure parts of the dashboard's API (issue 14): journal numbering, what a long poll
+/// waits for, and which mock files may be created where.
+@Suite("Dashboard core")
+struct DashboardCoreTests {
+    @Test func journalNumbersGrowInRingOrderAndSurviveAClear() {
+        let journal = RequestJournal(capacity: 3)
+        #expect(journal.lastID == 0)
+        for index in 1...5 { journal.append(AdminAPITests.entry("/\(index)")) }
+        #expect(journal.lastID == 5)
+        #expect(journal.numberedEntries().map(\.id) == [3, 4, 5])
+        #expect(journal.entries(after: 3, limit: 10).map(\.entry.path) == ["/4", "/5"])
+        #expect(journal.entries(after: 0, limit: 2).map(\.id) == [4, 5], "the newest, when more came than the limit")
+        #expect(journal.entries(after: 5, limit: 10).isEmpty)
+        journal.clear()
+        journal.append(AdminAPITests.entry("/6"))
+        #expect(journal.numberedEntries().map(\.id) == [6], "a dashboard that saw 5 sees 6 after a clear")
+    }
+
+    @Test func concurrentAppendsAreNumberedWithoutGapsOrRepeats() {
+        let journal = RequestJournal(capacity: 1000)
+        DispatchQueue.concurrentPerform(iterations: 500) { index in journal.append(AdminAPITests.entry("/\(index)")) }
+        #expect(journal.numberedEntries().map(\.id) == Array(1...500))
+    }
+
+    @Test func aLongPollHasNewsForANewEntryOrAStateChange() {
+        let journal = RequestJournal()
+        let runtime = RuntimeState()
+        let state = runtime.changes
+        #expect(!AdminAPI.hasNews(after: 0, state: state, journal: journal, runtime: runtime))
+        journal.append(AdminAPITests.entry("/1"))
+        #expect(AdminAPI.hasNews(after: 0, state: state, journal: journal, runtime: runtime))
+        #expect(!AdminAPI.hasNews(after: 1, state: state, journal: journal, runtime: runtime))
+        runtime.setScenario("empty")
+        #expect(AdminAPI.hasNews(after: 1, state: state, journal: journal, runtime: runtime))
+        #expect(!AdminAPI.hasNews(after: 1, state: nil, journal: journal, runtime: runtime), "no state given: entries only")
+        let set = runtime.changes
+        runtime.reset()
+        #expect(runtime.changes > set)
+    }
+
+    @Test func eventsWaitOnlyWithAnAfter() {
+        #expect(AdminAPI.work(for: .make(path: "/__mockd/events")) == .now)
+        #expect(AdminAPI.work(for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "7"), ("state", "2"), ("wait", "90")]))
+                == .waitForNews(after: 7, state: 2, wait: .seconds(60)))
+        #expect(AdminAPI.work(for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "x")])) == .now, "answered at once with a 400")
+        #expect(AdminAPI.work(for: .make(method: "POST", path: "/__mockd/mocks")) == .offThread)
+        #expect(AdminAPI.work(for: .make(method: "POST", path: "/__mockd/reload")) == .offThread)
+        #expect(AdminAPI.work(for: .make(path: "/__mockd/sources")) == .now)
+    }
+
+    @Test(arguments: [
+        ("/api/feed", nil as String?), ("/", nil), ("/api/users/", nil), ("/a b/ü", nil),
+        ("api/feed", "must start with '/'"), ("/api/../x", "'..'"), ("/api/./x", "'..'"), ("/..", "'..'"),
+        ("/a\\b", "NUL or '\\'"), ("/" + String(repeating: "x", count: 201), "longer than 200"),
+    ])
+    func pathsThatCanNameAFile(path: String, problem: String?) {
+        let found = MockCreation.pathProblem(path)
+        if let problem { #expect(found?.contains(problem) == true, "\(path): \(found ?? "nil")") } else { #expect(found == nil, "\(path)") }
+    }
+
+    @Test(arguments: [("empty", true), ("error-500", true), ("v1.2", true), ("../x", false), ("a/b", false), (".hidden", false), ("", false)])
+    func scenarioFolders(name: String, allowed: Bool) {
+        #expect((MockCreation.scenarioProblem(name) == nil) == allowed, "\(name)")
+    }
+}
