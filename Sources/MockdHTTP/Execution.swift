@@ -57,19 +57,17 @@ extension HTTPServer {
                 }
             })
         case .admin(.waitForNews(let after, let stateCount, let wait)):
-            let hasNews: @Sendable () -> Bool = { [journal, runtime] in
-                AdminAPI.hasNews(after: after, state: stateCount, journal: journal, runtime: runtime)
-            }
-            // Refused callers (Host, token) and callers with news now are answered at once.
-            guard adminRefusal(request) == nil, wait > .zero, !hasNews() else {
+            // Refused callers (Host, token) are answered at once; every other waits for the
+            // feed's next delivery, news or not (see `NewsFeed`).
+            guard adminRefusal(request) == nil, wait > .zero else {
                 return answerAdmin(request, serving: serving, connection: connection, state: state)
             }
-            return park(connection, state: state, request: request, serving: serving, .work { [self] in
-                news.wait(timeout: wait, hasNews: hasNews) { [self] in
-                    // The snapshot as it is now: a reload meanwhile is what the dashboard should see.
-                    let now = current.withLock { $0 }
-                    finishWork(state, .send(Reply(.built(adminResponse(request, serving: now)), scenario: ""), fault: nil))
-                }
+            return park(connection, state: state, request: request, serving: serving, .work { [self, journal, runtime] in
+                news.wait(question: "\(after) \(stateCount.map(String.init) ?? "-")", timeout: wait,
+                          hasNews: { AdminAPI.hasNews(after: after, state: stateCount, journal: journal, runtime: runtime) },
+                          // The snapshot as it is now: a reload meanwhile is what the dashboard should see.
+                          answer: { [self] in adminResponse(request, serving: current.withLock { $0 }) },
+                          deliver: { [self] response in finishWork(state, .send(Reply(.built(response), scenario: ""), fault: nil)) })
             })
         case .admin(.now):
             return answerAdmin(request, serving: serving, connection: connection, state: state)

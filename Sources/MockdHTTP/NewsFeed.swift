@@ -1,15 +1,20 @@
 import Dispatch
+import MockdCore
 import Synchronization
 
 /// Dashboards waiting for news (`GET /__mockd/events`), parked until the journal or the
-/// runtime state changes. A request costs one relaxed load while no dashboard waits, and
+/// runtime state changes. It costs a request one relaxed load while no dashboard waits, and
 /// never more than that on libmicrohttpd's threads: waiters are answered on the feed's own
-/// queue, at most once per `coalescing` however many requests come in meanwhile (under load,
-/// ten dashboards make ten answers every 50 ms, not ten per request).
+/// queue, together, at most once per `cadence` however many requests come in meanwhile. Under
+/// load every dashboard has seen the same entries, so they ask the same question: each answer
+/// is built once per delivery and shared (ten dashboards cost one answer, four times a second).
 final class NewsFeed: Sendable {
     private struct Waiter: Sendable {
+        /// Waiters with the same question get the same answer (`after` and `state`).
+        let question: String
         let hasNews: @Sendable () -> Bool
-        let deliver: @Sendable () -> Void
+        let answer: @Sendable () -> BuiltResponse
+        let deliver: @Sendable (BuiltResponse) -> Void
     }
 
     private let waiters = Mutex<[UInt64: Waiter]>([:])
@@ -20,37 +25,49 @@ final class NewsFeed: Sendable {
     /// A delivery is scheduled; news until then joins it.
     private let scheduled = Atomic<Bool>(false)
     private let queue = DispatchQueue(label: "mockd.news")
-    private let coalescing: DispatchTimeInterval = .milliseconds(50)
+    /// How often waiting dashboards are answered at most: live enough for a person, and few
+    /// enough answers that dashboards do not take CPU from the mocks under load.
+    private let cadence: DispatchTimeInterval = .milliseconds(250)
 
-    /// Waits for news until `timeout`; `deliver` runs exactly once, on the feed's queue, with
-    /// news or at the timeout. `hasNews` is asked again once the waiter is in place: news that
-    /// came between the caller's check and now is not missed.
-    func wait(timeout: Duration, hasNews: @escaping @Sendable () -> Bool, deliver: @escaping @Sendable () -> Void) {
+    /// Waits for news until `timeout`, then `deliver`s `answer()` exactly once, on the feed's
+    /// queue. A waiter that has news already is answered with the next delivery, not at once:
+    /// a dashboard polling in a loop under load gets at most one answer per `cadence`.
+    func wait(question: String, timeout: Duration, hasNews: @escaping @Sendable () -> Bool,
+              answer: @escaping @Sendable () -> BuiltResponse, deliver: @escaping @Sendable (BuiltResponse) -> Void) {
         let key = nextKey.add(1, ordering: .relaxed).newValue
         waiters.withLock { waiters in
-            waiters[key] = Waiter(hasNews: hasNews, deliver: deliver)
+            waiters[key] = Waiter(question: question, hasNews: hasNews, answer: answer, deliver: deliver)
             listening.store(true, ordering: .relaxed)
         }
         queue.asyncAfter(deadline: .now() + .nanoseconds(ParkingLot.nanoseconds(timeout))) { [self] in
-            take(key)?.deliver()
+            if let waiter = take(key) { waiter.deliver(waiter.answer()) }
         }
         if hasNews() { announce() }
     }
 
-    /// Something changed (a request was journaled, a scenario set, a reload): waiters are
-    /// answered shortly, together.
+    /// Something changed (a request was journaled, a scenario set, a reload): waiters with news
+    /// are answered with the next delivery.
     func announce() {
         guard listening.load(ordering: .relaxed) else { return }
         guard scheduled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        queue.asyncAfter(deadline: .now() + coalescing) { [self] in
+        queue.asyncAfter(deadline: .now() + cadence) { [self] in
             scheduled.store(false, ordering: .releasing)
-            for waiter in takeAll(where: { $0.hasNews() }) { waiter.deliver() }
+            deliver(takeAll(where: { $0.hasNews() }))
         }
     }
 
     /// Shutdown: every waiter is answered now.
     func flush() {
-        for waiter in takeAll(where: { _ in true }) { waiter.deliver() }
+        deliver(takeAll(where: { _ in true }))
+    }
+
+    private func deliver(_ taken: [Waiter]) {
+        var answers: [String: BuiltResponse] = [:]
+        for waiter in taken {
+            let answer = answers[waiter.question] ?? waiter.answer()
+            answers[waiter.question] = answer
+            waiter.deliver(answer)
+        }
     }
 
     private func take(_ key: UInt64) -> Waiter? {

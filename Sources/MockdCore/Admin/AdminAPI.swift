@@ -144,6 +144,11 @@ public struct AdminAPI: Sendable {
         return json(200, ["requests": .array(entries.map(\.json))])
     }
 
+    func compactJSON(_ status: Int, _ value: JSONValue) -> BuiltResponse {
+        BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
+                      body: Array((value.serialized + "\n").utf8), source: "admin")
+    }
+
     func json(_ status: Int, _ value: JSONValue) -> BuiltResponse {
         BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
                       body: Array((value.prettyPrinted + "\n").utf8), source: "admin")  // for people, like the 404 report
