@@ -307,7 +307,7 @@ struct FaultTests {
     @Test func parkedRequests_LeaveOthersServed() async throws {
         try await withRouteServer(files: Self.files, tables: ["d.json": Self.delayTable],
                                   session: makeSession(timeout: 30, connections: 64)) { server in
-            let waiting = Task { () -> [String] in
+            let waiting = taskOnOwnThread { () -> [String] in
                 try await withThrowingTaskGroup(of: String.self) { group in
                     for _ in 0..<50 { group.addTask { try await server.request("GET", "/long").text } }
                     return try await group.reduce(into: [String]()) { $0.append($1) }
@@ -332,7 +332,7 @@ struct FaultTests {
     @Test func maxParked_Exceeded_Is503AtOnce() async throws {
         try await withRouteServer(files: Self.files, tables: ["d.json": Self.delayTable],
                                   configure: { $0.maxParked = 2 }, session: makeSession(timeout: 30)) { server in
-            let waiting = Task { () -> [String] in
+            let waiting = taskOnOwnThread { () -> [String] in
                 async let first = server.request("GET", "/long")
                 async let second = server.request("GET", "/long")
                 return try await [first.text, second.text]
@@ -362,7 +362,7 @@ struct FaultTests {
 
     @Test func shutdown_AnswersDelayedRequestsAtOnceAndReturnsPromptly() async throws {
         try await withRouteServer(files: Self.files, tables: ["d.json": Self.delayTable], session: makeSession(timeout: 30)) { server in
-            let inFlight = Task { () -> [HTTPResult] in
+            let inFlight = taskOnOwnThread { () -> [HTTPResult] in
                 try await withThrowingTaskGroup(of: HTTPResult.self) { group in
                     for _ in 0..<5 { group.addTask { try await server.request("GET", "/long") } }
                     return try await group.reduce(into: [HTTPResult]()) { $0.append($1) }

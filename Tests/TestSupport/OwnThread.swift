@@ -11,6 +11,17 @@ public func onOwnThread<T: Sendable>(_ body: () async throws -> T) async throws 
     return try await withTaskExecutorPreference(executor) { try await body() }
 }
 
+/// `Task { body }` with its own thread (see `onOwnThread`), child tasks included: for requests
+/// a test starts and then waits for against a deadline. A plain `Task` may not even start
+/// before such a deadline when the pool is busy (issue 17.1).
+public func taskOnOwnThread<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
+    let executor = OwnThreadExecutor()
+    return Task(executorPreference: executor) {
+        defer { executor.stop() }
+        return try await body()
+    }
+}
+
 /// A task executor with one thread that runs its jobs in order (see `onOwnThread`).
 final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {  // jobs and stopping: under condition
     private let condition = NSCondition()
