@@ -1,4 +1,5 @@
 import Dispatch
+import MockdLock
 import Synchronization
 
 /// Dashboards waiting for news (`GET /__mockd/events`), parked until the journal or the
@@ -12,7 +13,7 @@ final class NewsFeed: Sendable {
         let deliver: @Sendable () -> Void
     }
 
-    private let waiters = Mutex<[UInt64: Waiter]>([:])
+    private let waiters = Lock<[UInt64: Waiter]>([:])
     /// Numbers waiters: a timer that outlives its waiter can never take a later one.
     private let nextKey = Atomic<UInt64>(0)
     /// Someone waits: the request path looks only at this.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MockdLock
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -29,7 +29,7 @@ final class ChildProcess: @unchecked Sendable {  // pid: set once in init
     private let exited = DispatchSemaphore(value: 0)
     private let status = ExitStatus()
     /// Bytes read from stdout after the last line handed out.
-    fileprivate let pending = Mutex<[UInt8]>([])
+    fileprivate let pending = Lock<[UInt8]>([])
     private(set) var pid: pid_t = 0
 
     /// `environment` is added to this process's environment without any `MOCKD_*` or `NOTIFY_SOCKET`.
@@ -186,7 +186,7 @@ func runCurl(_ arguments: [String]) async throws -> ProcessResult {
 
 /// The exit status, set once by the thread that reaps the child.
 private final class ExitStatus: Sendable {
-    let value = Mutex<Int32?>(nil)
+    let value = Lock<Int32?>(nil)
 }
 
 /// The PID the spawner thread got, read after `OrphanGuard.spawn` returns.
