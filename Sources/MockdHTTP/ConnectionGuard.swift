@@ -6,6 +6,7 @@ import Darwin
 import CMicroHTTPD
 import Dispatch
 import Logging
+import MockdLock
 import Synchronization
 
 /// Keeps slow clients from locking others out, where libmicrohttpd 0.9.75 cannot: its idle
@@ -67,7 +68,7 @@ final class ConnectionRecord: Sendable {
 
 final class ConnectionGuard: Sendable {
     /// Every open connection, by its record's identity. Changed only when one opens or closes.
-    private let table = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
+    private let table = Lock<[ObjectIdentifier: ConnectionRecord]>([:])
     private let headTimeoutNanoseconds: UInt64
     private let headTimeoutSeconds: Int
     /// `--min-body-rate` in bytes a second (0: off), judged over windows of `bodyRateWindowSeconds`.
@@ -78,7 +79,7 @@ final class ConnectionGuard: Sendable {
     let evictions = RateLimitedWarning(what: "evicted")
     let timeouts = RateLimitedWarning(what: "timed out")
     let slowBodies = RateLimitedWarning(what: "timed out")
-    private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
+    private let timer = Lock<(any DispatchSourceTimer)?>(nil)
 
     init(headTimeoutSeconds: Int, minimumBodyRate: Int = 0, bodyRateWindowSeconds: Int = 10, logger: Logger) {
         self.headTimeoutSeconds = headTimeoutSeconds

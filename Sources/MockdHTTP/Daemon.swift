@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CMicroHTTPD
-import Synchronization
+import MockdLock
 
 /// One libmicrohttpd daemon on one listen address. Owns the `MHD_Daemon`: it is stopped when
 /// this object goes away, so no path can leak a running daemon or stop one twice.
@@ -12,7 +12,7 @@ final class Daemon: Sendable {
     /// Used from one thread at a time: created, quiesced and stopped by the server's owner.
     nonisolated(unsafe) private let raw: OpaquePointer
     /// The listen socket `quiesce` took back; closed only after the daemon stopped (libmicrohttpd's rule).
-    private let quiescedSocket = Mutex<Int32?>(nil)
+    private let quiescedSocket = Lock<Int32?>(nil)
 
     /// Starts serving `address` for `server` (the callbacks' context, unretained: the server
     /// owns its daemons). Nil when libmicrohttpd cannot (see `errno`).

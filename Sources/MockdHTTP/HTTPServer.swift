@@ -6,6 +6,7 @@ import Darwin
 import Logging
 import MockdCore
 import MockdSystem
+import MockdLock
 import Synchronization
 
 /// mockd's HTTP server: one libmicrohttpd daemon per listen address, answering every request
@@ -25,10 +26,10 @@ public final class HTTPServer: Sendable {
     public let configuration: ServerConfiguration
     public let runtime: RuntimeState
     let logger: Logger
-    let current: Mutex<ServingState>
-    private let daemons = Mutex<[Daemon]>([])
+    let current: Lock<ServingState>
+    private let daemons = Lock<[Daemon]>([])
     private let boundPort = Atomic<Int>(0)
-    private let listenURLs = Mutex<[String]>([])
+    private let listenURLs = Lock<[String]>([])
     /// Requests between their request line and their completion (for graceful shutdown).
     let activeRequests = Atomic<Int>(0)
     let openConnections = Atomic<Int>(0)
@@ -67,7 +68,7 @@ public final class HTTPServer: Sendable {
         self.bodyBudget = BodyBudget(limit: configuration.maxBodyMemoryBytes)
         self.connections = ConnectionGuard(headTimeoutSeconds: configuration.headTimeoutSeconds, minimumBodyRate: configuration.minimumBodyRate,
                                            bodyRateWindowSeconds: configuration.bodyRateWindowSeconds, logger: logger)
-        self.current = Mutex(ServingState(snapshot: snapshot, runtime: runtime,
+        self.current = Lock(ServingState(snapshot: snapshot, runtime: runtime,
                                           policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
                                           extraHeaders: configuration.corsHeaders))
     }

@@ -6,7 +6,7 @@ import Darwin
 import Logging
 import MockdCore
 import MockdSystem
-import Synchronization
+import MockdLock
 
 /// Where log lines go: a file descriptor (stderr), written in batches.
 ///
@@ -15,7 +15,7 @@ import Synchronization
 /// and errors, and on `flush()` (shutdown).
 public final class LogSink: Sendable {
     private let fd: Int32
-    private let buffer = Mutex<[UInt8]>([])
+    private let buffer = Lock<[UInt8]>([])
     private static let flushThreshold = 32 * 1024
 
     public init(fd: Int32 = 2) {
@@ -282,7 +282,7 @@ enum Digits {
 
 /// UTC timestamps with milliseconds; the formatted second is cached, as most lines share it.
 enum Timestamp {
-    private static let cache = Mutex<(second: Int, bytes: [UInt8])>((-1, []))
+    private static let cache = Lock<(second: Int, bytes: [UInt8])>((-1, []))
 
     /// `2026-11-22T11:30:00.123Z` appended as bytes.
     static func append(to buffer: inout [UInt8]) {

@@ -1,5 +1,6 @@
 import Dispatch
 import MockdCore
+import MockdLock
 import Synchronization
 
 /// Dashboards waiting for news (`GET /__mockd/events`), parked until the journal or the
@@ -17,7 +18,7 @@ final class NewsFeed: Sendable {
         let deliver: @Sendable (BuiltResponse) -> Void
     }
 
-    private let waiters = Mutex<[UInt64: Waiter]>([:])
+    private let waiters = Lock<[UInt64: Waiter]>([:])
     /// Numbers waiters: a timer that outlives its waiter can never take a later one.
     private let nextKey = Atomic<UInt64>(0)
     /// Someone waits: the request path looks only at this.

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Dispatch
+import MockdLock
 import Synchronization
 
 /// Requests suspended in libmicrohttpd (delays, timeout faults, upstream calls, slow admin
@@ -32,7 +33,7 @@ final class ParkingLot: Sendable {
         var closed = false
     }
 
-    private let table = Mutex<Table>(Table())
+    private let table = Lock<Table>(Table())
     /// `closed`, readable on every request without the lock.
     private let closedFlag = Atomic<Bool>(false)
     private let limit: Int

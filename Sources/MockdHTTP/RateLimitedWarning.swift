@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import MockdLock
 
 /// A warning that an attacker can trigger thousands of times a second (refused connections,
 /// timed-out heads): the first is logged, the rest are counted, and at most one line per
@@ -11,7 +11,7 @@ public final class RateLimitedWarning: Sendable {
         var started = false
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let intervalNanoseconds: UInt64
     /// `… and N more <what> in the last 10 s`.
     private let what: String

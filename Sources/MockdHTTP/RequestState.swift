@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import MockdCore
-import Synchronization
+import MockdLock
 
 /// What mockd remembers about one request between libmicrohttpd's calls of the access handler.
 ///
@@ -31,7 +31,7 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
 
     /// Set when parked (work replaces its outcome before resuming); read by the handler call that
     /// follows on the libmicrohttpd thread.
-    let pending = Mutex<Pending?>(nil)
+    let pending = Lock<Pending?>(nil)
 
     var phase = Phase.new
     /// The raw URI had a `%` not followed by two hex digits, or `%00`.

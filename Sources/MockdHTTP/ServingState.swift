@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import MockdCore
-import Synchronization
+import MockdLock
 
 /// What one server needs to serve one snapshot: the resolver (with this server's policy and
 /// miss cache) and the libmicrohttpd responses built from the snapshot. Swapped whole on reload.
@@ -14,7 +14,7 @@ final class ServingState: Sendable {
     nonisolated(unsafe) let rawResponses: [OpaquePointer]
     /// Responses built from reusable answers (cached 404 reports), by their `reuseID`: a
     /// repeated miss costs a lookup, not a new response. Bounded like the core's cache.
-    private let reused = Mutex<[Int: MHDResponse]>([:])
+    private let reused = Lock<[Int: MHDResponse]>([:])
 
     init(snapshot: Snapshot, runtime: RuntimeState, policy: ResolutionPolicy, extraHeaders: [HTTPHeader]) {
         self.snapshot = snapshot

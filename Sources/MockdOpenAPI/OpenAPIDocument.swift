@@ -1,5 +1,5 @@
 import MockdCore
-import Synchronization
+import MockdLock
 
 /// One `--openapi` document as an operation source: read, converted (Swagger 2.0), its
 /// operations built with every answer prepared. Reading again on reload is this same call.
@@ -119,7 +119,7 @@ public struct OpenAPIDocument: OperationSource {
 /// The files a document's last load read, kept for the watcher (loads run on the reloader's
 /// thread, the watcher is set up on the main one).
 final class ReadFiles: Sendable {
-    private let lock = Mutex<[String]>([])
+    private let lock = Lock<[String]>([])
 
     var paths: [String] {
         get { lock.withLock { $0 } }

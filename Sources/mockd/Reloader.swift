@@ -7,7 +7,7 @@ import Logging
 import MockdCore
 import MockdHTTP
 import MockdSystem
-import Synchronization
+import MockdLock
 
 /// Reads files and routes again and has the server serve them if they are valid; otherwise the
 /// server keeps the last good configuration. Asked by SIGHUP, the file watcher and
@@ -17,10 +17,10 @@ final class Reloader: Reloading {
     private let logger: Logger
     private let systemd: SystemdNotifier
     /// The server it reloads. Strong: the server holds this reloader weakly, for its admin API.
-    private let target = Mutex<HTTPServer?>(nil)
+    private let target = Lock<HTTPServer?>(nil)
     /// One reload at a time.
-    private let reloading = Mutex<Void>(())
-    private let lastReport = Mutex<ReloadReport?>(nil)
+    private let reloading = Lock<Void>(())
+    private let lastReport = Lock<ReloadReport?>(nil)
 
     init(logger: Logger, systemd: SystemdNotifier = SystemdNotifier(socketPath: nil), load: @escaping @Sendable () -> MockDataLoader.Result) {
         self.load = load

@@ -1,6 +1,6 @@
 import Foundation
 import MockdCore
-import Synchronization
+import MockdLock
 import Testing
 
 /// SPEC section 5 without sockets: `AdminAPI.handle` for every endpoint, and the journal's bound.
@@ -62,7 +62,7 @@ struct AdminAPITests {
     }
 
     final class Counter: Sendable {
-        private let count = Mutex(0)
+        private let count = Lock(0)
         func increment() { count.withLock { $0 += 1 } }
         var value: Int { count.withLock { $0 } }
     }

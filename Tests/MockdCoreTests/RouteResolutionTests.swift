@@ -1,6 +1,6 @@
 import Foundation
 import MockdCore
-import Synchronization
+import MockdLock
 import Testing
 
 extension Resolution {
@@ -324,7 +324,7 @@ struct RouteResolutionTests {
     func sequence_UnderConcurrentRequests(mode: String) throws {
         let snapshot = try loadRoutes(tables: ["q.json": Self.sequenceTable(mode)])
         let resolver = Resolver(snapshot: snapshot, state: RuntimeState())
-        let counts = Mutex<[Int: Int]>([:])
+        let counts = Lock<[Int: Int]>([:])
         DispatchQueue.concurrentPerform(iterations: 200) { _ in
             let status = resolver.resolve(request("GET", "/seq")).status
             counts.withLock { $0[status, default: 0] += 1 }

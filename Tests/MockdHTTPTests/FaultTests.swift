@@ -87,9 +87,12 @@ struct FaultTests {
 
     @Test func timeout_IsTimedOutAndTheServerClosesItAtShutdown() async throws {
         try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable], session: makeSession(timeout: 1)) { server async throws in
-            let start = ContinuousClock.now
-            let outcome = await Self.outcome(server, "/timeout")
-            let elapsed = seconds(since: start)
+            // Timed on a thread of its own: the cooperative pool's queue is not the client's timeout.
+            let (outcome, elapsed) = try await onOwnThread { () -> (Outcome, Double) in
+                let start = ContinuousClock.now
+                let outcome = await Self.outcome(server, "/timeout")
+                return (outcome, seconds(since: start))
+            }
             guard case .failed(let code) = outcome else { Issue.record("timeout answered: \(outcome) after \(elapsed) s"); return }
             #expect(code == .timedOut, "URLError(\(code.rawValue))")
             // About the client's 1 s, far below the server's 120 s stall limit.
@@ -304,7 +307,7 @@ struct FaultTests {
     @Test func parkedRequests_LeaveOthersServed() async throws {
         try await withRouteServer(files: Self.files, tables: ["d.json": Self.delayTable],
                                   session: makeSession(timeout: 30, connections: 64)) { server in
-            let waiting = Task { () -> [String] in
+            let waiting = taskOnOwnThread { () -> [String] in
                 try await withThrowingTaskGroup(of: String.self) { group in
                     for _ in 0..<50 { group.addTask { try await server.request("GET", "/long").text } }
                     return try await group.reduce(into: [String]()) { $0.append($1) }
@@ -329,7 +332,7 @@ struct FaultTests {
     @Test func maxParked_Exceeded_Is503AtOnce() async throws {
         try await withRouteServer(files: Self.files, tables: ["d.json": Self.delayTable],
                                   configure: { $0.maxParked = 2 }, session: makeSession(timeout: 30)) { server in
-            let waiting = Task { () -> [String] in
+            let waiting = taskOnOwnThread { () -> [String] in
                 async let first = server.request("GET", "/long")
                 async let second = server.request("GET", "/long")
                 return try await [first.text, second.text]
@@ -344,9 +347,10 @@ struct FaultTests {
             #expect(refused.header("Content-Type") == "application/json; charset=utf-8")
             let error = try #require(try JSONSerialization.jsonObject(with: Data(refused.body)) as? [String: Any])
             #expect((error["error"] as? String)?.contains("--max-parked 2") == true, "\(refused)")
-            // At once, on the server's clock.
+            // At once, on the server's clock: far below /long's 60 s delay (no sub-second bound:
+            // a loaded machine may hold a server thread that long).
             let refusal = server.server.journal.entries().first { $0.status == 503 }
-            #expect(refusal.map { $0.durationMicroseconds < 500_000 } == true, "\(String(describing: refusal?.durationMicroseconds)) µs")
+            #expect(refusal.map { $0.durationMicroseconds < 1_000_000 * loadAllowance } == true, "\(String(describing: refusal?.durationMicroseconds)) µs")
             // Answers that need no parking are still served.
             #expect(plain.status == 200)
             #expect(server.server.parkedCount == 2)
@@ -358,7 +362,7 @@ struct FaultTests {
 
     @Test func shutdown_AnswersDelayedRequestsAtOnceAndReturnsPromptly() async throws {
         try await withRouteServer(files: Self.files, tables: ["d.json": Self.delayTable], session: makeSession(timeout: 30)) { server in
-            let inFlight = Task { () -> [HTTPResult] in
+            let inFlight = taskOnOwnThread { () -> [HTTPResult] in
                 try await withThrowingTaskGroup(of: HTTPResult.self) { group in
                     for _ in 0..<5 { group.addTask { try await server.request("GET", "/long") } }
                     return try await group.reduce(into: [HTTPResult]()) { $0.append($1) }

@@ -14,25 +14,30 @@ struct ShutdownRaceTests {
         let raised = Atomic<Bool>(false)
     }
 
+    final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
     static let table = #"{"routes": [{"method": "GET", "path": "/d", "response": {"json": {"ok": true}, "delayMs": 40}}]}"#
 
     @Test func shutdown_WhileClientsKeepParkingRequests_LeavesNothingSuspended() async throws {
         try await withRouteServer(files: ["mock_x_get.json": "{}"], tables: ["d.json": Self.table]) { server in
             let port = server.port
             let stop = Flag()
-            let clients = (0..<20).map { _ in
-                Task {
-                    try? await blocking { () -> Int in
-                        var answered = 0
-                        guard let connection = try? RawConnection(port: port, timeout: .seconds(3)) else { return 0 }
-                        while !stop.raised.load(ordering: .relaxed) {
-                            guard (try? connection.send(RawConnection.request("GET", "/d"))) != nil,
-                                  let response = try? connection.readResponse(head: false), response.status == 200 else { break }
-                            answered += 1
-                        }
-                        return answered
+            // Threads started here, not tasks: a task may wait its turn on the cooperative pool
+            // for longer than the deadline below on a busy machine (issue 17.1).
+            let answered = Counter()
+            let clientsDone = DispatchSemaphore(value: 0)
+            for _ in 0..<20 {
+                Thread {
+                    defer { clientsDone.signal() }
+                    guard let connection = try? RawConnection(port: port, timeout: .seconds(3)) else { return }
+                    while !stop.raised.load(ordering: .relaxed) {
+                        guard (try? connection.send(RawConnection.request("GET", "/d"))) != nil,
+                              let response = try? connection.readResponse(head: false), response.status == 200 else { break }
+                        answered.value.add(1, ordering: .relaxed)
                     }
-                }
+                }.start()
             }
             // Requests are flowing and parking before the shutdown starts.
             let flowing = try await blocking { () -> Bool in
@@ -48,8 +53,8 @@ struct ShutdownRaceTests {
                 return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             }
             stop.raised.store(true, ordering: .relaxed)
-            var total = 0
-            for client in clients { total += await client.value ?? 0 }
+            try await blocking { for _ in 0..<20 { clientsDone.wait() } }
+            let total = answered.value.load(ordering: .relaxed)
             #expect(server.server.parkedCount == 0)
             #expect(took < 5, "shutdown waited \(took) s")
             #expect(total >= 40)

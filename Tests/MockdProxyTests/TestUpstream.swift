@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 import Logging
 import MockdCore
-import Synchronization
+import MockdLock
 
 /// One request as a test upstream received it.
 struct ReceivedRequest: Sendable {
@@ -33,8 +33,8 @@ final class TestUpstream: Sendable {
     let port: Int
     private let listener: Int32
     private let mode: Mode
-    private let requests = Mutex<[ReceivedRequest]>([])
-    private let held = Mutex<[Int32]>([])
+    private let requests = Lock<[ReceivedRequest]>([])
+    private let held = Lock<[Int32]>([])
     private let finished = DispatchSemaphore(value: 0)
     private let accepted = DispatchSemaphore(value: 0)
 

@@ -1,6 +1,6 @@
 import Foundation
 @testable import MockdSystem
-import Synchronization
+import MockdLock
 import Testing
 import TestSupport
 
@@ -310,7 +310,7 @@ private final class ChangeCounter: Sendable {
         var waiters: [Int: (target: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     var count: Int { state.withLock { $0.count } }
 
@@ -347,7 +347,7 @@ private final class ChangeCounter: Sendable {
 
 /// Lets `onChange` reach its own watcher (and lets go of it, breaking the cycle).
 private final class WatcherSlot: Sendable {
-    private let watcher = Mutex<FileWatcher?>(nil)
+    private let watcher = Lock<FileWatcher?>(nil)
     func put(_ value: FileWatcher) { watcher.withLock { $0 = value } }
     func take() -> FileWatcher? { watcher.withLock { $0.take() } }
 }
@@ -360,7 +360,7 @@ private final class WatcherGate: Sendable {
         var holding = false
         var waiter: CheckedContinuation<Bool, Never>?
     }
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let released = DispatchSemaphore(value: 0)
 
     func close() { state.withLock { $0.closed = true } }

@@ -3,7 +3,7 @@ import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
 import Foundation
 #endif
-import Synchronization
+import MockdLock
 
 /// The last requests mockd answered, oldest first, for tests to verify what an app sent
 /// (`GET /__mockd/requests`). A bounded ring: a long CI run cannot grow memory.
@@ -67,7 +67,7 @@ public final class RequestJournal: Sendable {
 
     public let capacity: Int
     public let bodyLimit: Int
-    private let ring: Mutex<Ring>
+    private let ring: Lock<Ring>
 
     struct Ring {
         var entries: [Numbered] = []
@@ -80,7 +80,7 @@ public final class RequestJournal: Sendable {
     public init(capacity: Int = 1000, bodyLimit: Int = 64 * 1024) {
         self.capacity = max(0, capacity)
         self.bodyLimit = max(0, bodyLimit)
-        self.ring = Mutex(Ring())
+        self.ring = Lock(Ring())
     }
 
     public var isEnabled: Bool { capacity > 0 }

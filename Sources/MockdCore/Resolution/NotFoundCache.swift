@@ -1,4 +1,4 @@
-import Synchronization
+import MockdLock
 
 /// What a server remembers about misses on one snapshot, so the snapshot itself stays
 /// immutable: the file names by length for "a small edit away", and the last 404 reports.
@@ -14,8 +14,8 @@ public final class NotFoundCache: Sendable {
         let scenario: String
     }
 
-    private let names = Mutex<[Int: [String]]?>(nil)
-    private let reports = Mutex<(byKey: [Key: BuiltResponse], nextID: Int)>(([:], 0))
+    private let names = Lock<[Int: [String]]?>(nil)
+    private let reports = Lock<(byKey: [Key: BuiltResponse], nextID: Int)>(([:], 0))
 
     public init() {}
 

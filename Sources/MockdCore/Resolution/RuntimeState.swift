@@ -1,3 +1,4 @@
+import MockdLock
 import Synchronization
 
 /// The little state that changes while mockd runs: the runtime scenario (global or per
@@ -5,9 +6,9 @@ import Synchronization
 public final class RuntimeState: Sendable {
     /// `--scenario`, or `default`.
     public let startupScenario: String
-    private let scenarios = Mutex<(global: String?, sessions: [String: String])>((nil, [:]))
+    private let scenarios = Lock<(global: String?, sessions: [String: String])>((nil, [:]))
     /// How many times each route with `responses` has answered, per session ("" = no session).
-    private let sequenceCounters = Mutex<[SequenceKey: Int]>([:])
+    private let sequenceCounters = Lock<[SequenceKey: Int]>([:])
     /// Counts changes a dashboard shows: scenarios set, resets, reloads (`noteChange`).
     private let changeCount = Atomic<UInt64>(0)
 

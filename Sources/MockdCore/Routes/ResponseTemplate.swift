@@ -4,7 +4,7 @@ import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 import Foundation
 #endif
 import Mustache
-import Synchronization
+import MockdLock
 
 /// A `template: true` body: parsed once at load, rendered per request over
 /// `path.<param>`, `query.<name>`, `headers.<name>`, `json.<field>`, `now`, `uuid`.
@@ -78,7 +78,7 @@ struct JSONStringContentType: MustacheContentType {
         String(JSONText.quoted(text).dropFirst().dropLast())
     }
 
-    private static let registered = Mutex(false)
+    private static let registered = Lock(false)
 
     static func registerOnce() {
         registered.withLock { done in

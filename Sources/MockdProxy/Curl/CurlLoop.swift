@@ -5,12 +5,12 @@ import Darwin
 #endif
 import CCurl
 import MockdSystem
-import Synchronization
+import MockdLock
 
 /// One libcurl multi handle and the one thread that drives it: it sleeps in curl_multi_poll
 /// until a socket is ready, a libcurl timer is due, or `curl_multi_wakeup` says a request was
 /// queued or cancelled (or the proxy is shutting down). Every easy handle is created, used and
-/// freed on that thread; other threads only touch the Mutex-protected inbox and wake the loop.
+/// freed on that thread; other threads only touch the lock-protected inbox and wake the loop.
 final class CurlLoop: Sendable {
     let library: CurlLibrary
     private let multi: MultiHandle
@@ -21,10 +21,10 @@ final class CurlLoop: Sendable {
     }
     /// Every curl_multi_wakeup happens under this lock while `stopping` is false, so the loop
     /// can free the multi handle once it has seen `stopping`.
-    private let inbox = Mutex(Inbox())
-    private let thread = Mutex<JoinableThread?>(nil)
+    private let inbox = Lock(Inbox())
+    private let thread = Lock<JoinableThread?>(nil)
     /// The loop thread's CPU-time clock, for tests and measurements (Linux only).
-    private let cpuClock = Mutex<ThreadCPUClock?>(nil)
+    private let cpuClock = Lock<ThreadCPUClock?>(nil)
 
     /// `CURLM *` is a pointer: not Sendable by itself. Used only as described above.
     private struct MultiHandle: @unchecked Sendable {

@@ -1,5 +1,5 @@
 import MockdCore
-import Synchronization
+import MockdLock
 
 /// What the loop thread needs to start one upstream request; built by `UpstreamProxy.makeRequest`.
 struct UpstreamRequest: Sendable {
@@ -38,7 +38,7 @@ final class Transfer: Sendable {
         var cancelled = false
         var finished = false
     }
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(_ request: UpstreamRequest) {
         self.request = request

@@ -6,7 +6,7 @@ import Foundation
 import Logging
 import MockdCore
 import MockdSystem
-import Synchronization
+import MockdLock
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,14 +30,14 @@ public final class Recorder: Sendable {
     let logger: Logger
     /// Answers seen per `METHOD path` during this run (bounded: past `maxTracked` keys, new ones
     /// are not tracked, and the existing-file check alone keeps them from being written twice).
-    private let seen = Mutex<[String: Int]>([:])
+    private let seen = Lock<[String: Int]>([:])
     static let maxTracked = 100_000
     /// Every file this recorder wrote, absolute, for the watcher to tell its own writes from the user's.
-    private let written = Mutex<Set<String>>([])
+    private let written = Lock<Set<String>>([])
     /// The working folder, which relative roots are under: the watcher names files by absolute path.
     private let workingDirectory: String
     /// Where the mocks being served are looked up (`findMocks(in:)`); nil: only the root itself.
-    private let snapshotSource = Mutex<(@Sendable () -> Snapshot?)?>(nil)
+    private let snapshotSource = Lock<(@Sendable () -> Snapshot?)?>(nil)
     /// The thread `recordOffThePool` writes on (fsync blocks: not on the Swift concurrency pool).
     private let writer = DispatchQueue(label: "mockd-record")
 

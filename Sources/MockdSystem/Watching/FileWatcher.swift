@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import MockdLock
 
 /// Watches folders (recursively) and calls `onChange` once per burst of changes.
 ///
@@ -34,7 +34,7 @@ public final class FileWatcher: Sendable {
 
     public let paths: [String]
     private let settings: Settings
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// `mayBeMissing`: paths that need not exist at start (a default routes folder not made yet);
     /// like a root that disappears, each is looked for again and its appearing is a change.
@@ -63,7 +63,7 @@ public final class FileWatcher: Sendable {
         #else
         let mode: Mode = .polling
         #endif
-        state = Mutex(State(mode: mode, forcePolling: forcePolling))
+        state = Lock(State(mode: mode, forcePolling: forcePolling))
     }
 
     deinit { stop() }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MockdLock
 import Synchronization
 
 // MARK: - The watcher thread
@@ -37,7 +38,7 @@ final class Worker: Sendable {
     /// Set when `stop()` was called from `onChange`: nobody will join, so the thread closes up.
     let closesOwnDescriptors = Atomic<Bool>(false)
     private let usesInotify: Atomic<Bool>
-    let fallbackReason: Mutex<String?>
+    let fallbackReason: Lock<String?>
 
     init(settings: Settings, wakeRead: Int32, wakeWrite: Int32, inotifyFD: Int32, initial: Initial, fallbackReason: String?) {
         self.settings = settings
@@ -45,7 +46,7 @@ final class Worker: Sendable {
         self.wakeWrite = wakeWrite
         self.inotifyFD = inotifyFD
         self.initial = initial
-        self.fallbackReason = Mutex(fallbackReason)
+        self.fallbackReason = Lock(fallbackReason)
         usesInotify = Atomic(inotifyFD >= 0)
     }
 

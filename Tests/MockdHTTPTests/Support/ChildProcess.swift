@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MockdLock
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -21,38 +21,43 @@ struct ProcessTimeout: Error, CustomStringConvertible {
 }
 
 /// A child process the test started; `stop()` (always called by the helpers) kills it by PID
-/// if it is still running. stdout is a pipe read with deadlines; stderr goes to a file.
-final class ChildProcess: @unchecked Sendable {
-    private let process = Process()
+/// if it is still running. stdout is a pipe read with deadlines; stderr goes to a file. Started
+/// with posix_spawn (see `Spawn`), reaped by a thread of its own.
+final class ChildProcess: @unchecked Sendable {  // pid: set once in init
     fileprivate let stdoutPipe = Pipe()
     let stderrPath: String
     private let exited = DispatchSemaphore(value: 0)
     private let status = ExitStatus()
     /// Bytes read from stdout after the last line handed out.
-    fileprivate let pending = Mutex<[UInt8]>([])
+    fileprivate let pending = Lock<[UInt8]>([])
+    private(set) var pid: pid_t = 0
 
     /// `environment` is added to this process's environment without any `MOCKD_*` or `NOTIFY_SOCKET`.
     init(executable: String, arguments: [String], environment: [String: String] = [:], currentDirectory: String, stderrPath: String) throws {
         self.stderrPath = stderrPath
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         let launch = OrphanGuard.command(executable, arguments)
-        process.executableURL = URL(fileURLWithPath: launch.executable)
-        process.arguments = launch.arguments
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKD_") && $0.key != "NOTIFY_SOCKET" }
         inherited.merge(environment) { _, new in new }
-        process.environment = inherited
-        process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
-        process.standardOutput = stdoutPipe
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { [status, exited] process in
-            status.value.withLock { $0 = process.terminationStatus }
-            exited.signal()
+        let started = StartedPID()
+        let stdout = stdoutPipe.fileHandleForWriting.fileDescriptor
+        try OrphanGuard.spawn { [inherited] in
+            started.pid = try Spawn.start(launch.executable, launch.arguments, environment: inherited,
+                                          directory: currentDirectory, stdout: stdout, stderrPath: stderrPath)
         }
-        try OrphanGuard.spawn { [process] in try process.run() }
+        pid = started.pid
+        // The child has its copy; with ours closed, stdout ends when the child's does.
+        try? stdoutPipe.fileHandleForWriting.close()
+        let (pid, status, exited) = (pid, status, exited)
+        Thread {
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            // As Process's terminationStatus: the exit code, or the number of the signal that ended it.
+            let code = raw & 0x7f == 0 ? (raw >> 8) & 0xff : raw & 0x7f
+            status.value.withLock { $0 = code }
+            exited.signal()
+        }.start()
     }
-
-    var pid: Int32 { process.processIdentifier }
 
     func send(_ signal: Int32) { kill(pid, signal) }
 
@@ -106,8 +111,8 @@ final class ChildProcess: @unchecked Sendable {
         return status.value.withLock { $0 }
     }
 
-    /// Polls until the process has exited (a zombie or reaped), without waiting for Foundation's
-    /// termination handler, which can lag behind on a busy machine. True when it exited in time.
+    /// Polls until the process has exited (a zombie or reaped), without waiting for the reaping
+    /// thread, which can lag behind on a busy machine. True when it exited in time.
     func waitUntilExited(timeout: Duration) -> Bool {
         #if os(Linux)
         let deadline = Deadline(timeout)
@@ -179,7 +184,12 @@ func runCurl(_ arguments: [String]) async throws -> ProcessResult {
     return try await runProcess(curl, arguments)
 }
 
-/// The exit status, set once by Process's termination handler.
+/// The exit status, set once by the thread that reaps the child.
 private final class ExitStatus: Sendable {
-    let value = Mutex<Int32?>(nil)
+    let value = Lock<Int32?>(nil)
+}
+
+/// The PID the spawner thread got, read after `OrphanGuard.spawn` returns.
+private final class StartedPID: @unchecked Sendable {  // written before the spawner signals, read after
+    var pid: pid_t = 0
 }

@@ -1,9 +1,9 @@
 import Logging
-import Synchronization
+import MockdLock
 
 /// Keeps every log event, for tests that check the access log.
 final class LogRecorder: Sendable {
-    private let events = Mutex<[LogEvent]>([])
+    private let events = Lock<[LogEvent]>([])
 
     func append(_ event: LogEvent) { events.withLock { $0.append(event) } }
     var all: [LogEvent] { events.withLock { $0 } }
