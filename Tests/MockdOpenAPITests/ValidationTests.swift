@@ -121,6 +121,20 @@ import Testing
         }
     }
 
+    /// Missing credentials are a violation like the others: `warn` answers and says so, `off` does not check.
+    @Test func warnAndOffAnswerWithoutCredentials() throws {
+        try withDocument(Self.document, validation: .warn) { fixture throws in
+            let answer = fixture.answer("GET", "/secret")
+            #expect(answer.status == 200)
+            #expect(answer.source.contains(#"openapi-validate warn: missing credentials: ApiKey header="X-API-Key" or Bearer"#), "\(answer.source)")
+        }
+        try withDocument(Self.document, validation: .off) { fixture throws in
+            let answer = fixture.answer("GET", "/secret")
+            #expect(answer.status == 200)
+            #expect(!answer.source.contains("credentials"))
+        }
+    }
+
     @Test func missingCredentialsAre401WithAChallenge() throws {
         try withDocument(Self.document) { fixture throws in
             let refused = fixture.answer("GET", "/secret")

@@ -2,8 +2,9 @@
 /// at load; a request costs a walk down a tree of path segments (whatever the number of
 /// operations) and, for a static answer, nothing more.
 public final class OperationTable: Sendable {
-    /// What an invalid request gets: an error answer (`enforce`), the answer anyway with the
-    /// violations in the log and journal (`warn`), or no checks (`off`).
+    /// What an invalid request (or one without the credentials its operation asks for) gets: an
+    /// error answer (`enforce`), the answer anyway with the violations in the log and journal
+    /// (`warn`), or no checks (`off`).
     public enum Validation: String, Sendable, CaseIterable {
         case enforce, warn, off
     }
@@ -49,12 +50,15 @@ public final class OperationTable: Sendable {
         }
         let operation = operations[index]
         let parameters = operation.match(parts) ?? [:]
-        if !operation.security.isEmpty, !operation.security.contains(where: { $0.allSatisfy { $0.isPresent(in: request) } }) {
-            return Reply(.built(OperationErrors.unauthorized(operation)), scenario: scenario)
-        }
         var warning = ""
-        if validation != .off, let validator = operation.validator {
-            let violations = validator.violations(of: request, pathParameters: parameters)
+        if validation != .off {
+            // Missing credentials are checked as the rest: `warn` answers and says so, `off` skips them.
+            var violations: [String] = []
+            if !operation.security.isEmpty, !operation.security.contains(where: { $0.allSatisfy { $0.isPresent(in: request) } }) {
+                if validation == .enforce { return Reply(.built(OperationErrors.unauthorized(operation)), scenario: scenario) }
+                violations.append("missing credentials: \(OperationErrors.challenges(operation).joined(separator: " or "))")
+            }
+            if let validator = operation.validator { violations += validator.violations(of: request, pathParameters: parameters) }
             if !violations.isEmpty {
                 if validation == .enforce {
                     return Reply(.built(OperationErrors.invalid(operation, violations: violations)), scenario: scenario)
