@@ -174,3 +174,38 @@ import Testing
         }
     }
 }
+
+/// Matching in a large table (the segment tree): the same answers as in a small one.
+@Suite struct LargeTableTests {
+    static var document: String {
+        var paths = ""
+        for n in 0..<300 {
+            paths += "  /v1/r\(n)s: {get: {responses: {\"200\": {description: a, content: {application/json: {example: \"list \(n)\"}}}}}}\n"
+            paths += "  /v1/r\(n)s/{id}:\n"
+            paths += "    get: {responses: {\"200\": {description: b, content: {application/json: {example: \"one \(n)\"}}}}}\n"
+            paths += "    delete: {responses: {\"204\": {description: c}}}\n"
+        }
+        paths += "  /a/{x}/c: {get: {responses: {\"200\": {description: d, content: {application/json: {example: \"a-x-c\"}}}}}}\n"
+        paths += "  /{y}/b/c: {get: {responses: {\"200\": {description: e, content: {application/json: {example: \"y-b-c\"}}}}}, put: {responses: {\"200\": {description: f}}}}\n"
+        return "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n" + paths
+    }
+
+    @Test func eachPathFindsItsOperationAndTheMostSpecificComesFirst() throws {
+        try withDocument(Self.document) { fixture throws in
+            #expect(fixture.snapshot.operations.operations.count == 903)
+            #expect(fixture.answer("GET", "/v1/r0s").bodyText == "\"list 0\"\n")
+            #expect(fixture.answer("GET", "/v1/r299s/abc").bodyText == "\"one 299\"\n")
+            #expect(fixture.answer("DELETE", "/v1/r150s/7").status == 204)
+            #expect(fixture.answer("GET", "/v1/r300s/7").isMiss)
+            #expect(fixture.answer("GET", "/v1/r1s/7/more").isMiss)
+            let notAllowed = fixture.answer("POST", "/v1/r42s/1")
+            #expect(notAllowed.status == 405)
+            #expect(notAllowed.header("Allow") == "GET, DELETE, HEAD")
+            // The leftmost literal decides: /a/{x}/c before /{y}/b/c; another method may still answer.
+            #expect(fixture.answer("GET", "/a/b/c").bodyText == "\"a-x-c\"\n")
+            #expect(fixture.answer("PUT", "/a/b/c").status == 200)
+            #expect(fixture.answer("GET", "/z/b/c").bodyText == "\"y-b-c\"\n")
+            #expect(fixture.answer("DELETE", "/a/b/c").header("Allow") == "GET, HEAD")
+        }
+    }
+}

@@ -85,6 +85,20 @@ import Testing
         }
     }
 
+    /// The sent Content-Type is compared bare: case, parameters and spaces around it do not count.
+    @Test func theContentTypeIsComparedWithoutItsParameters() throws {
+        try withDocument(Self.document) { fixture throws in
+            for sent in ["Application/JSON; charset=utf-8", " application/json ;charset=UTF-8", "application/json\t"] {
+                let answer = fixture.answer("POST", "/items/1?mode=fast", headers: [("Content-Type", sent), ("Cookie", "session=a")], body: #"{"name": 12}"#)
+                #expect(answer.status == 422)
+                // Matched, so the body was checked against the schema.
+                #expect(try answer.json()["errors"] == ["body.name: expected string, found 12"], "\(sent)")
+            }
+            let other = fixture.answer("POST", "/items/1?mode=fast", headers: [("Content-Type", "application/jsonx"), ("Cookie", "session=a")], body: "{}")
+            #expect(try other.json()["errors"]?.serialized.contains("header.Content-Type: expected application/json") == true)
+        }
+    }
+
     @Test func theDocumented422ComesFirst() throws {
         try withDocument(Self.document) { fixture throws in
             let answer = fixture.answer("POST", "/documented", headers: [("Content-Type", "application/json")], body: #"{"n": "x"}"#)
@@ -107,6 +121,20 @@ import Testing
         }
     }
 
+    /// Missing credentials are a violation like the others: `warn` answers and says so, `off` does not check.
+    @Test func warnAndOffAnswerWithoutCredentials() throws {
+        try withDocument(Self.document, validation: .warn) { fixture throws in
+            let answer = fixture.answer("GET", "/secret")
+            #expect(answer.status == 200)
+            #expect(answer.source.contains(#"openapi-validate warn: missing credentials: ApiKey header="X-API-Key" or Bearer"#), "\(answer.source)")
+        }
+        try withDocument(Self.document, validation: .off) { fixture throws in
+            let answer = fixture.answer("GET", "/secret")
+            #expect(answer.status == 200)
+            #expect(!answer.source.contains("credentials"))
+        }
+    }
+
     @Test func missingCredentialsAre401WithAChallenge() throws {
         try withDocument(Self.document) { fixture throws in
             let refused = fixture.answer("GET", "/secret")
@@ -115,6 +143,10 @@ import Testing
             #expect(fixture.answer("GET", "/secret", headers: [("X-API-Key", "k")]).status == 200)
             #expect(fixture.answer("GET", "/secret", headers: [("Authorization", "Bearer t")]).status == 200)
             #expect(fixture.answer("GET", "/secret", headers: [("Authorization", "Basic t")]).status == 401)
+            #expect(fixture.answer("GET", "/secret", headers: [("Authorization", "bEARER t")]).status == 200)
+            for lacking in ["Bearer", "Bearer   ", "Bearert", "Bear t", ""] {
+                #expect(fixture.answer("GET", "/secret", headers: [("Authorization", lacking)]).status == 401, "\(lacking)")
+            }
         }
     }
 }

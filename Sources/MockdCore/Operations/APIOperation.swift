@@ -40,9 +40,6 @@ public struct APIOperation: Sendable {
         }
         return parameters
     }
-
-    /// Literal segments first: `/pets/mine` wins over `/pets/{id}` (OpenAPI's rule).
-    var specificity: [Int] { segments.map { if case .literal = $0 { 0 } else { 1 } } }
 }
 
 enum OperationSegment: Sendable, Equatable {
@@ -108,10 +105,18 @@ public enum SecurityScheme: Sendable, Equatable {
         }
     }
 
-    private static func credential(_ request: MockRequest, scheme: String) -> Bool {
+    /// `Authorization: Bearer <something>`: the scheme (`scheme` in lower case, letters only) in
+    /// any case, a space, then more than spaces. Read as bytes: on every request to such an operation.
+    static func credential(_ request: MockRequest, scheme: String) -> Bool {
         guard let value = request.headers.first(named: "Authorization") else { return false }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        return parts.count == 2 && parts[0].lowercased() == scheme && !parts[1].trimmingCharacters(in: " ").isEmpty
+        let bytes = value.utf8
+        var index = bytes.startIndex
+        for expected in scheme.utf8 {
+            guard index != bytes.endIndex, bytes[index] | 0x20 == expected else { return false }
+            index = bytes.index(after: index)
+        }
+        guard index != bytes.endIndex, bytes[index] == UInt8(ascii: " ") else { return false }
+        return bytes[index...].contains { $0 != UInt8(ascii: " ") }
     }
 }
 

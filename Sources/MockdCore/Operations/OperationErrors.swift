@@ -12,10 +12,15 @@ enum OperationErrors {
         return response
     }
 
-    static func unauthorized(_ operation: APIOperation) -> BuiltResponse {
-        let challenges = operation.security.flatMap { $0 }.map(\.challenge)
+    /// The `WWW-Authenticate` challenges of the operation's schemes, each once.
+    static func challenges(_ operation: APIOperation) -> [String] {
         var unique: [String] = []
-        for challenge in challenges where !unique.contains(challenge) { unique.append(challenge) }
+        for challenge in operation.security.flatMap({ $0 }).map(\.challenge) where !unique.contains(challenge) { unique.append(challenge) }
+        return unique
+    }
+
+    static func unauthorized(_ operation: APIOperation) -> BuiltResponse {
+        let unique = challenges(operation)
         let detail = "\(operation.method) \(operation.pathTemplate) needs credentials: \(unique.joined(separator: " or "))"
         var response = documented(operation, statuses: [401], fallback: 401) ?? problem(
             status: 401, title: "Unauthorized", detail: detail, violations: [], source: "")

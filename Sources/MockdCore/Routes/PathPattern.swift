@@ -30,9 +30,22 @@ public enum PathPattern: @unchecked Sendable {
         return .segments(segments, source: path)
     }
 
-    /// Path segments; one trailing slash is ignored as for files.
+    /// Path segments; one trailing slash is ignored as for files. On every request that routes or
+    /// operations could answer: cut at the `/` bytes (ASCII, so always between characters);
+    /// `String.split` walked Characters at ~1,200 instructions a segment.
     static func split(_ path: String) -> [Substring] {
-        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        var parts: [Substring] = []
+        let bytes = path.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "/") {
+                parts.append(path[start..<index])
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        parts.append(path[start..<bytes.endIndex])
         if parts.first == "" { parts.removeFirst() }
         if parts.count > 1, parts.last == "" { parts.removeLast() }
         if parts == [""] { return [] }

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Instructions per request for OpenAPI answers (issue 13), counted by callgrind as in
+# bench/instructions.sh: figures the load on a busy machine does not move. The workloads of
+# bench/openapi.sh (which compares req/s and CPU time with wrk):
+#   plain-get, example, generated     a file and two operations answering the same 17 bytes
+#                                     (bench/openapi-answers.yaml)
+#   same-file-1.6k, generated-1.6k    a file holding the bytes of the generated body of the
+#                                     Stripe-like document's GET /v1/the_items/{id} (600
+#                                     operations loaded), and that operation
+#   plain-post, unchecked-post,       the same POST with a small JSON body to a file, to an
+#   checked-post                      operation without a body schema, and to one that
+#                                     validates the body; each answers the same 17 bytes
+# Goals: an answer from a document >= 0.8x a file's req/s (here: about 1.25x its instructions
+# at most); validating a small JSON body <= 2x a plain answer's CPU.
+#
+#   make release && bench/openapi-instructions.sh       (REQUESTS=2000 by default)
+#   MOCKD=/tmp/old/mockd bench/openapi-instructions.sh  another build
+#   KEEP=/tmp/cg bench/openapi-instructions.sh          keep each workload's callgrind file
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/.." && pwd)"
+MOCKD=${MOCKD:-$REPO/.build/release/mockd}
+[[ "$MOCKD" == /* ]] || MOCKD="$PWD/$MOCKD"
+REQUESTS=${REQUESTS:-2000}
+[[ -x "$MOCKD" ]] || { echo "no mockd at $MOCKD: run 'make release' first" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+PID=""
+cleanup() {
+  if [[ -n "$PID" ]]; then
+    kill -TERM "$PID" 2>/dev/null || true
+    for _ in $(seq 200); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+python3 "$HERE/gen-openapi.py" >"$WORK/stripe-like.json"
+cp "$HERE/openapi-answers.yaml" "$WORK/answers.yaml"
+mkdir -p "$WORK/MockData" "$WORK/routes"
+printf '{\n  "ok": true\n}\n' >"$WORK/MockData/mock_plain_get.json"
+cp "$WORK/MockData/mock_plain_get.json" "$WORK/MockData/mock_plain_post.json"
+# The generated body's bytes, written by the same build before valgrind starts.
+(cd "$WORK" && exec "$MOCKD" --port 0 --root MockData --routes routes --openapi stripe-like.json --no-watch \
+   --log-level warning >"$WORK/out" 2>"$WORK/err") &
+PID=$!
+for _ in $(seq 300); do
+  PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$WORK/out" | head -1)
+  [[ -n "$PORT" ]] && curl -sf -H 'Authorization: Bearer x' "http://127.0.0.1:$PORT/v1/the_items/ch_1" \
+    -o "$WORK/MockData/mock_same_get.json" && break
+  sleep 0.1
+done
+[[ -s "$WORK/MockData/mock_same_get.json" ]] || { echo "mockd did not answer:" >&2; cat "$WORK/err" >&2; exit 1; }
+kill -TERM "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+: >"$WORK/out"
+
+(cd "$WORK" && exec valgrind --tool=callgrind --compress-strings=no --callgrind-out-file="$WORK/cg.%p" \
+   "$MOCKD" --port 0 --root MockData --routes routes --openapi stripe-like.json --openapi answers.yaml --no-watch \
+   >>"$WORK/out" 2>"$WORK/err") &
+PID=$!
+PORT=""
+for _ in $(seq 1200); do  # valgrind starts slowly, and the document is 4 MB: up to two minutes
+  PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$WORK/out" | head -1)
+  [[ -n "$PORT" ]] && curl -s -o /dev/null "http://127.0.0.1:$PORT/__mockd/health" && break
+  PORT=""
+  sleep 0.1
+done
+[[ -n "$PORT" ]] || { echo "mockd did not start under valgrind:" >&2; cat "$WORK/err" >&2; exit 1; }
+
+body='{"name": "coffee", "amount": 250, "currency": "eur", "metadata": {"order": "42"}}'
+# Exactly N requests on one connection: curl reuses it for every URL of one invocation, and
+# sends the extra arguments (headers, the POST body) with each.
+requests() {  # name url-path expected-source-prefix [curl args]
+  local name=$1 path=$2 source=$3; shift 3
+  local config=$WORK/urls headers
+  headers=$(curl -s -o /dev/null -D - "$@" "http://127.0.0.1:$PORT$path")  # warm: first-touch costs out
+  grep -qi "^X-Mockd-Source: $source" <<<"$headers" || { echo "$name: unexpected answer: $headers" >&2; exit 1; }
+  : >"$config"
+  for _ in $(seq "$REQUESTS"); do
+    printf 'url = "http://127.0.0.1:%s%s"\noutput = "/dev/null"\n' "$PORT" "$path" >>"$config"
+  done
+  callgrind_control -z "$PID" >/dev/null 2>&1
+  curl -s --config "$config" "$@"
+  callgrind_control -d "workload-$name" "$PID" >/dev/null 2>&1
+  local dump="" total
+  for _ in $(seq 300); do  # the dump is written when mockd's threads next run under valgrind
+    dump=$(ls -t "$WORK"/cg.*.* 2>/dev/null | head -1 || true)
+    [[ -n "$dump" ]] && grep -q '^totals:' "$dump" && break
+    sleep 0.1
+  done
+  total=$(awk '/^totals:/ {print $2}' "$dump")
+  RESULT[$name]=$(( total / REQUESTS ))
+  [[ -n "${KEEP:-}" ]] && mkdir -p "$KEEP" && cp "$dump" "$KEEP/$name.callgrind"
+  rm -f "$WORK"/cg.*.*
+}
+
+declare -A RESULT
+AUTH=(-H 'Authorization: Bearer x')
+POST=(-H 'Content-Type: application/json' --data-binary "$body")
+requests plain-get /plain "file mock_plain_get.json"
+requests example /example "openapi answers.yaml GET /example 200 example"
+requests generated /generated "openapi answers.yaml GET /generated 200 generated"
+requests same-file-1.6k /same "file mock_same_get.json" "${AUTH[@]}"
+requests generated-1.6k /v1/the_items/ch_1 "openapi stripe-like.json GET /v1/the_items/{id} 200 generated" "${AUTH[@]}"
+requests plain-post /plain "file mock_plain_post.json" "${POST[@]}"
+requests unchecked-post /unchecked "openapi answers.yaml POST /unchecked 200 example" "${POST[@]}"
+requests checked-post /checked "openapi answers.yaml POST /checked 200 example" "${POST[@]}"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+echo "instructions per request, $REQUESTS requests each, $(basename "$MOCKD") ($("$MOCKD" --version 2>/dev/null || echo '?'))"
+echo
+echo "| workload | instructions / request | against |"
+echo "|---|---|---|"
+row() { echo "| $1 | ${RESULT[$1]} | $([[ -n "${2:-}" ]] && echo "$(ratio "${RESULT[$1]}" "${RESULT[$2]}")x $2") |"; }
+row plain-get
+row example plain-get
+row generated plain-get
+row same-file-1.6k
+row generated-1.6k same-file-1.6k
+row plain-post
+row unchecked-post plain-post
+row checked-post plain-post
+echo
+echo "validating the small body: $(ratio "${RESULT[checked-post]}" "${RESULT[plain-get]}")x a plain GET answer, $(ratio "${RESULT[checked-post]}" "${RESULT[plain-post]}")x the same POST to a file"
