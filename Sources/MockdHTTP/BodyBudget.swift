@@ -33,10 +33,9 @@ final class BodyBudget: Sendable {
 
 extension HTTPServer {
     /// On the handler's first call: how much of this request's body to hold.
-    func bodyKeepLimit(url: UnsafePointer<CChar>, state: RequestState) -> Int {
+    func bodyKeepLimit(url: UnsafePointer<CChar>, hasBody: Bool) -> Int {
         // Most requests have no body: decided without taking the snapshot's lock.
-        let framing = state.headers?.contains { HTTPHeader.namesEqual($0.name, "Content-Length") || HTTPHeader.namesEqual($0.name, "Transfer-Encoding") }
-        if framing == false { return Int.max }
+        if !hasBody { return Int.max }
         if missHandler != nil || snapshot.readsRequestBodies { return Int.max }
         if AdminAPI.isAdminPath(String(cString: url)) { return Int.max }
         // One byte past the journal's cap, so the journal still sees that the body was longer.

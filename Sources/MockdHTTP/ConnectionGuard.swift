@@ -123,12 +123,13 @@ final class ConnectionGuard: Sendable {
         return record.move(from: .awaitingHead, to: .inRequest, now: now) || record.phase == .inRequest
     }
 
-    /// The request has a body, which is arriving: its rate is watched from now.
-    func bodyStarted(_ connection: OpaquePointer, now: UInt64) {
-        guard minimumBodyRate > 0, let record = Self.record(of: connection) else { return }
+    /// The request has a body, which is arriving: its rate is watched from now. False when it is
+    /// not watched (no minimum rate), so the handler need not say when the body is in.
+    func bodyStarted(_ connection: OpaquePointer, now: UInt64) -> Bool {
+        guard minimumBodyRate > 0, let record = Self.record(of: connection) else { return false }
         record.windowStart.store(now, ordering: .relaxed)
         record.windowBytes.store(record.bodyBytes.load(ordering: .relaxed), ordering: .relaxed)
-        record.move(from: .inRequest, to: .receivingBody, now: now)
+        return record.move(from: .inRequest, to: .receivingBody, now: now)
     }
 
     /// Body bytes arrived.

@@ -25,7 +25,9 @@ extension HTTPServer {
             if let refusal = checkHead(connection: connection, method: method, version: version, state: state) {
                 return refuse(connection, method: method, url: url, state: state, status: refusal.status, reason: refusal.reason)
             }
-            state.bodyKeepLimit = bodyKeepLimit(url: url, state: state)
+            // One pass over the headers decides both what to hold and whether to watch a body's rate.
+            let hasBody = Self.hasBody(state.headers)
+            state.bodyKeepLimit = bodyKeepLimit(url: url, hasBody: hasBody)
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
                let bytes = Int(String(cString: length)) {
                 if bytes > configuration.maxBodyBytes {
@@ -36,7 +38,7 @@ extension HTTPServer {
                 // that sends its whole body before reading (most do) gets the 503, not a reset.
                 reserveDeclaredBody(length: bytes, state: state)
             }
-            if Self.hasBody(state.headers) { connections.bodyStarted(connection, now: RequestState.monotonicNanoseconds()) }
+            if hasBody { state.bodyWatched = connections.bodyStarted(connection, now: RequestState.monotonicNanoseconds()) }
             return .YES
         case .receiving:
             let size = uploadDataSize.pointee
@@ -54,7 +56,9 @@ extension HTTPServer {
                 return .YES
             }
             // The slow-body tick closed this connection as its body completed: too late.
-            guard connections.bodyDone(connection, now: RequestState.monotonicNanoseconds()) else { return .NO }
+            if state.bodyWatched {
+                guard connections.bodyDone(connection, now: RequestState.monotonicNanoseconds()) else { return .NO }
+            }
             if state.bodyTooLarge {
                 return refuse(connection, method: method, url: url, state: state, status: 413,
                               reason: "the chunked body exceeded \(configuration.maxBodyBytes) bytes (--max-body-bytes)")

@@ -44,6 +44,8 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     var headers: [HTTPHeader]?
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// The connection guard watches this body's rate (`--min-body-rate`): it is told when the body is in.
+    var bodyWatched = false
     /// Body bytes received (`body` may hold fewer: see `BodyBudget`).
     var bodyBytesSeen = 0
     /// How much of the body to hold; set on the handler's first call.
