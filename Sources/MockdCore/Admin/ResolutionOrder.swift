@@ -38,9 +38,7 @@ public enum ResolutionOrder {
     }
 
     static func fileEntry(_ file: MockFile) -> Entry {
-        var method = "?"
-        if case .mock(let parsed, _) = MockFileName.parse(file.name) { method = parsed }
-        return Entry(method: method, path: urlPath(file.name), answeredBy: "file \(file.relativePath)")
+        Entry(method: file.method, path: urlPath(file.name), answeredBy: "file \(file.relativePath)")
     }
 
     /// `GET /v2/pets  ← openapi api.yaml GET /pets (examples cat, empty)`: after the files, in

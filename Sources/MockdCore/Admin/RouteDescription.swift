@@ -28,9 +28,7 @@ public enum RouteDescription {
     }
 
     static func fileRow(_ file: MockFile, scenario: String, _ snapshot: Snapshot) -> Row {
-        var method = "?"
-        if case .mock(let parsed, _) = MockFileName.parse(file.name) { method = parsed }
-        return Row(method: method, path: file.name, scenario: scenario, conditions: [], source: "\(snapshot.rootDisplayPath)/\(file.relativePath)")
+        Row(method: file.method, path: file.name, scenario: scenario, conditions: [], source: "\(snapshot.rootDisplayPath)/\(file.relativePath)")
     }
 
     static func table(_ snapshot: Snapshot) -> JSONValue {

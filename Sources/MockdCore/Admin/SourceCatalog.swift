@@ -21,9 +21,7 @@ enum SourceCatalog {
     }
 
     static func fileRow(_ file: MockFile, scenario: String?) -> JSONValue {
-        var method = "?"
-        if case .mock(let parsed, _) = MockFileName.parse(file.name) { method = parsed }
-        return row(kind: "file", method: method, url: ResolutionOrder.urlPath(file.name), scenario: scenario,
+        row(kind: "file", method: file.method, url: ResolutionOrder.urlPath(file.name), scenario: scenario,
                    status: file.response.status, origin: file.relativePath, name: nil, conditions: [])
     }
 

@@ -63,4 +63,10 @@ public struct MockFile: Sendable {
     /// Relative to the root, e.g. `users/mock_api_users_get.json` or `scenarios/empty/mock_api_users_get.json`.
     public let relativePath: String
     public let response: PreparedResponse
+
+    /// The method its name answers (`GET` for `mock_api_users_get.json`); `?` for a name that
+    /// is not a mock name (never the case for a served file).
+    public var method: String {
+        if case .mock(let method, _) = MockFileName.parse(name) { method } else { "?" }
+    }
 }
