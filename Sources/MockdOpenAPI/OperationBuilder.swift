@@ -152,8 +152,12 @@ struct OperationBuilder {
     }
 
     static func isJSON(_ mediaType: String) -> Bool {
-        let type = mediaType.split(separator: ";").first.map { $0.lowercased() } ?? ""
-        return type == "application/json" || type.hasSuffix("+json") || type == "*/*"
+        isJSON(bare: OperationValidator.bare(mediaType))
+    }
+
+    /// The same for a type already bare (`OperationValidator.bare`: lower case, no parameters).
+    static func isJSON(bare type: String) -> Bool {
+        type == "application/json" || type.hasSuffix("+json") || type == "*/*"
     }
 
     static func bytes(_ value: JSONValue, json: Bool) -> [UInt8] {

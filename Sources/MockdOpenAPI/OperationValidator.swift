@@ -26,7 +26,7 @@ struct OperationValidator: RequestValidator {
         init(mediaType: String, schema: Int?) {
             self.mediaType = mediaType
             bare = OperationValidator.bare(mediaType)
-            isJSON = OperationBuilder.isJSON(mediaType)
+            isJSON = OperationBuilder.isJSON(bare: bare)
             self.schema = schema
         }
     }
@@ -71,7 +71,7 @@ struct OperationValidator: RequestValidator {
             found.append("header.Content-Type: expected \(bodyTypes.map(\.mediaType).joined(separator: " or ")), found \(JSONText.quoted(contentType))")
             return found
         }
-        guard let schema = match.schema, match.isJSON || sentType == "application/json" || sentType.hasSuffix("+json") || sentType == "*/*" else { return found }
+        guard let schema = match.schema, match.isJSON || OperationBuilder.isJSON(bare: sentType) else { return found }
         do {
             let body = try JSONParser.parse(request.body)
             found += validator.violations(body, schema, at: "body")
