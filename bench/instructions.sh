@@ -7,6 +7,8 @@
 #   REQUESTS=500 bench/instructions.sh            fewer requests (valgrind is ~50x slower)
 #   PEER=../shared/bench/peers/build/mhd_raw bench/instructions.sh
 #                                                 the same counts for bare libmicrohttpd
+#   BARE=1 bench/instructions.sh                  requests with only a Host header, as wrk sends them
+#                                                 (compare.sh); otherwise curl's three headers
 #   KEEP=/tmp/cg bench/instructions.sh            keep each workload's callgrind file there
 #                                                 (callgrind_annotate --inclusive=yes FILE)
 #
@@ -69,7 +71,9 @@ requests() {  # name url-path [curl args]
   done
   curl -s -o /dev/null "http://127.0.0.1:$PORT$path" >/dev/null 2>&1 || true  # warm: first-touch costs out
   callgrind_control -z "$PID" >/dev/null 2>&1
-  curl -s --config "$config" "$@"
+  local bare=()
+  [[ -n "${BARE:-}" ]] && bare=(-H 'User-Agent:' -H 'Accept:')
+  curl -s --config "$config" "${bare[@]}" "$@"
   callgrind_control -d "workload-$name" "$PID" >/dev/null 2>&1
   local dump="" total
   for _ in $(seq 300); do  # the dump is written when mockd's threads next run under valgrind

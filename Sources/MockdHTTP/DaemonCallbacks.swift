@@ -91,18 +91,23 @@ func libraryLog(_ context: UnsafeMutableRawPointer?, _ format: UnsafePointer<CCh
     }
 }
 
-func collectValue(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
-                  _ value: UnsafePointer<CChar>?) -> MHD_Result {
+/// A header name or value as a Swift string, of the length libmicrohttpd gives (no strlen).
+private func string(_ bytes: UnsafePointer<CChar>, _ count: Int) -> String {
+    bytes.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
+}
+
+func collectValue(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
+                  _ value: UnsafePointer<CChar>?, _ valueSize: Int) -> MHD_Result {
     guard let context, let key else { return .YES }
     context.assumingMemoryBound(to: [HTTPHeader].self).pointee
-        .append(HTTPHeader(String(cString: key), value.map { String(cString: $0) } ?? ""))
+        .append(HTTPHeader(string(key, keySize), value.map { string($0, valueSize) } ?? ""))
     return .YES
 }
 
-func collectArgument(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
-                     _ value: UnsafePointer<CChar>?) -> MHD_Result {
+func collectArgument(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
+                     _ value: UnsafePointer<CChar>?, _ valueSize: Int) -> MHD_Result {
     guard let context, let key else { return .YES }
     context.assumingMemoryBound(to: [(name: String, value: String?)].self).pointee
-        .append((String(cString: key), value.map { String(cString: $0) }))
+        .append((string(key, keySize), value.map { string($0, valueSize) }))
     return .YES
 }

@@ -39,6 +39,17 @@ public final class LogSink: Sendable {
         if let pending { writeAll(pending) }
     }
 
+    /// Appends one line already built (with its newline); the lock is held only for the copy.
+    func writeLine(_ bytes: UnsafeBufferPointer<UInt8>, urgent: Bool) {
+        let pending: [UInt8]? = buffer.withLock { buffer in
+            buffer.append(contentsOf: bytes)
+            guard urgent || buffer.count >= Self.flushThreshold else { return nil }
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        if let pending { writeAll(pending) }
+    }
+
     public func flush() {
         let pending: [UInt8] = buffer.withLock { buffer in
             defer { buffer.removeAll(keepingCapacity: true) }
@@ -151,11 +162,13 @@ public struct AccessLogWriter: Sendable {
     public func write(_ record: AccessRecord) {
         switch format {
         case .text:
-            sink.writeLine(urgent: false) { buffer in
-                Timestamp.append(to: &buffer)
-                buffer.append(UInt8(ascii: " "))
-                record.append(to: &buffer)
-            }
+            // Built outside the sink's lock, on the stack; the lock only covers the copy.
+            LineBuilder.build(maximumLength: Timestamp.length + 2 + record.maximumLength, { line in
+                Timestamp.put(into: &line)
+                line.put(UInt8(ascii: " "))
+                record.put(into: &line)
+                line.put(UInt8(ascii: "\n"))
+            }, then: { sink.writeLine($0, urgent: false) })
         case .json:
             sink.writeLine(urgent: false) { buffer in
                 buffer.append(contentsOf: #"{"time":""#.utf8)
@@ -209,30 +222,40 @@ public struct AccessRecord: CustomStringConvertible, Sendable {
 
     /// The same as `description`, appended as bytes.
     func append(to buffer: inout [UInt8]) {
-        var method = method, path = path, source = source
-        method.withUTF8 { buffer.append(contentsOf: $0) }
-        buffer.append(UInt8(ascii: " "))
-        path.withUTF8 { buffer.append(contentsOf: $0) }
+        LineBuilder.build(maximumLength: maximumLength, { put(into: &$0) }, then: { buffer.append(contentsOf: $0) })
+    }
+
+    /// At least the length of the line `put(into:)` writes: the fields' bytes and room for the
+    /// separators, labels and numbers.
+    var maximumLength: Int {
+        method.utf8.count + path.utf8.count + query.utf8.count + source.utf8.count
+            + scenario.utf8.count + (session?.utf8.count ?? 0) + 96
+    }
+
+    func put(into line: inout LineBuilder) {
+        line.put(method)
+        line.put(UInt8(ascii: " "))
+        line.put(path)
         if !query.isEmpty {
-            buffer.append(UInt8(ascii: "?"))
-            buffer.append(contentsOf: query.utf8)
+            line.put(UInt8(ascii: "?"))
+            line.put(query)
         }
-        buffer.append(UInt8(ascii: " "))
-        Digits.append(UInt64(max(0, status)), to: &buffer)
-        buffer.append(UInt8(ascii: " "))
+        line.put(UInt8(ascii: " "))
+        Digits.put(UInt64(max(0, status)), into: &line)
+        line.put(UInt8(ascii: " "))
         if !sourceRepeatsStatus {
-            source.withUTF8 { buffer.append(contentsOf: $0) }
-            buffer.append(UInt8(ascii: " "))
+            line.put(source)
+            line.put(UInt8(ascii: " "))
         }
-        Digits.appendMilliseconds(durationMicroseconds, to: &buffer)
-        buffer.append(contentsOf: "ms".utf8)
+        Digits.putMilliseconds(durationMicroseconds, into: &line)
+        line.put("ms" as StaticString)
         if let shownScenario {
-            buffer.append(contentsOf: " scenario=".utf8)
-            buffer.append(contentsOf: shownScenario.utf8)
+            line.put(" scenario=" as StaticString)
+            line.put(shownScenario)
         }
         if let session {
-            buffer.append(contentsOf: " session=".utf8)
-            buffer.append(contentsOf: session.utf8)
+            line.put(" session=" as StaticString)
+            line.put(session)
         }
     }
 
@@ -250,30 +273,31 @@ public struct AccessRecord: CustomStringConvertible, Sendable {
 /// Decimal digits appended as bytes.
 enum Digits {
     /// `80` µs → `0.080`
-    static func appendMilliseconds(_ micros: UInt64, to buffer: inout [UInt8]) {
-        append(micros / 1000, to: &buffer)
-        buffer.append(UInt8(ascii: "."))
-        append(micros % 1000, to: &buffer, width: 3)
+    static func putMilliseconds(_ micros: UInt64, into line: inout LineBuilder) {
+        put(micros / 1000, into: &line)
+        line.put(UInt8(ascii: "."))
+        put(micros % 1000, into: &line, width: 3)
     }
 
     static func milliseconds(_ micros: UInt64) -> String {
-        var bytes: [UInt8] = []
-        appendMilliseconds(micros, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        LineBuilder.build(maximumLength: 32, { putMilliseconds(micros, into: &$0) }, then: { String(decoding: $0, as: UTF8.self) })
     }
 
+    /// At most 20 digits, or `width` when wider.
     static func append(_ value: UInt64, to buffer: inout [UInt8], width: Int = 1) {
+        LineBuilder.build(maximumLength: max(20, width), { put(value, into: &$0, width: width) }, then: { buffer.append(contentsOf: $0) })
+    }
+
+    static func put(_ value: UInt64, into line: inout LineBuilder, width: Int = 1) {
         // Most values are small: count the digits, then write them from the left.
         var count = 1
         var divisor: UInt64 = 1  // 10^(count - 1): the place of the first digit
         while count < 20 && value / 10 >= divisor { count += 1; divisor &*= 10 }
-        // Plain appends: a generic `append(contentsOf: repeatElement(...))` and writing back
-        // by index cost more, and this runs 4 times an access line.
         var padding = width - count
-        while padding > 0 { buffer.append(UInt8(ascii: "0")); padding -= 1 }
+        while padding > 0 { line.put(UInt8(ascii: "0")); padding -= 1 }
         var rest = value
         while divisor > 0 {
-            buffer.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+            line.put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
             rest %= divisor
             divisor /= 10
         }
@@ -282,20 +306,27 @@ enum Digits {
 
 /// UTC timestamps with milliseconds; the formatted second is cached, as most lines share it.
 enum Timestamp {
+    /// The formatted second (`2026-11-22T11:30:00`, 19 bytes) of the last line, and which second it was.
     private static let cache = Lock<(second: Int, bytes: [UInt8])>((-1, []))
+    /// Bytes `put(into:)` writes.
+    static let length = 24
 
     /// `2026-11-22T11:30:00.123Z` appended as bytes.
     static func append(to buffer: inout [UInt8]) {
+        LineBuilder.build(maximumLength: length, { put(into: &$0) }, then: { buffer.append(contentsOf: $0) })
+    }
+
+    static func put(into line: inout LineBuilder) {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         let second = time.tv_sec
         cache.withLock { cache in
             if cache.second != second { cache = (second, formatSecond(second)) }
-            buffer.append(contentsOf: cache.bytes)
+            cache.bytes.withUnsafeBufferPointer { line.put($0) }
         }
-        buffer.append(UInt8(ascii: "."))
-        Digits.append(UInt64(time.tv_nsec / 1_000_000), to: &buffer, width: 3)
-        buffer.append(UInt8(ascii: "Z"))
+        line.put(UInt8(ascii: "."))
+        Digits.put(UInt64(time.tv_nsec / 1_000_000), into: &line, width: 3)
+        line.put(UInt8(ascii: "Z"))
     }
 
     static func now() -> String {

@@ -25,11 +25,10 @@ extension HTTPServer {
             if let refusal = checkHead(connection: connection, method: method, version: version, state: state) {
                 return refuse(connection, method: method, url: url, state: state, status: refusal.status, reason: refusal.reason)
             }
-            // One pass over the headers decides both what to hold and whether to watch a body's rate.
-            let hasBody = Self.hasBody(state.headers)
+            // One pass over the headers decides what to hold, whether to watch a body's rate, and its declared length.
+            let (hasBody, declaredLength) = Self.body(of: state.headers)
             state.bodyKeepLimit = bodyKeepLimit(url: url, hasBody: hasBody)
-            if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-               let bytes = Int(String(cString: length)) {
+            if let bytes = declaredLength {
                 if bytes > configuration.maxBodyBytes {
                     return refuse(connection, method: method, url: url, state: state, status: 413,
                                   reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
@@ -99,11 +98,23 @@ extension HTTPServer {
         return carryOut(.refuse(status: status, reason: reason), for: request, serving: nil, connection: connection, state: state)
     }
 
-    /// Whether a body follows the head (a non-zero `Content-Length`, or any `Transfer-Encoding`).
-    static func hasBody(_ headers: [HTTPHeader]?) -> Bool {
-        headers?.contains { header in
-            (HTTPHeader.namesEqual(header.name, "Content-Length") && header.value != "0") || HTTPHeader.namesEqual(header.name, "Transfer-Encoding")
-        } ?? false
+    /// Whether a body follows the head (a non-zero `Content-Length`, or any `Transfer-Encoding`),
+    /// and the first `Content-Length` as a number (the framing check has refused unequal ones).
+    static func body(of headers: [HTTPHeader]?) -> (hasBody: Bool, declaredLength: Int?) {
+        var hasBody = false
+        var length: Int?
+        for header in headers ?? [] {
+            switch header.name.utf8.count {  // by length first: most names are neither
+            case 14 where HTTPHeader.namesEqual(header.name, "Content-Length"):
+                if length == nil { length = Int(header.value) }
+                if header.value != "0" { hasBody = true }
+            case 17 where HTTPHeader.namesEqual(header.name, "Transfer-Encoding"):
+                hasBody = true
+            default:
+                break
+            }
+        }
+        return (hasBody, length)
     }
 
     /// `GET http://host:port/path` (absolute form, as proxies send it) → `/path`.
@@ -128,11 +139,12 @@ extension HTTPServer {
         return String(cString: raw)
     }
 
-    /// Request headers, in order.
+    /// Request headers, in order. Counted first, so the array is allocated once.
     static func headers(of connection: OpaquePointer) -> [HTTPHeader] {
         var headers: [HTTPHeader] = []
+        headers.reserveCapacity(Int(MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil)))
         withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectValue, UnsafeMutableRawPointer(pointer))
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectValue, UnsafeMutableRawPointer(pointer))
         }
         return headers
     }
@@ -141,7 +153,7 @@ extension HTTPServer {
     static func queryArguments(of connection: OpaquePointer) -> [(name: String, value: String?)] {
         var arguments: [(name: String, value: String?)] = []
         withUnsafeMutablePointer(to: &arguments) { pointer in
-            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectArgument, UnsafeMutableRawPointer(pointer))
+            _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collectArgument, UnsafeMutableRawPointer(pointer))
         }
         return arguments
     }

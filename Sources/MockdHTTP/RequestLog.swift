@@ -18,12 +18,15 @@ struct RequestLog: Sendable {
     /// Set when the logger is mockd's own handler: access lines skip swift-log's event machinery
     /// (the same line, at a third of the cost per request).
     private let accessWriter: AccessLogWriter?
+    /// The logger's level allows access lines (read once: asking the handler costs an existential copy per request).
+    private let logsRequests: Bool
 
     init(logger: Logger, journal: RequestJournal, news: NewsFeed, redactsCredentials: Bool = false) {
         self.logger = logger
         self.journal = journal
         self.news = news
         self.redactsCredentials = redactsCredentials
+        self.logsRequests = logger.logLevel <= .info
         if let handler = logger.handler as? MockdLogHandler, handler.metadata.isEmpty {
             self.accessWriter = handler.accessWriter
         } else {
@@ -35,11 +38,12 @@ struct RequestLog: Sendable {
     /// answer built for this request, which the journal keeps for the dashboard.
     func record(_ request: MockRequest, status: Int, source: String, scenario: String, state: RequestState, response: BuiltResponse? = nil) {
         let micros = (RequestState.monotonicNanoseconds() - state.startNanoseconds) / 1000
-        if logger.logLevel <= .info {
+        let session = request.session  // a pass over the headers: once for both
+        if logsRequests {
             // One metadata value carrying typed fields: the handler lays it out as text or JSON,
             // and a request costs one small dictionary instead of five hashed keys.
             let record = AccessRecord(method: request.method, path: request.path, status: status, source: source, durationMicroseconds: micros,
-                                      query: request.rawQuery, scenario: scenario, session: request.session)
+                                      query: request.rawQuery, scenario: scenario, session: session)
             if let accessWriter {
                 accessWriter.write(record)
             } else {
@@ -52,7 +56,7 @@ struct RequestLog: Sendable {
             time: Self.now(), method: request.method, path: request.path, query: request.rawQuery,
             headers: redactsCredentials ? CredentialRedactor.redact(request.headers) : request.headers,
             body: truncated ? Array(request.body.prefix(journal.bodyLimit)) : request.body, bodyTruncated: truncated,
-            scenario: scenario, session: request.session, source: source, status: status, durationMicroseconds: micros,
+            scenario: scenario, session: session, source: source, status: status, durationMicroseconds: micros,
             response: response.map(journaled)))
         news.announce()
     }

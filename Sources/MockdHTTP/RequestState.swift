@@ -58,9 +58,10 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     let startNanoseconds: UInt64
 
     init(rawURI: UnsafePointer<CChar>?) {
-        badPercentEncoding = rawURI.map(Self.hasBadPercentEncoding) ?? false
-        rawQuery = rawURI.flatMap(Self.query(of:)) ?? ""
-        rawPath = rawURI.flatMap(Self.encodedPath(of:))
+        let uri = rawURI.map(Self.parse) ?? (badPercentEncoding: false, rawQuery: "", rawPath: nil)
+        badPercentEncoding = uri.badPercentEncoding
+        rawQuery = uri.rawQuery
+        rawPath = uri.rawPath
         startNanoseconds = Self.monotonicNanoseconds()
     }
 
@@ -70,47 +71,40 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// The part after the first `?` (before any `#`), or nil.
-    static func query(of uri: UnsafePointer<CChar>) -> String? {
-        guard let mark = strchr(uri, Int32(UInt8(ascii: "?"))) else { return nil }
-        let start = mark + 1
-        var end = start
-        while end.pointee != 0 && end.pointee != CChar(UInt8(ascii: "#")) { end += 1 }
-        let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The part before `?` or `#` when it contains `%`; nil otherwise (no copy for most requests).
-    static func encodedPath(of uri: UnsafePointer<CChar>) -> String? {
-        var end = uri
-        var encoded = false
-        while end.pointee != 0 && end.pointee != CChar(UInt8(ascii: "?")) && end.pointee != CChar(UInt8(ascii: "#")) {
-            if end.pointee == CChar(UInt8(ascii: "%")) { encoded = true }
-            end += 1
-        }
-        guard encoded else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(start: uri, count: end - uri), as: UTF8.self)
-    }
-
-    /// libmicrohttpd decodes `%zz` as the three characters it is; mockd answers 400 instead,
-    /// and `%00`, which would cut the path short.
-    static func hasBadPercentEncoding(_ uri: UnsafePointer<CChar>) -> Bool {
+    /// The raw URI in one pass (this runs for every request):
+    /// - `badPercentEncoding`: the path has a `%` not followed by two hex digits, or `%00`
+    ///   (libmicrohttpd decodes `%zz` as the three characters it is, and `%00` would cut the
+    ///   path short: mockd answers 400 instead). The query is checked by its own rules.
+    /// - `rawQuery`: the part after the first `?`, before any `#` (empty when there is none).
+    /// - `rawPath`: the part before `?` or `#` when it contains `%`; nil otherwise (no copy for most requests).
+    static func parse(_ uri: UnsafePointer<CChar>) -> (badPercentEncoding: Bool, rawQuery: String, rawPath: String?) {
         var cursor = uri
-        while cursor.pointee != 0 {
+        var encoded = false
+        var bad = false
+        while true {
             let byte = UInt8(bitPattern: cursor.pointee)
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }  // the query is checked by its own rules
+            if byte == 0 || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
             if byte == UInt8(ascii: "%") {
+                encoded = true
                 let high = UInt8(bitPattern: cursor[1])
-                guard high != 0, isHex(high) else { return true }
-                let low = UInt8(bitPattern: cursor[2])
-                guard low != 0, isHex(low) else { return true }
-                if high == UInt8(ascii: "0") && low == UInt8(ascii: "0") { return true }
+                let low = high == 0 ? 0 : UInt8(bitPattern: cursor[2])
+                if !isHex(high) || !isHex(low) || (high == UInt8(ascii: "0") && low == UInt8(ascii: "0")) {
+                    bad = true
+                    // Past what was checked, never past the terminating NUL.
+                    cursor += high == 0 ? 1 : (low == 0 ? 2 : 3)
+                    continue
+                }
                 cursor += 3
                 continue
             }
             cursor += 1
         }
-        return false
+        let rawPath = encoded ? String(decoding: UnsafeRawBufferPointer(start: uri, count: cursor - uri), as: UTF8.self) : nil
+        guard cursor.pointee == CChar(UInt8(ascii: "?")) else { return (bad, "", rawPath) }
+        let start = cursor + 1
+        var end = start
+        while end.pointee != 0 && end.pointee != CChar(UInt8(ascii: "#")) { end += 1 }
+        return (bad, String(decoding: UnsafeRawBufferPointer(start: start, count: end - start), as: UTF8.self), rawPath)
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {

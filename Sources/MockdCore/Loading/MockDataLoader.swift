@@ -52,8 +52,8 @@ public struct MockDataLoader: Sendable {
     }
 
     struct LoadedFiles {
-        var base: [String: MockFile] = [:]
-        var overlays: [String: [String: MockFile]] = [:]
+        var base = MockFileTable()
+        var overlays: [String: MockFileTable] = [:]
         var diagnostics: [Diagnostic] = []
         /// Files that look like mocks but are not served, for the 404 report's near names.
         var unserved: [UnservedFile] = []

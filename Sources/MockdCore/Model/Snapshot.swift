@@ -5,9 +5,9 @@ public final class Snapshot: Sendable {
     /// Every response that is the same for every request, built once; `id` = position.
     public let preparedResponses: [PreparedResponse]
     /// Files outside `scenarios/`: file name → the response that serves it.
-    public let files: [String: MockFile]
+    public let files: MockFileTable
     /// Files under `scenarios/<name>/`: scenario → file name → response.
-    public let overlays: [String: [String: MockFile]]
+    public let overlays: [String: MockFileTable]
     /// Route tables, in resolution order.
     public var routes: [Route] { routeIndex.routes }
     let routeIndex: RouteIndex
@@ -27,7 +27,7 @@ public final class Snapshot: Sendable {
     /// when none does, a body only feeds the journal and need not be held whole.
     public let readsRequestBodies: Bool
 
-    public init(preparedResponses: [PreparedResponse], files: [String: MockFile], overlays: [String: [String: MockFile]],
+    public init(preparedResponses: [PreparedResponse], files: MockFileTable, overlays: [String: MockFileTable],
                 routes: [Route] = [], operations: OperationTable = OperationTable(), warnings: [Diagnostic], rootDisplayPath: String,
                 unserved: [UnservedFile] = []) {
         self.unserved = unserved

@@ -22,14 +22,18 @@ public enum RequestFraming {
         var hosts = 0
         var lengths: [String] = []
         var codings: [String] = []
+        // By length first: this runs on every request, and most names match none of the three.
         for header in headers {
-            if HTTPHeader.namesEqual(header.name, "Host") {
+            switch header.name.utf8.count {
+            case 4 where HTTPHeader.namesEqual(header.name, "Host"):
                 hosts += 1
-            } else if HTTPHeader.namesEqual(header.name, "Content-Length") {
+            case 14 where HTTPHeader.namesEqual(header.name, "Content-Length"):
                 // `Content-Length: 5, 5` is one length sent twice (RFC 9110 §8.6).
                 lengths += header.value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed }
-            } else if HTTPHeader.namesEqual(header.name, "Transfer-Encoding") {
+            case 17 where HTTPHeader.namesEqual(header.name, "Transfer-Encoding"):
                 codings += header.value.split(separator: ",").map { $0.trimmed.lowercased() }.filter { !$0.isEmpty }
+            default:
+                break
             }
         }
         if version == "HTTP/1.1" && hosts != 1 {
@@ -56,6 +60,7 @@ public enum RequestFraming {
     /// Methods are case-sensitive (RFC 9110 §9.1): `get` is not `GET`, and mockd knows no
     /// lower-case methods. A method is a token; anything else is not a method at all.
     static func methodProblem(_ method: String) -> String? {
+        if method == "GET" || method == "POST" || method == "HEAD" { return nil }  // most requests: no byte walk
         guard !method.isEmpty, method.utf8.allSatisfy(isTokenByte) else {
             return "\(method.debugDescription) is not a method"
         }
