@@ -6,7 +6,10 @@
 /// (`--openapi`); then the upstream (`--proxy`), and only when nothing else will answer, the 404
 /// report. A route's fault wins over its delay; `--delay` applies to every answer but the admin
 /// API's and a preflight (issue 17.7).
-public struct Resolver: Sendable {
+///
+/// A class: every request reaches it through the serving state, and as a struct it was copied
+/// (four references retained and released) per request.
+public final class Resolver: Sendable {
     public let snapshot: Snapshot
     public let state: RuntimeState
     public let policy: ResolutionPolicy
@@ -23,7 +26,7 @@ public struct Resolver: Sendable {
         self.misses = misses
     }
 
-    public init(snapshot: Snapshot, state: RuntimeState, globalDelay: Duration = .zero) {
+    public convenience init(snapshot: Snapshot, state: RuntimeState, globalDelay: Duration = .zero) {
         self.init(snapshot: snapshot, state: state, policy: ResolutionPolicy(globalDelay: globalDelay))
     }
 
