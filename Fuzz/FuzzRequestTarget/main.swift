@@ -12,9 +12,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     bytes.append(0)
     bytes.withUnsafeBufferPointer { buffer in
         buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { uri in
-            _ = RequestState.hasBadPercentEncoding(uri)
-            _ = RequestState.query(of: uri)
-            if let raw = RequestState.encodedPath(of: uri) { _ = HTTPServer.originForm(raw) }
+            if let raw = RequestState.parse(uri).rawPath { _ = HTTPServer.originForm(raw) }
         }
     }
     let text = String(decoding: bytes.dropLast(), as: UTF8.self)

@@ -159,7 +159,7 @@ public struct AccessLogWriter: Sendable {
     let format: MockdLogHandler.Format
     let sink: LogSink
 
-    public func write(_ record: AccessRecord) {
+    public func write(_ record: borrowing AccessRecord) {
         switch format {
         case .text:
             // Built outside the sink's lock, on the stack; the lock only covers the copy.

@@ -7,8 +7,9 @@ import Logging
 import MockdCore
 
 /// What is written when a request is done: the access-log line and the journal entry
-/// (`GET /__mockd/requests`). The one place that logs requests.
-struct RequestLog: Sendable {
+/// (`GET /__mockd/requests`). The one place that logs requests. A class: every request reaches
+/// it through the server, and a struct was copied there (its logger and references retained).
+final class RequestLog: Sendable {
     let logger: Logger
     let journal: RequestJournal
     /// Told of every journal entry, for dashboards waiting on `GET /__mockd/events`.

@@ -128,9 +128,9 @@ public struct MockDataLoader: Sendable {
                                            source: "file \(relativePath)")  // which of several same names answered
             let file = MockFile(name: fileName, relativePath: relativePath, response: response)
             if let scenario {
-                loaded.overlays[scenario, default: [:]][fileName] = file
+                loaded.overlays[scenario, default: [:]].insert(file)
             } else {
-                loaded.base[fileName] = file
+                loaded.base.insert(file)
             }
         }
     }

@@ -1,53 +1,227 @@
 /// Mock files by name: what a request looks up first, so the lookup must be cheap.
 ///
-/// A dictionary whose key carries a hash of the name, computed once when the key is made.
-/// Probing compares those integers before any string: with 10,000 names a miss used to compare
-/// a string at every occupied bucket it probed (callgrind: ~3,300 instructions for a 404's
-/// lookup, ~1,500 for a hit, most of them string comparisons).
+/// A request's file name (`mock_api_users_get.json` for `GET /api/users`) is hashed and
+/// compared straight from its method and path, without building the name: building it, hashing
+/// it as a `String` and probing a `Dictionary` was ~1,500 instructions a request (a miss up to
+/// ~3,300, comparing a string at every occupied bucket it probed). Here: an open-addressing table
+/// of slots that hold part of the name's hash beside the file's index, so a probe compares
+/// integers and compares bytes only on a hash match; at most half the slots are used.
+///
+/// Names with a byte past ASCII are kept in a `[String: Int]` instead, so that canonically
+/// equivalent names match as Swift compares them (`é` composed or not); a miss in the table
+/// looks there too when it holds any. An ASCII name is matched byte for byte, so the three
+/// characters whose canonical form is ASCII (the Kelvin sign, U+037E, U+1FEF) in a request do not
+/// find an ASCII-named file; everything else matches as before.
 public struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
-    public struct Name: Hashable, Sendable {
-        public let name: String
-        private let hash: Int
+    /// Every file, in the order it was inserted.
+    public private(set) var values: [MockFile] = []
+    /// Power-of-two count (or empty). 0: empty; otherwise the hash's upper 32 bits, then the
+    /// file's index + 1 in the lower 32.
+    private var slots: [UInt64] = []
+    /// Files whose names are not all ASCII, by name.
+    private var others: [String: Int] = [:]
 
-        public init(_ name: String) {
-            self.name = name
-            // String's own hash: it agrees with String's `==`, which compares canonically
-            // equivalent names as equal (a hash of the raw bytes would not: see ResolverTests).
-            hash = name.hashValue
-        }
-
-        public static func == (left: Name, right: Name) -> Bool {
-            left.hash == right.hash && left.name == right.name
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(hash)
-        }
-    }
-
-    private var table: [Name: MockFile]
-
-    public init() {
-        table = [:]
-    }
+    public init() {}
 
     public init(dictionaryLiteral elements: (String, MockFile)...) {
-        table = Dictionary(uniqueKeysWithValues: elements.map { (Name($0.0), $0.1) })
+        for (name, file) in elements {
+            precondition(name == file.name, "MockFileTable: a file is kept under its own name")
+            insert(file)
+        }
+    }
+
+    /// The file names.
+    public var keys: LazyMapSequence<[MockFile], String> { values.lazy.map(\.name) }
+    public var count: Int { values.count }
+    public var isEmpty: Bool { values.isEmpty }
+
+    public mutating func reserveCapacity(_ count: Int) {
+        values.reserveCapacity(count)
+        if Self.slotCount(for: count) > slots.count { rebuild(slotCount: Self.slotCount(for: count)) }
+    }
+
+    /// Adds `file` under its name, replacing a file of the same name.
+    public mutating func insert(_ file: MockFile) {
+        if let index = index(of: file.name) {
+            values[index] = file
+            return
+        }
+        values.append(file)
+        let index = values.count - 1
+        var name = file.name
+        guard let hash = name.withUTF8({ Self.asciiHash($0) }) else {
+            others[file.name] = index
+            return
+        }
+        if Self.slotCount(for: values.count) > slots.count {
+            rebuild(slotCount: Self.slotCount(for: values.count))  // places every ASCII name, this one included
+        } else {
+            place(hash: hash, index: index)
+        }
     }
 
     /// The file of this name (`mock_api_users_get.json`).
     public subscript(name: String) -> MockFile? {
-        get { table[Name(name)] }
-        set { table[Name(name)] = newValue }
+        index(of: name).map { values[$0] }
     }
 
-    public var values: Dictionary<Name, MockFile>.Values { table.values }
-    /// The file names.
-    public var keys: LazyMapSequence<Dictionary<Name, MockFile>.Keys, String> { table.keys.lazy.map(\.name) }
-    public var count: Int { table.count }
-    public var isEmpty: Bool { table.isEmpty }
+    /// The file a request for `method` and `path` names (see `MockFileName.forRequest`),
+    /// found without building the name.
+    public func file(method: String, path: String) -> MockFile? {
+        var method = method, path = path
+        let found: Int?? = path.withUTF8 { pathBytes in
+            method.withUTF8 { methodBytes in
+                let name = RequestName(path: pathBytes, method: methodBytes)
+                guard let hash = name.hash() else { return nil }  // not ASCII: the slow way below
+                return .some(find(hash: hash) { stored in name.equals(stored) })
+            }
+        }
+        if let found, found != nil || others.isEmpty { return found.map { values[$0] } }
+        return others[MockFileName.forRequest(method: method, path: path)].map { values[$0] }
+    }
 
-    public mutating func reserveCapacity(_ count: Int) {
-        table.reserveCapacity(count)
+    // MARK: - The table
+
+    private func index(of name: String) -> Int? {
+        var name = name
+        let found: Int?? = name.withUTF8 { bytes in
+            guard let hash = Self.asciiHash(bytes) else { return nil }
+            return .some(find(hash: hash) { stored in stored.count == bytes.count && stored.elementsEqual(bytes) })
+        }
+        if let found, found != nil || others.isEmpty { return found }
+        return others[name]
+    }
+
+    /// The index of the file whose hash is `hash` and whose name bytes `matches` accepts.
+    private func find(hash: UInt64, _ matches: (UnsafeBufferPointer<UInt8>) -> Bool) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        let tag = hash >> 32
+        var position = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let slot = slots[position]
+            if slot == 0 { return nil }
+            if slot >> 32 == tag {
+                let index = Int(slot & 0xFFFF_FFFF) - 1
+                var name = values[index].name
+                if name.withUTF8(matches) { return index }
+            }
+            position = (position + 1) & mask
+        }
+    }
+
+    private mutating func place(hash: UInt64, index: Int) {
+        let mask = slots.count - 1
+        var position = Int(truncatingIfNeeded: hash) & mask
+        while slots[position] != 0 { position = (position + 1) & mask }
+        slots[position] = (hash >> 32) << 32 | UInt64(index + 1)
+    }
+
+    private mutating func rebuild(slotCount: Int) {
+        slots = Array(repeating: 0, count: slotCount)
+        for index in values.indices {
+            var name = values[index].name
+            if let hash = name.withUTF8({ Self.asciiHash($0) }) { place(hash: hash, index: index) }
+        }
+    }
+
+    /// At most half the slots used: probes stay short, misses included.
+    private static func slotCount(for count: Int) -> Int {
+        var slots = 16
+        while slots < count * 2 { slots *= 2 }
+        return slots
+    }
+
+    // MARK: - Hashing
+
+    /// FNV-1a (64-bit) over bytes fed one at a time: one xor and one multiply a byte.
+    struct Hasher64 {
+        private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        /// Any byte fed was past ASCII.
+        private(set) var sawNonASCII = false
+
+        mutating func feed(_ byte: UInt8) {
+            sawNonASCII = sawNonASCII || byte >= 0x80
+            value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+
+        /// The hash, spread over the upper bits too (the slot index uses the lower, the tag the upper).
+        var finished: UInt64 {
+            var mixed = value
+            mixed ^= mixed >> 33
+            mixed &*= 0xff51_afd7_ed55_8ccd
+            mixed ^= mixed >> 33
+            return mixed
+        }
+    }
+
+    /// Nil when a byte is past ASCII (such names live in `others`).
+    static func asciiHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        var hasher = Hasher64()
+        for byte in bytes { hasher.feed(byte) }
+        return hasher.sawNonASCII ? nil : hasher.finished
+    }
+}
+
+/// The file name a request names, read from its path and method where they lie:
+/// `mock` + the path with `/` as `_` (one trailing `/` dropped) + `_` + the method in lower
+/// case + `.json`, the same bytes as `MockFileName.forRequest` builds.
+private struct RequestName {
+    let path: UnsafeBufferPointer<UInt8>
+    let method: UnsafeBufferPointer<UInt8>
+    let pathCount: Int
+
+    init(path: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>) {
+        self.path = path
+        self.method = method
+        var pathCount = path.count
+        if pathCount > 1, path[pathCount - 1] == UInt8(ascii: "/") { pathCount -= 1 }
+        self.pathCount = pathCount
+    }
+
+    var count: Int { 4 + pathCount + 1 + method.count + 5 }
+
+    private static let prefix: StaticString = "mock"
+    private static let suffix: StaticString = ".json"
+
+    private static func pathByte(_ byte: UInt8) -> UInt8 { byte == UInt8(ascii: "/") ? UInt8(ascii: "_") : byte }
+    private static func methodByte(_ byte: UInt8) -> UInt8 {
+        (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte | 0x20 : byte
+    }
+
+    /// The name's hash, as `MockFileTable.asciiHash` of the built name; nil past ASCII.
+    func hash() -> UInt64? {
+        var hasher = MockFileTable.Hasher64()
+        for index in 0..<Self.prefix.utf8CodeUnitCount { hasher.feed(Self.prefix.utf8Start[index]) }
+        for index in 0..<pathCount { hasher.feed(Self.pathByte(path[index])) }
+        hasher.feed(UInt8(ascii: "_"))
+        for byte in method { hasher.feed(Self.methodByte(byte)) }
+        for index in 0..<Self.suffix.utf8CodeUnitCount { hasher.feed(Self.suffix.utf8Start[index]) }
+        return hasher.sawNonASCII ? nil : hasher.finished
+    }
+
+    /// Whether `name` is this name, byte for byte.
+    func equals(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count == count else { return false }
+        var at = 0
+        for index in 0..<Self.prefix.utf8CodeUnitCount {
+            if name[at] != Self.prefix.utf8Start[index] { return false }
+            at += 1
+        }
+        for index in 0..<pathCount {
+            if name[at] != Self.pathByte(path[index]) { return false }
+            at += 1
+        }
+        if name[at] != UInt8(ascii: "_") { return false }
+        at += 1
+        for byte in method {
+            if name[at] != Self.methodByte(byte) { return false }
+            at += 1
+        }
+        for index in 0..<Self.suffix.utf8CodeUnitCount {
+            if name[at] != Self.suffix.utf8Start[index] { return false }
+            at += 1
+        }
+        return true
     }
 }
