@@ -153,8 +153,8 @@ extension HTTPServer {
             }
             switch reply.response {
             case .prepared(let prepared):
-                guard let serving else { return .NO }
-                return MHD_queue_response(connection, UInt32(prepared.status), serving.rawResponses[prepared.id])
+                guard let serving, let response = serving.response(for: prepared) else { return .NO }
+                return MHD_queue_response(connection, UInt32(prepared.status), response)
             case .built(let built):
                 // No --cors on the admin API's answers.
                 if let id = built.reuseID, let serving {

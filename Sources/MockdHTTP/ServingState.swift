@@ -1,17 +1,22 @@
 import CMicroHTTPD
 import MockdCore
 import MockdLock
+import Synchronization
 
 /// What one server needs to serve one snapshot: the resolver (with this server's policy and
 /// miss cache) and the libmicrohttpd responses built from the snapshot. Swapped whole on reload.
 final class ServingState: Sendable {
     let snapshot: Snapshot
     let resolver: Resolver
-    /// libmicrohttpd's responses by `PreparedResponse.id`, built once per snapshot and
-    /// destroyed with it. Plain pointers in one dense array, not an object each: a request
-    /// reads one without touching a Swift object (or its reference count) among 10,000 cold
-    /// ones, and 10,000 files cost no 10,000 extra allocations.
-    nonisolated(unsafe) let rawResponses: [OpaquePointer]
+    /// libmicrohttpd's responses by `PreparedResponse.id`, each made by the first request that
+    /// needs it and kept until the snapshot goes: most of 10,000 files may never be asked for,
+    /// and each response with its header copies is ~390 bytes (and ~3,800 instructions at load).
+    /// One dense buffer of atomic pointers (0: not made yet), not an object each: a request
+    /// reads one without touching a Swift object among 10,000 cold ones.
+    private nonisolated(unsafe) let responses: UnsafeMutablePointer<Atomic<UInt>>
+    private let responseCount: Int
+    /// `--cors` headers, added to each response as it is made.
+    private let extraHeaders: [HTTPHeader]
     /// Responses built from reusable answers (cached 404 reports), by their `reuseID`: a
     /// repeated miss costs a lookup, not a new response. Bounded like the core's cache.
     private let reused = Lock<[Int: MHDResponse]>([:])
@@ -19,12 +24,24 @@ final class ServingState: Sendable {
     init(snapshot: Snapshot, runtime: RuntimeState, policy: ResolutionPolicy, extraHeaders: [HTTPHeader]) {
         self.snapshot = snapshot
         self.resolver = Resolver(snapshot: snapshot, state: runtime, policy: policy)
-        self.rawResponses = snapshot.preparedResponses.map { prepared in
-            guard let raw = MHDResponse.make(prepared: prepared, extraHeaders: extraHeaders) else {
-                fatalError("libmicrohttpd could not create a response for \(prepared.source) (out of memory)")
-            }
-            return raw
-        }
+        self.extraHeaders = extraHeaders
+        responseCount = snapshot.preparedResponses.count
+        responses = .allocate(capacity: max(1, responseCount))
+        for index in 0..<responseCount { (responses + index).initialize(to: Atomic(0)) }
+    }
+
+    /// libmicrohttpd's response for `prepared`: made on its first request. Two threads may make
+    /// it at once; one keeps its own, the other destroys its copy. Nil only when libmicrohttpd
+    /// cannot allocate.
+    func response(for prepared: PreparedResponse) -> OpaquePointer? {
+        let slot = responses + prepared.id
+        if let made = OpaquePointer(bitPattern: slot.pointee.load(ordering: .acquiring)) { return made }
+        guard let made = MHDResponse.make(prepared: prepared, extraHeaders: extraHeaders) else { return nil }
+        let (exchanged, original) = slot.pointee.compareExchange(expected: 0, desired: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(made))),
+                                                                  ordering: .acquiringAndReleasing)
+        if exchanged { return made }
+        MHD_destroy_response(made)
+        return OpaquePointer(bitPattern: original)
     }
 
     /// The response kept for `id`, else the one `make` builds (kept for the next request).
@@ -39,7 +56,11 @@ final class ServingState: Sendable {
     }
 
     deinit {
-        // Drops mockd's reference to each; requests still sending one keep theirs.
-        for raw in rawResponses { MHD_destroy_response(raw) }
+        // Drops mockd's reference to each made; requests still sending one keep theirs.
+        for index in 0..<responseCount {
+            if let made = OpaquePointer(bitPattern: (responses + index).pointee.load(ordering: .acquiring)) { MHD_destroy_response(made) }
+        }
+        responses.deinitialize(count: responseCount)
+        responses.deallocate()
     }
 }
