@@ -9,6 +9,8 @@
 #                                                 the same counts for bare libmicrohttpd
 #   BARE=1 bench/instructions.sh                  requests with only a Host header, as wrk sends them
 #                                                 (compare.sh); otherwise curl's three headers
+#   CACHE=1 bench/instructions.sh                 also simulate the caches: last-level data misses
+#                                                 per request (cold memory, which instructions miss)
 #   KEEP=/tmp/cg bench/instructions.sh            keep each workload's callgrind file there
 #                                                 (callgrind_annotate --inclusive=yes FILE)
 #
@@ -48,7 +50,9 @@ if [[ -n "$PEER" ]]; then  # mhd_raw takes a port and says nothing on stdout
 else
   SERVER=("$MOCKD" --root "$FIX" --port 0 --no-watch)
 fi
-(cd "$WORK" && exec valgrind --tool=callgrind --compress-strings=no --callgrind-out-file="$WORK/cg.%p" \
+CACHE_ARGS=()
+[[ -n "${CACHE:-}" ]] && CACHE_ARGS=(--cache-sim=yes)
+(cd "$WORK" && exec valgrind --tool=callgrind "${CACHE_ARGS[@]}" --compress-strings=no --callgrind-out-file="$WORK/cg.%p" \
    "${SERVER[@]}" >>"$WORK/out" 2>"$WORK/err") &
 PID=$!
 PORT=""
@@ -82,7 +86,13 @@ requests() {  # name url-path [curl args]
     sleep 0.1
   done
   total=$(awk '/^totals:/ {print $2}' "$dump")
-  printf '| %s | %s |\n' "$name" "$(( total / REQUESTS ))"
+  if [[ -n "${CACHE:-}" ]]; then  # events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+    local misses
+    misses=$(awk -v n="$REQUESTS" '/^totals:/ {printf "%.1f | %.2f", ($6 + $7) / n, ($9 + $10) / n}' "$dump")
+    printf '| %s | %s | %s |\n' "$name" "$(( total / REQUESTS ))" "$misses"
+  else
+    printf '| %s | %s |\n' "$name" "$(( total / REQUESTS ))"
+  fi
   [[ -n "${KEEP:-}" ]] && mkdir -p "$KEEP" && cp "$dump" "$KEEP/$name.callgrind"
   rm -f "$WORK"/cg.*.*
 }
@@ -90,8 +100,13 @@ requests() {  # name url-path [curl args]
 if [[ -n "$PEER" ]]; then what="$(basename "$PEER")"; else what="$(basename "$MOCKD") ($("$MOCKD" --version 2>/dev/null || echo '?'))"; fi
 echo "instructions per request, $REQUESTS requests each, $what"
 echo
-echo "| workload | instructions / request |"
-echo "|---|---|"
+if [[ -n "${CACHE:-}" ]]; then
+  echo "| workload | instructions / request | L1 data misses / request | last-level data misses / request |"
+  echo "|---|---|---|---|"
+else
+  echo "| workload | instructions / request |"
+  echo "|---|---|"
+fi
 requests small /bench/small
 # A new connection per request, as wrk's small-close: accept, the first read, the close.
 requests small-close /bench/small -H 'Connection: close'

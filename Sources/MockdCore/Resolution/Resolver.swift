@@ -163,8 +163,8 @@ public final class Resolver: Sendable {
     /// HEAD uses `_head.json` when there is one, else `_get.json`. Only the response is taken
     /// from the entry: with 10,000 files its other fields are cold memory, not worth touching.
     private func lookup(_ request: MockRequest, in files: MockFileTable) -> PreparedResponse? {
-        if let response = files.file(method: request.method, path: request.path)?.response { return response }
-        if request.method == "HEAD" { return files.file(method: "GET", path: request.path)?.response }
+        if let response = files.response(method: request.method, path: request.path) { return response }
+        if request.method == "HEAD" { return files.response(method: "GET", path: request.path) }
         return nil
     }
 }
