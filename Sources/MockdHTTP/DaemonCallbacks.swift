@@ -17,8 +17,9 @@ func server(_ context: UnsafeMutableRawPointer?) -> HTTPServer {
 func requestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     let server = server(context)
     server.activeRequests.add(1, ordering: .relaxed)
-    if let connection { server.connections.requestLine(connection, now: RequestState.monotonicNanoseconds()) }
-    return Unmanaged.passRetained(RequestState(rawURI: uri)).toOpaque()
+    let state = RequestState(rawURI: uri)
+    if let connection { server.connections.requestLine(connection, now: state.startNanoseconds) }
+    return Unmanaged.passRetained(state).toOpaque()
 }
 
 /// libmicrohttpd's call pattern: once after the headers, once per body chunk, once more at the end.
@@ -36,11 +37,15 @@ func requestCompleted(_ context: UnsafeMutableRawPointer?, _ connection: OpaqueP
                       _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
     guard let requestContext, let raw = requestContext.pointee else { return }
     let server = server(context)
-    server.bodyBudget.release(Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue().heldBodyBytes)
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+    server.bodyBudget.release(state.heldBodyBytes)
+    // Idle from about when the answer was logged (a clock read fewer per request); a request
+    // that was never answered reads the clock.
+    let now = state.loggedNanoseconds != 0 ? state.loggedNanoseconds : RequestState.monotonicNanoseconds()
     Unmanaged<RequestState>.fromOpaque(raw).release()
     requestContext.pointee = nil
     server.activeRequests.subtract(1, ordering: .releasing)
-    if let connection { server.connections.requestDone(connection, now: RequestState.monotonicNanoseconds()) }
+    if let connection { server.connections.requestDone(connection, now: now) }
 }
 
 func acceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {

@@ -159,12 +159,13 @@ public struct AccessLogWriter: Sendable {
     let format: MockdLogHandler.Format
     let sink: LogSink
 
-    public func write(_ record: borrowing AccessRecord) {
+    /// `time`: when the request was logged (`CLOCK_REALTIME`); read now when not given.
+    public func write(_ record: borrowing AccessRecord, at time: timespec? = nil) {
         switch format {
         case .text:
             // Built outside the sink's lock, on the stack; the lock only covers the copy.
             LineBuilder.build(maximumLength: Timestamp.length + 2 + record.maximumLength, { line in
-                Timestamp.put(into: &line)
+                Timestamp.put(time, into: &line)
                 line.put(UInt8(ascii: " "))
                 record.put(into: &line)
                 line.put(UInt8(ascii: "\n"))
@@ -172,7 +173,7 @@ public struct AccessLogWriter: Sendable {
         case .json:
             sink.writeLine(urgent: false) { buffer in
                 buffer.append(contentsOf: #"{"time":""#.utf8)
-                Timestamp.append(to: &buffer)
+                Timestamp.append(time, to: &buffer)
                 buffer.append(contentsOf: #"","level":"info","message":"request""#.utf8)
                 buffer.append(contentsOf: record.jsonFields.utf8)
                 buffer.append(UInt8(ascii: "}"))
@@ -312,13 +313,14 @@ enum Timestamp {
     static let length = 24
 
     /// `2026-11-22T11:30:00.123Z` appended as bytes.
-    static func append(to buffer: inout [UInt8]) {
-        LineBuilder.build(maximumLength: length, { put(into: &$0) }, then: { buffer.append(contentsOf: $0) })
+    static func append(_ time: timespec? = nil, to buffer: inout [UInt8]) {
+        LineBuilder.build(maximumLength: length, { put(time, into: &$0) }, then: { buffer.append(contentsOf: $0) })
     }
 
-    static func put(into line: inout LineBuilder) {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
+    /// `given`: a `CLOCK_REALTIME` reading; the clock is read when nil.
+    static func put(_ given: timespec? = nil, into line: inout LineBuilder) {
+        var time = given ?? timespec()
+        if given == nil { clock_gettime(CLOCK_REALTIME, &time) }
         let second = time.tv_sec
         cache.withLock { cache in
             if cache.second != second { cache = (second, formatSecond(second)) }

@@ -38,7 +38,10 @@ final class RequestLog: Sendable {
     /// `status` 0: no answer was sent (the connection was closed or reset). `response`: an
     /// answer built for this request, which the journal keeps for the dashboard.
     func record(_ request: MockRequest, status: Int, source: String, scenario: String, state: RequestState, response: BuiltResponse? = nil) {
-        let micros = (RequestState.monotonicNanoseconds() - state.startNanoseconds) / 1000
+        let monotonic = RequestState.monotonicNanoseconds()
+        state.loggedNanoseconds = monotonic
+        let micros = (monotonic - state.startNanoseconds) / 1000
+        let time = Self.realtime()  // one reading for the access line and the journal
         let session = request.session  // a pass over the headers: once for both
         if logsRequests {
             // One metadata value carrying typed fields: the handler lays it out as text or JSON,
@@ -46,7 +49,7 @@ final class RequestLog: Sendable {
             let record = AccessRecord(method: request.method, path: request.path, status: status, source: source, durationMicroseconds: micros,
                                       query: request.rawQuery, scenario: scenario, session: session)
             if let accessWriter {
-                accessWriter.write(record)
+                accessWriter.write(record, at: time)
             } else {
                 logger.info("request", metadata: [AccessRecord.metadataKey: .stringConvertible(record)])
             }
@@ -54,7 +57,7 @@ final class RequestLog: Sendable {
         guard journal.isEnabled, !AdminAPI.isAdminPath(request.path) else { return }
         let truncated = request.body.count > journal.bodyLimit
         journal.append(RequestJournal.Entry(
-            time: Self.now(), method: request.method, path: request.path, query: request.rawQuery,
+            time: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9, method: request.method, path: request.path, query: request.rawQuery,
             headers: redactsCredentials ? CredentialRedactor.redact(request.headers) : request.headers,
             body: truncated ? Array(request.body.prefix(journal.bodyLimit)) : request.body, bodyTruncated: truncated,
             scenario: scenario, session: session, source: source, status: status, durationMicroseconds: micros,
@@ -70,8 +73,13 @@ final class RequestLog: Sendable {
 
     /// Seconds since 1970, for journal entries.
     static func now() -> Double {
+        let time = realtime()
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func realtime() -> timespec {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        return time
     }
 }

@@ -56,6 +56,9 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     var overBudget = false
     /// Monotonic nanoseconds when the request line arrived, for the access log's duration.
     let startNanoseconds: UInt64
+    /// Monotonic nanoseconds when the answer was logged (0 until then): the connection's idle
+    /// time starts there, without another clock read at completion.
+    var loggedNanoseconds: UInt64 = 0
 
     init(rawURI: UnsafePointer<CChar>?) {
         let uri = rawURI.map(Self.parse) ?? (badPercentEncoding: false, rawQuery: "", rawPath: nil)
