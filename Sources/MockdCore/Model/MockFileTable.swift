@@ -89,7 +89,7 @@ public struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
         var method = method, path = path
         let found: Int?? = path.withUTF8 { pathBytes in
             method.withUTF8 { methodBytes in
-                let name = RequestName(path: pathBytes, method: methodBytes)
+                let name = MockFileName.RequestName(path: pathBytes, method: methodBytes)
                 guard let hash = name.hash() else { return nil }  // not ASCII: the slow way below
                 return .some(find(hash: hash) { stored in name.equals(stored) })
             }
@@ -182,40 +182,14 @@ public struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
     }
 }
 
-/// The file name a request names, read from its path and method where they lie:
-/// `mock` + the path with `/` as `_` (one trailing `/` dropped) + `_` + the method in lower
-/// case + `.json`, the same bytes as `MockFileName.forRequest` builds.
-private struct RequestName {
-    let path: UnsafeBufferPointer<UInt8>
-    let method: UnsafeBufferPointer<UInt8>
-    let pathCount: Int
-
-    init(path: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>) {
-        self.path = path
-        self.method = method
-        var pathCount = path.count
-        if pathCount > 1, path[pathCount - 1] == UInt8(ascii: "/") { pathCount -= 1 }
-        self.pathCount = pathCount
-    }
-
-    var count: Int { 4 + pathCount + 1 + method.count + 5 }
-
-    private static let prefix: StaticString = "mock"
-    private static let suffix: StaticString = ".json"
-
-    private static func pathByte(_ byte: UInt8) -> UInt8 { byte == UInt8(ascii: "/") ? UInt8(ascii: "_") : byte }
-    private static func methodByte(_ byte: UInt8) -> UInt8 {
-        (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte | 0x20 : byte
-    }
-
+extension MockFileName.RequestName {
     /// The name's hash, as `MockFileTable.asciiHash` of the built name; nil past ASCII.
     func hash() -> UInt64? {
         var hasher = MockFileTable.Hasher64()
-        for index in 0..<Self.prefix.utf8CodeUnitCount { hasher.feed(Self.prefix.utf8Start[index]) }
-        for index in 0..<pathCount { hasher.feed(Self.pathByte(path[index])) }
-        hasher.feed(UInt8(ascii: "_"))
-        for byte in method { hasher.feed(Self.methodByte(byte)) }
-        for index in 0..<Self.suffix.utf8CodeUnitCount { hasher.feed(Self.suffix.utf8Start[index]) }
+        _ = forEachByte { byte in
+            hasher.feed(byte)
+            return true
+        }
         return hasher.sawNonASCII ? nil : hasher.finished
     }
 
@@ -223,24 +197,9 @@ private struct RequestName {
     func equals(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard name.count == count else { return false }
         var at = 0
-        for index in 0..<Self.prefix.utf8CodeUnitCount {
-            if name[at] != Self.prefix.utf8Start[index] { return false }
-            at += 1
+        return forEachByte { byte in
+            defer { at += 1 }
+            return name[at] == byte
         }
-        for index in 0..<pathCount {
-            if name[at] != Self.pathByte(path[index]) { return false }
-            at += 1
-        }
-        if name[at] != UInt8(ascii: "_") { return false }
-        at += 1
-        for byte in method {
-            if name[at] != Self.methodByte(byte) { return false }
-            at += 1
-        }
-        for index in 0..<Self.suffix.utf8CodeUnitCount {
-            if name[at] != Self.suffix.utf8Start[index] { return false }
-            at += 1
-        }
-        return true
     }
 }

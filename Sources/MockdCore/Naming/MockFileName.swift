@@ -11,28 +11,54 @@ public enum MockFileName {
         var method = method
         return path.withUTF8 { pathBytes in
             method.withUTF8 { methodBytes in
-                var pathCount = pathBytes.count
-                if pathCount > 1, pathBytes[pathCount - 1] == UInt8(ascii: "/") { pathCount -= 1 }
-                // "mock" + path with / as _ + "_" + method in lower case + ".json", byte by byte:
-                // this runs for every request.
-                let total = 4 + pathCount + 1 + methodBytes.count + 5
-                return String(unsafeUninitializedCapacity: total) { buffer in
+                let name = RequestName(path: pathBytes, method: methodBytes)
+                return String(unsafeUninitializedCapacity: name.count) { buffer in
                     var index = 0
-                    for byte in "mock".utf8 { buffer[index] = byte; index += 1 }
-                    for offset in 0..<pathCount {
-                        let byte = pathBytes[offset]
-                        buffer[index] = byte == UInt8(ascii: "/") ? UInt8(ascii: "_") : byte
+                    _ = name.forEachByte { byte in
+                        buffer[index] = byte
                         index += 1
+                        return true
                     }
-                    buffer[index] = UInt8(ascii: "_"); index += 1
-                    for byte in methodBytes {
-                        buffer[index] = (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte | 0x20 : byte
-                        index += 1
-                    }
-                    for byte in ".json".utf8 { buffer[index] = byte; index += 1 }
                     return index
                 }
             }
+        }
+    }
+
+    /// A request's file name read where its path and method lie, byte by byte: `mock` + the
+    /// path with `/` as `_` (one trailing `/` dropped) + `_` + the method in lower case +
+    /// `.json`. The one statement of the rule: `forRequest` builds the name from it, and
+    /// `MockFileTable` hashes and compares it without building it (this runs for every request).
+    struct RequestName {
+        let path: UnsafeBufferPointer<UInt8>
+        let method: UnsafeBufferPointer<UInt8>
+        let pathCount: Int
+
+        init(path: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>) {
+            self.path = path
+            self.method = method
+            var pathCount = path.count
+            if pathCount > 1, path[pathCount - 1] == UInt8(ascii: "/") { pathCount -= 1 }
+            self.pathCount = pathCount
+        }
+
+        /// The name's length in bytes.
+        var count: Int { 4 + pathCount + 1 + method.count + 5 }
+
+        /// Calls `visit` with each byte of the name in order, until it returns false; false then.
+        @inline(__always)
+        func forEachByte(_ visit: (UInt8) -> Bool) -> Bool {
+            for byte in "mock".utf8 where !visit(byte) { return false }
+            for index in 0..<pathCount {
+                let byte = path[index]
+                if !visit(byte == UInt8(ascii: "/") ? UInt8(ascii: "_") : byte) { return false }
+            }
+            if !visit(UInt8(ascii: "_")) { return false }
+            for byte in method where !visit((byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte | 0x20 : byte) {
+                return false
+            }
+            for byte in ".json".utf8 where !visit(byte) { return false }
+            return true
         }
     }
 
