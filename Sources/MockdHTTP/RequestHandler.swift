@@ -22,13 +22,14 @@ extension HTTPServer {
                 return refuse(connection, method: method, url: url, state: state, status: 400,
                               reason: RequestState.percentEncodingReason(url))
             }
-            if let refusal = checkHead(connection: connection, method: method, version: version, state: state) {
+            let (refusal, head) = checkHead(connection: connection, method: method, version: version, state: state)
+            if let refusal {
                 return refuse(connection, method: method, url: url, state: state, status: refusal.status, reason: refusal.reason)
             }
-            // One pass over the headers decides what to hold, whether to watch a body's rate, and its declared length.
-            let (hasBody, declaredLength) = Self.body(of: state.headers)
+            // The framing check's pass over the headers decides what to hold, whether to watch a body's rate, and its declared length.
+            let hasBody = head.hasBody
             state.bodyKeepLimit = bodyKeepLimit(url: url, hasBody: hasBody)
-            if let bytes = declaredLength {
+            if let bytes = head.declaredLength {
                 if bytes > configuration.maxBodyBytes {
                     return refuse(connection, method: method, url: url, state: state, status: 413,
                                   reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
@@ -96,25 +97,6 @@ extension HTTPServer {
                         state: RequestState, status: Int, reason: String) -> MHD_Result {
         let request = MockRequest(method: String(cString: method), path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)), as: UTF8.self))
         return carryOut(.refuse(status: status, reason: reason), for: request, serving: nil, connection: connection, state: state)
-    }
-
-    /// Whether a body follows the head (a non-zero `Content-Length`, or any `Transfer-Encoding`),
-    /// and the first `Content-Length` as a number (the framing check has refused unequal ones).
-    static func body(of headers: [HTTPHeader]?) -> (hasBody: Bool, declaredLength: Int?) {
-        var hasBody = false
-        var length: Int?
-        for header in headers ?? [] {
-            switch header.name.utf8.count {  // by length first: most names are neither
-            case 14 where HTTPHeader.namesEqual(header.name, "Content-Length"):
-                if length == nil { length = Int(header.value) }
-                if header.value != "0" { hasBody = true }
-            case 17 where HTTPHeader.namesEqual(header.name, "Transfer-Encoding"):
-                hasBody = true
-            default:
-                break
-            }
-        }
-        return (hasBody, length)
     }
 
     /// `GET http://host:port/path` (absolute form, as proxies send it) → `/path`.

@@ -16,26 +16,51 @@ public enum RequestFraming {
         case refuse(status: Int, reason: String)
     }
 
-    /// `version` as on the request line (`HTTP/1.1`); `headers` in order, repeats included.
-    public static func check(method: String, version: String, headers: [HTTPHeader]) -> Verdict {
-        if let problem = methodProblem(method) { return .refuse(status: 501, reason: problem) }
-        var hosts = 0
-        var lengths: [String] = []
-        var codings: [String] = []
-        // By length first: this runs on every request, and most names match none of the three.
-        for header in headers {
-            switch header.name.utf8.count {
-            case 4 where HTTPHeader.namesEqual(header.name, "Host"):
-                hosts += 1
-            case 14 where HTTPHeader.namesEqual(header.name, "Content-Length"):
-                // `Content-Length: 5, 5` is one length sent twice (RFC 9110 §8.6).
-                lengths += header.value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed }
-            case 17 where HTTPHeader.namesEqual(header.name, "Transfer-Encoding"):
-                codings += header.value.split(separator: ",").map { $0.trimmed.lowercased() }.filter { !$0.isEmpty }
-            default:
-                break
+    /// What the rules read from the headers, in one pass: the adapter takes the body's facts
+    /// from the same pass (`hasBody`, `declaredLength`) instead of scanning the headers again.
+    public struct Head: Sendable {
+        public private(set) var hosts = 0
+        /// Every `Content-Length` value, lists split at commas.
+        public private(set) var lengths: [String] = []
+        /// Every `Transfer-Encoding` coding, lower-cased, empty ones left out.
+        public private(set) var codings: [String] = []
+        /// A `Transfer-Encoding` header was sent, even an empty one.
+        private var sawTransferEncoding = false
+
+        /// `headers` in order, repeats included.
+        public init(_ headers: [HTTPHeader]) {
+            // By length first: this runs on every request, and most names match none of the three.
+            for header in headers {
+                switch header.name.utf8.count {
+                case 4 where HTTPHeader.namesEqual(header.name, "Host"):
+                    hosts += 1
+                case 14 where HTTPHeader.namesEqual(header.name, "Content-Length"):
+                    // `Content-Length: 5, 5` is one length sent twice (RFC 9110 §8.6).
+                    lengths += header.value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed }
+                case 17 where HTTPHeader.namesEqual(header.name, "Transfer-Encoding"):
+                    sawTransferEncoding = true
+                    codings += header.value.split(separator: ",").map { $0.trimmed.lowercased() }.filter { !$0.isEmpty }
+                default:
+                    break
+                }
             }
         }
+
+        /// A body follows the head: a non-zero `Content-Length`, or any `Transfer-Encoding`.
+        public var hasBody: Bool { sawTransferEncoding || lengths.contains { $0 != "0" } }
+
+        /// The declared body length, as a number (`check` refuses unequal or non-numeric ones).
+        public var declaredLength: Int? { lengths.first.flatMap { Int($0) } }
+    }
+
+    /// `version` as on the request line (`HTTP/1.1`); `headers` in order, repeats included.
+    public static func check(method: String, version: String, headers: [HTTPHeader]) -> Verdict {
+        check(method: method, version: version, head: Head(headers))
+    }
+
+    public static func check(method: String, version: String, head: Head) -> Verdict {
+        if let problem = methodProblem(method) { return .refuse(status: 501, reason: problem) }
+        let hosts = head.hosts, lengths = head.lengths, codings = head.codings
         if version == "HTTP/1.1" && hosts != 1 {
             return .refuse(status: 400, reason: hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "the request has \(hosts) Host headers; it must have one")
         }
