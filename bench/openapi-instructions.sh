@@ -16,26 +16,12 @@
 #   make release && bench/openapi-instructions.sh       (REQUESTS=2000 by default)
 #   MOCKD=/tmp/old/mockd bench/openapi-instructions.sh  another build
 #   KEEP=/tmp/cg bench/openapi-instructions.sh          keep each workload's callgrind file
-set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/.." && pwd)"
+source "$HERE/callgrind.sh"
 MOCKD=${MOCKD:-$REPO/.build/release/mockd}
 [[ "$MOCKD" == /* ]] || MOCKD="$PWD/$MOCKD"
-REQUESTS=${REQUESTS:-2000}
 [[ -x "$MOCKD" ]] || { echo "no mockd at $MOCKD: run 'make release' first" >&2; exit 1; }
-command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
-
-WORK=$(mktemp -d)
-PID=""
-cleanup() {
-  if [[ -n "$PID" ]]; then
-    kill -TERM "$PID" 2>/dev/null || true
-    for _ in $(seq 200); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$PID" 2>/dev/null || true
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
 
 python3 "$HERE/gen-openapi.py" >"$WORK/stripe-like.json"
 cp "$HERE/openapi-answers.yaml" "$WORK/answers.yaml"
@@ -56,44 +42,19 @@ done
 kill -TERM "$PID"; wait "$PID" 2>/dev/null || true; PID=""
 : >"$WORK/out"
 
-(cd "$WORK" && exec valgrind --tool=callgrind --compress-strings=no --callgrind-out-file="$WORK/cg.%p" \
-   "$MOCKD" --port 0 --root MockData --routes routes --openapi stripe-like.json --openapi answers.yaml --no-watch \
-   >>"$WORK/out" 2>"$WORK/err") &
-PID=$!
-PORT=""
-for _ in $(seq 1200); do  # valgrind starts slowly, and the document is 4 MB: up to two minutes
-  PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$WORK/out" | head -1)
-  [[ -n "$PORT" ]] && curl -s -o /dev/null "http://127.0.0.1:$PORT/__mockd/health" && break
-  PORT=""
-  sleep 0.1
-done
-[[ -n "$PORT" ]] || { echo "mockd did not start under valgrind:" >&2; cat "$WORK/err" >&2; exit 1; }
+# Valgrind starts slowly, and the document is 4 MB: up to two minutes.
+TRIES=1200 start_under_callgrind "$WORK" "$MOCKD" --port 0 --root MockData --routes routes \
+  --openapi stripe-like.json --openapi answers.yaml --no-watch
 
 body='{"name": "coffee", "amount": 250, "currency": "eur", "metadata": {"order": "42"}}'
-# Exactly N requests on one connection: curl reuses it for every URL of one invocation, and
-# sends the extra arguments (headers, the POST body) with each.
-requests() {  # name url-path expected-source-prefix [curl args]
+requests() {  # name url-path expected-source-prefix [curl args, sent with each request]
   local name=$1 path=$2 source=$3; shift 3
-  local config=$WORK/urls headers
+  local headers
   headers=$(curl -s -o /dev/null -D - "$@" "http://127.0.0.1:$PORT$path")  # warm: first-touch costs out
   grep -qi "^X-Mockd-Source: $source" <<<"$headers" || { echo "$name: unexpected answer: $headers" >&2; exit 1; }
-  : >"$config"
-  for _ in $(seq "$REQUESTS"); do
-    printf 'url = "http://127.0.0.1:%s%s"\noutput = "/dev/null"\n' "$PORT" "$path" >>"$config"
-  done
-  callgrind_control -z "$PID" >/dev/null 2>&1
-  curl -s --config "$config" "$@"
-  callgrind_control -d "workload-$name" "$PID" >/dev/null 2>&1
-  local dump="" total
-  for _ in $(seq 300); do  # the dump is written when mockd's threads next run under valgrind
-    dump=$(ls -t "$WORK"/cg.*.* 2>/dev/null | head -1 || true)
-    [[ -n "$dump" ]] && grep -q '^totals:' "$dump" && break
-    sleep 0.1
-  done
-  total=$(awk '/^totals:/ {print $2}' "$dump")
-  RESULT[$name]=$(( total / REQUESTS ))
-  [[ -n "${KEEP:-}" ]] && mkdir -p "$KEEP" && cp "$dump" "$KEEP/$name.callgrind"
-  rm -f "$WORK"/cg.*.*
+  count_requests "$name" "$path" "$@"
+  RESULT[$name]=$(per_request)
+  dump_done "$name"
 }
 
 declare -A RESULT
