@@ -304,11 +304,6 @@ enum Digits {
         LineBuilder.build(maximumLength: 32, { putMilliseconds(micros, into: &$0) }, then: { String(decoding: $0, as: UTF8.self) })
     }
 
-    /// At most 20 digits, or `width` when wider.
-    static func append(_ value: UInt64, to buffer: inout [UInt8], width: Int = 1) {
-        LineBuilder.build(maximumLength: max(20, width), { put(value, into: &$0, width: width) }, then: { buffer.append(contentsOf: $0) })
-    }
-
     static func put(_ value: UInt64, into line: inout LineBuilder, width: Int = 1) {
         // Most values are small: count the digits, then write them from the left.
         var count = 1

@@ -14,7 +14,6 @@ final class ServingState: Sendable {
     /// One dense buffer of atomic pointers (0: not made yet), not an object each: a request
     /// reads one without touching a Swift object among 10,000 cold ones.
     private nonisolated(unsafe) let responses: UnsafeMutablePointer<Atomic<UInt>>
-    private let responseCount: Int
     /// `--cors` headers, added to each response as it is made.
     private let extraHeaders: [HTTPHeader]
     /// Responses built from reusable answers (cached 404 reports), by their `reuseID`: a
@@ -25,9 +24,8 @@ final class ServingState: Sendable {
         self.snapshot = snapshot
         self.resolver = Resolver(snapshot: snapshot, state: runtime, policy: policy)
         self.extraHeaders = extraHeaders
-        responseCount = snapshot.preparedResponses.count
-        responses = .allocate(capacity: max(1, responseCount))
-        for index in 0..<responseCount { (responses + index).initialize(to: Atomic(0)) }
+        responses = .allocate(capacity: max(1, snapshot.preparedResponses.count))
+        for index in 0..<snapshot.preparedResponses.count { (responses + index).initialize(to: Atomic(0)) }
     }
 
     /// libmicrohttpd's response for `prepared`: made on its first request. Two threads may make
@@ -57,10 +55,10 @@ final class ServingState: Sendable {
 
     deinit {
         // Drops mockd's reference to each made; requests still sending one keep theirs.
-        for index in 0..<responseCount {
+        for index in 0..<snapshot.preparedResponses.count {
             if let made = OpaquePointer(bitPattern: (responses + index).pointee.load(ordering: .acquiring)) { MHD_destroy_response(made) }
         }
-        responses.deinitialize(count: responseCount)
+        responses.deinitialize(count: snapshot.preparedResponses.count)
         responses.deallocate()
     }
 }

@@ -5,9 +5,9 @@ import Testing
 @Suite("Digits")
 struct DigitsTests {
     private func text(_ value: UInt64, width: Int = 1) -> String {
-        var buffer: [UInt8] = Array("x".utf8)
-        Digits.append(value, to: &buffer, width: width)
-        return String(decoding: buffer, as: UTF8.self)
+        // After an "x", as in a line: digits are put where the line has got to. At most 20 digits, or `width`.
+        "x" + LineBuilder.build(maximumLength: max(20, width), { Digits.put(value, into: &$0, width: width) },
+                                then: { String(decoding: $0, as: UTF8.self) })
     }
 
     @Test func digitsAppendAfterWhatIsThere() {
