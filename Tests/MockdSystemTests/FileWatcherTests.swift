@@ -178,6 +178,25 @@ struct FileWatcherTests {
     }
 
     @Test(arguments: Mode.allCases)
+    func aRootThatMayBeMissingIsWatchedOnceItIsMade(mode: Mode) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("data/a.json", "{}")
+        let changes = ChangeCounter()
+        let routes = folder.child("routes")
+        let watcher = FileWatcher(
+            paths: [folder.child("data"), routes], mayBeMissing: [routes], forcePolling: mode == .polling
+        ) { changes.record() }
+        try watcher.start()
+        defer { watcher.stop() }
+
+        try folder.write("routes/a.json", "[]")
+        #expect(await changes.reach(1, within: Self.changeTimeout))
+        try folder.write("routes/b.json", "[]")
+        #expect(await changes.reach(2, within: Self.changeTimeout))
+    }
+
+    @Test(arguments: Mode.allCases)
     func stopIsPromptAndNothingIsCalledAfterIt(mode: Mode) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -253,6 +272,39 @@ struct FileWatcherTests {
         let file = FileWatcher(paths: [folder.child("file.json")], forcePolling: mode == .polling) {}
         #expect(throws: FileWatcher.WatchError.self) { try file.start() }
     }
+
+    #if os(Linux)
+    /// With a missing root (the default routes folder nobody made), the idle watcher looks for it
+    /// every poll interval. That look must not walk the trees that are there: with 10,000 files it
+    /// listed them all twice a second. The walk happens once the root is back.
+    @Test
+    func lookingForAMissingRootDoesNotWalkTheOtherTrees() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(["data/a/one.json": "{}", "data/b/two.json": "{}"])
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let walked = Lock(0)
+        let ignore: (String) -> Bool = { _ in walked.withLock { $0 += 1 }; return false }
+        let roots = [folder.child("data"), folder.child("routes")]
+
+        var table = Inotify.Table()
+        try table.build(fd: fd, roots: roots, ignore: ignore, strict: true, mayBeMissing: [folder.child("routes")])
+        #expect(table.missingRootCount == 1)
+        let walkedAtStart = walked.withLock { $0 }
+        #expect(walkedAtStart == 2)  // data/a and data/b
+
+        #expect(!table.missingRootMayBeBack())
+        #expect(walked.withLock { $0 } == walkedAtStart)
+
+        try folder.write("routes/users.json", "[]")
+        #expect(table.missingRootMayBeBack())
+        table.rebuild(fd: fd, roots: roots, ignore: ignore)
+        #expect(table.missingRootCount == 0)
+        #expect(!table.missingRootMayBeBack())
+    }
+    #endif
 
     @Test
     func modeIsInotifyOnLinuxUnlessPollingIsForced() throws {

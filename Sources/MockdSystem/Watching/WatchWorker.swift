@@ -156,8 +156,8 @@ final class Worker: Sendable {
                 }
             } else if revents != 0 {
                 return "the inotify descriptor failed"
-            } else if burstStart == nil && table.missingRoots {
-                // A root that was gone may be back: watching it again is a change.
+            } else if burstStart == nil && table.missingRoots && table.missingRootMayBeBack() {
+                // A root that was gone is back: watching it again is a change.
                 let missing = table.missingRootCount
                 table.rebuild(fd: inotifyFD, roots: settings.roots, ignore: settings.ignore)
                 if table.missingRootCount < missing {
