@@ -87,27 +87,29 @@ public struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
 
     private func index(method: String, path: String) -> Int? {
         var method = method, path = path
-        let found: Int?? = path.withUTF8 { pathBytes in
+        let found = path.withUTF8 { pathBytes in
             method.withUTF8 { methodBytes in
                 let name = MockFileName.RequestName(path: pathBytes, method: methodBytes)
-                guard let hash = name.hash() else { return nil }  // not ASCII: the slow way below
-                return .some(find(hash: hash) { stored in name.equals(stored) })
+                return name.hash().flatMap { hash in find(hash: hash) { stored in name.equals(stored) } }
             }
         }
-        if let found, found != nil || others.isEmpty { return found }
-        return others[MockFileName.forRequest(method: method, path: path)]
+        return found ?? other(MockFileName.forRequest(method: method, path: path))
     }
 
     // MARK: - The table
 
     private func index(of name: String) -> Int? {
         var name = name
-        let found: Int?? = name.withUTF8 { bytes in
-            guard let hash = Self.asciiHash(bytes) else { return nil }
-            return .some(find(hash: hash) { stored in stored.count == bytes.count && stored.elementsEqual(bytes) })
+        let found = name.withUTF8 { bytes in
+            Self.asciiHash(bytes).flatMap { hash in find(hash: hash) { stored in stored.count == bytes.count && stored.elementsEqual(bytes) } }
         }
-        if let found, found != nil || others.isEmpty { return found }
-        return others[name]
+        return found ?? other(name)
+    }
+
+    /// Not in the table (or not ASCII): a name past ASCII, compared as `String` compares
+    /// (an ASCII name canonically equal to one of these is found here too). Built only when any exist.
+    private func other(_ name: @autoclosure () -> String) -> Int? {
+        others.isEmpty ? nil : others[name()]
     }
 
     /// The index of the file whose hash is `hash` and whose name bytes `matches` accepts.
@@ -164,6 +166,9 @@ public struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
             value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
 
+        /// `finished`, or nil when a byte was past ASCII (such names live in `others`).
+        var asciiFinished: UInt64? { sawNonASCII ? nil : finished }
+
         /// The hash, spread over the upper bits too (the slot index uses the lower, the tag the upper).
         var finished: UInt64 {
             var mixed = value
@@ -178,7 +183,7 @@ public struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
     static func asciiHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         var hasher = Hasher64()
         for byte in bytes { hasher.feed(byte) }
-        return hasher.sawNonASCII ? nil : hasher.finished
+        return hasher.asciiFinished
     }
 }
 
@@ -190,7 +195,7 @@ extension MockFileName.RequestName {
             hasher.feed(byte)
             return true
         }
-        return hasher.sawNonASCII ? nil : hasher.finished
+        return hasher.asciiFinished
     }
 
     /// Whether `name` is this name, byte for byte.
