@@ -332,10 +332,9 @@ enum Timestamp {
         LineBuilder.build(maximumLength: length, { put(time, into: &$0) }, then: { buffer.append(contentsOf: $0) })
     }
 
-    /// `given`: a `CLOCK_REALTIME` reading; the clock is read when nil.
+    /// `given`: a `realtime()` reading; the clock is read when nil.
     static func put(_ given: timespec? = nil, into line: inout LineBuilder) {
-        var time = given ?? timespec()
-        if given == nil { clock_gettime(CLOCK_REALTIME, &time) }
+        let time = given ?? realtime()
         let second = time.tv_sec
         cache.withLock { cache in
             if cache.second != second { cache = (second, formatSecond(second)) }
@@ -344,6 +343,13 @@ enum Timestamp {
         line.put(UInt8(ascii: "."))
         Digits.put(UInt64(time.tv_nsec / 1_000_000), into: &line, width: 3)
         line.put(UInt8(ascii: "Z"))
+    }
+
+    /// The wall clock (`CLOCK_REALTIME`): log lines' and journal entries' time.
+    static func realtime() -> timespec {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return time
     }
 
     static func now() -> String {

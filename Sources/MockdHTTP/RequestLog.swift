@@ -41,7 +41,7 @@ final class RequestLog: Sendable {
         let monotonic = RequestState.monotonicNanoseconds()
         state.loggedNanoseconds = monotonic
         let micros = (monotonic - state.startNanoseconds) / 1000
-        let time = Self.realtime()  // one reading for the access line and the journal
+        let time = Timestamp.realtime()  // one reading for the access line and the journal
         let session = request.session  // a pass over the headers: once for both
         if logsRequests {
             // One metadata value carrying typed fields: the handler lays it out as text or JSON,
@@ -57,7 +57,7 @@ final class RequestLog: Sendable {
         guard journal.isEnabled, !AdminAPI.isAdminPath(request.path) else { return }
         let truncated = request.body.count > journal.bodyLimit
         journal.append(RequestJournal.Entry(
-            time: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9, method: request.method, path: request.path, query: request.rawQuery,
+            time: Self.seconds(time), method: request.method, path: request.path, query: request.rawQuery,
             headers: redactsCredentials ? CredentialRedactor.redact(request.headers) : request.headers,
             body: truncated ? Array(request.body.prefix(journal.bodyLimit)) : request.body, bodyTruncated: truncated,
             scenario: scenario, session: session, source: source, status: status, durationMicroseconds: micros,
@@ -73,13 +73,10 @@ final class RequestLog: Sendable {
 
     /// Seconds since 1970, for journal entries.
     static func now() -> Double {
-        let time = realtime()
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        seconds(Timestamp.realtime())
     }
 
-    static func realtime() -> timespec {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return time
+    private static func seconds(_ time: timespec) -> Double {
+        Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
