@@ -184,9 +184,7 @@ struct FileWatcherTests {
         try folder.write("data/a.json", "{}")
         let changes = ChangeCounter()
         let routes = folder.child("routes")
-        let watcher = FileWatcher(
-            paths: [folder.child("data"), routes], mayBeMissing: [routes], forcePolling: mode == .polling
-        ) { changes.record() }
+        let watcher = makeWatcher(mode, paths: [folder.child("data"), routes], mayBeMissing: [routes], changes: changes)
         try watcher.start()
         defer { watcher.stop() }
 
@@ -324,8 +322,9 @@ struct FileWatcherTests {
 
     // MARK: - Helpers
 
-    private func makeWatcher(_ mode: Mode, paths: [String], ignore: @escaping @Sendable (String) -> Bool = { _ in false }, changes: ChangeCounter) -> FileWatcher {
-        FileWatcher(paths: paths, ignore: ignore, forcePolling: mode == .polling) { changes.record() }
+    private func makeWatcher(_ mode: Mode, paths: [String], mayBeMissing: Set<String> = [],
+                             ignore: @escaping @Sendable (String) -> Bool = { _ in false }, changes: ChangeCounter) -> FileWatcher {
+        FileWatcher(paths: paths, mayBeMissing: mayBeMissing, ignore: ignore, forcePolling: mode == .polling) { changes.record() }
     }
 
     /// A temporary folder holding `files`, watched for the length of `body`.

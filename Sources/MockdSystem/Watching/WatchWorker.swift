@@ -156,7 +156,7 @@ final class Worker: Sendable {
                 }
             } else if revents != 0 {
                 return "the inotify descriptor failed"
-            } else if burstStart == nil && table.missingRoots && table.missingRootMayBeBack() {
+            } else if burstStart == nil && table.missingRootMayBeBack() {
                 // A root that was gone is back: watching it again is a change.
                 let missing = table.missingRootCount
                 table.rebuild(fd: inotifyFD, roots: settings.roots, ignore: settings.ignore)
