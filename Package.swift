@@ -11,8 +11,13 @@ let settings: [SwiftSetting] = [
 // functions that start mockd and answer requests next to each other (scripts/link-order.txt,
 // written by scripts/link-order.sh): the kernel maps code in 64 KiB runs around each page run,
 // so packed hot code keeps ~2.5 MiB fewer pages resident. A stale list only loses that gain.
+// Two more cut what every start keeps resident (~2.5 MiB together): no export of mockd's 11,000
+// symbols (Swift's static-stdlib arguments ask for it, for plugins linking against the
+// executable; mockd loads none, and ld.so walks those tables at every start), and libstdc++
+// from its static archive (see scripts/link/libstdc++.so).
 let executableLinking: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux])),
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                  "-Xlinker", "--no-export-dynamic", "-L\(Context.packageDirectory)/scripts/link"], .when(platforms: [.linux])),
     .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link-order.txt",
                   "-Xlinker", "--no-warn-symbol-ordering"], .when(platforms: [.linux], configuration: .release)),
 ]
