@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what building mockd needs when it is missing: libmicrohttpd's development files
 # (found through pkg-config); on Linux also libcurl's, which a release build links statically
-# with FoundationNetworking (the proxy's URLSession); and curl for the CLI tests. Safe to run again.
+# with FoundationNetworking (the proxy's URLSession); libstdc++'s static archive, which the
+# executable links (scripts/link/libstdc++.so); and curl for the CLI tests. Safe to run again.
 set -euo pipefail
 
 have() { command -v pkg-config >/dev/null && pkg-config --exists "$1"; }
-missing_linux() { ! have libmicrohttpd || ! have libcurl || ! command -v curl >/dev/null; }
+static_libstdcxx() { compgen -G "/usr/lib/gcc/*/*/libstdc++.a" >/dev/null; }
+missing_linux() { ! have libmicrohttpd || ! have libcurl || ! command -v curl >/dev/null || ! static_libstdcxx; }
 
 case "$(uname -s)" in
   Darwin)
@@ -17,13 +19,15 @@ case "$(uname -s)" in
   *)
     missing_linux || exit 0
     command -v apt-get >/dev/null || {
-      echo "install-deps: need libmicrohttpd and libcurl development files (pkg-config names libmicrohttpd, libcurl) and curl; no apt-get here" >&2
+      echo "install-deps: need libmicrohttpd and libcurl development files (pkg-config names libmicrohttpd, libcurl), libstdc++.a and curl; no apt-get here" >&2
       exit 1
     }
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
     echo "install-deps: installing libmicrohttpd-dev, libcurl4-openssl-dev, pkg-config and curl with apt-get" >&2
     $SUDO apt-get update -q
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q libmicrohttpd-dev libcurl4-openssl-dev pkg-config curl
+    # g++ brings the libstdc++-N-dev of the system's default GCC, the one clang links against.
+    static_libstdcxx || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q g++
     ;;
 esac
 have libmicrohttpd || { echo "install-deps: pkg-config still cannot find libmicrohttpd" >&2; exit 1; }
