@@ -11,7 +11,7 @@ let settings: [SwiftSetting] = [
 // functions that start mockd and answer requests next to each other (scripts/link-order.txt,
 // written by scripts/link-order.sh): the kernel maps code in 64 KiB runs around each page run,
 // so packed hot code keeps ~2.5 MiB fewer pages resident. A stale list only loses that gain.
-// Two more cut what every start keeps resident (~2.5 MiB together): no export of mockd's 11,000
+// Two more cut what every start keeps resident (~1.4 MiB together): no export of mockd's 11,000
 // symbols (Swift's static-stdlib arguments ask for it, for plugins linking against the
 // executable; mockd loads none, and ld.so walks those tables at every start), and libstdc++
 // from its static archive (see scripts/link/libstdc++.so).

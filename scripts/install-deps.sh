@@ -23,7 +23,7 @@ case "$(uname -s)" in
       exit 1
     }
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-    echo "install-deps: installing libmicrohttpd-dev, libcurl4-openssl-dev, pkg-config and curl with apt-get" >&2
+    echo "install-deps: installing libmicrohttpd-dev, libcurl4-openssl-dev, pkg-config and curl (and g++, for libstdc++.a, when missing) with apt-get" >&2
     $SUDO apt-get update -q
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q libmicrohttpd-dev libcurl4-openssl-dev pkg-config curl
     # g++ brings the libstdc++-N-dev of the system's default GCC, the one clang links against.
