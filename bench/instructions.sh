@@ -11,6 +11,8 @@
 #                                                 (compare.sh); otherwise curl's three headers
 #   CACHE=1 bench/instructions.sh                 also simulate the caches: last-level data misses
 #                                                 per request (cold memory, which instructions miss)
+#   MOCKD_ARGS="--journal-size 0" bench/instructions.sh
+#                                                 more mockd options (what a feature costs a request)
 #   KEEP=/tmp/cg bench/instructions.sh            keep each workload's callgrind file there
 #                                                 (callgrind_annotate --inclusive=yes FILE)
 #
@@ -34,7 +36,8 @@ if [[ -n "$PEER" ]]; then  # mhd_raw takes a port, says nothing on stdout and ha
   echo "http://127.0.0.1:$PEER_PORT/" >"$WORK/out"
   HEALTH_PATH=/bench/small start_under_callgrind "$WORK" "$PEER" --root "$FIX" --port "$PEER_PORT"
 else
-  start_under_callgrind "$WORK" "$MOCKD" --root "$FIX" --port 0 --no-watch
+  # shellcheck disable=SC2086  # MOCKD_ARGS is a list of options
+  start_under_callgrind "$WORK" "$MOCKD" --root "$FIX" --port 0 --no-watch ${MOCKD_ARGS:-}
 fi
 
 requests() {  # name url-path [curl args]; {i} in the path becomes an item number
