@@ -28,6 +28,7 @@ case "$(uname -s)" in
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q libmicrohttpd-dev libcurl4-openssl-dev pkg-config curl
     # g++ brings the libstdc++-N-dev of the system's default GCC, the one clang links against.
     static_libstdcxx || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q g++
+    static_libstdcxx || { echo "install-deps: g++ is installed but no /usr/lib/gcc/*/*/libstdc++.a: install the libstdc++-N-dev of your GCC" >&2; exit 1; }
     ;;
 esac
 have libmicrohttpd || { echo "install-deps: pkg-config still cannot find libmicrohttpd" >&2; exit 1; }
