@@ -12,7 +12,8 @@
 #   CACHE=1 bench/instructions.sh                 also simulate the caches: last-level data misses
 #                                                 per request (cold memory, which instructions miss)
 #   MOCKD_ARGS="--journal-size 0" bench/instructions.sh
-#                                                 more mockd options (what a feature costs a request)
+#                                                 more mockd options (what a feature costs a request;
+#                                                 not passed to a PEER)
 #   KEEP=/tmp/cg bench/instructions.sh            keep each workload's callgrind file there
 #                                                 (callgrind_annotate --inclusive=yes FILE)
 #
