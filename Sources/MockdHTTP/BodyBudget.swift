@@ -32,12 +32,11 @@ final class BodyBudget: Sendable {
 }
 
 extension HTTPServer {
-    /// On the handler's first call: how much of this request's body to hold.
-    func bodyKeepLimit(url: UnsafePointer<CChar>, hasBody: Bool) -> Int {
-        // Most requests have no body: decided without taking the snapshot's lock.
+    /// On the handler's first call: how much of this request's body to hold, decided on its head
+    /// (the origin-form path, and the configuration it is served with).
+    func bodyKeepLimit(_ head: RequestHead, hasBody: Bool) -> Int {
         if !hasBody { return Int.max }
-        if missHandler != nil || snapshot.readsRequestBodies { return Int.max }
-        if AdminAPI.isAdminPath(String(cString: url)) { return Int.max }
+        if missHandler != nil || head.serving.snapshot.readsRequestBodies || head.isAdmin { return Int.max }
         // One byte past the journal's cap, so the journal still sees that the body was longer.
         return journal.isEnabled ? journal.bodyLimit + 1 : 0
     }
@@ -47,38 +46,43 @@ extension HTTPServer {
     /// of it is held (`overBudget`): taking it chunk by chunk, a hundred large bodies would each
     /// take a slice and all be refused half-way.
     func reserveDeclaredBody(length: Int, state: RequestState) {
-        let keep = min(length, state.bodyKeepLimit)
+        guard let keepLimit = state.reader?.keepLimit else { return }
+        let keep = min(length, keepLimit)
         guard keep > 0 else { return }
         guard bodyBudget.reserve(keep) else {
-            state.overBudget = true
+            state.reader?.overBudget = true
             return
         }
-        state.heldBodyBytes = keep
-        state.body.reserveCapacity(keep)
+        state.reader?.heldBytes = keep
+        state.reader?.body.reserveCapacity(keep)
     }
 
     /// One chunk of the body: counted, held as far as needed and the budget allows. The budget
     /// counts the array's capacity, not its count: growing it doubles the allocation, and memory
     /// is what the budget bounds.
-    func receive(_ chunk: UnsafePointer<CChar>, count: Int, state: RequestState) {
-        state.bodyBytesSeen += count
-        let room = state.bodyKeepLimit - state.body.count
-        guard room > 0, !state.overBudget else { return }
+    func hold(_ chunk: UnsafePointer<CChar>, count: Int, state: RequestState) {
+        guard var reader = state.reader else { return }
+        // Moved out and back: the array is mutated in place, not copied.
+        state.reader = nil
+        defer { state.reader = reader }
+        reader.bytesSeen += count
+        let room = reader.keepLimit - reader.body.count
+        guard room > 0, !reader.overBudget else { return }
         let kept = min(room, count)
-        let needed = state.body.count + kept
-        if needed > state.heldBodyBytes {
+        let needed = reader.body.count + kept
+        if needed > reader.heldBytes {
             // A chunked body (or one longer than declared): grow geometrically, as the array
             // would, but never past what will be kept, and reserve the growth first.
-            let capacity = min(max(needed, state.heldBodyBytes * 2, 4096), state.bodyKeepLimit)
-            guard bodyBudget.reserve(capacity - state.heldBodyBytes) else {
-                state.overBudget = true
+            let capacity = min(max(needed, reader.heldBytes * 2, 4096), reader.keepLimit)
+            guard bodyBudget.reserve(capacity - reader.heldBytes) else {
+                reader.overBudget = true
                 return
             }
-            state.heldBodyBytes = capacity
-            state.body.reserveCapacity(capacity)
+            reader.heldBytes = capacity
+            reader.body.reserveCapacity(capacity)
         }
         chunk.withMemoryRebound(to: UInt8.self, capacity: kept) { bytes in
-            state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: kept))
+            reader.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: kept))
         }
     }
 

@@ -9,19 +9,6 @@ import Logging
 import MockdLock
 import Synchronization
 
-/// Keeps slow clients from locking others out, where libmicrohttpd 0.9.75 cannot: its idle
-/// timeout restarts on every byte (a head dribbled a byte a second never ends), and at its
-/// connection limit it stops accepting, so such clients fill every slot.
-///
-/// It knows each connection's socket and whether a request head is pending, since when.
-/// A tick once a second closes heads older than `--head-timeout` and bodies slower than
-/// `--min-body-rate` (each with a 408: nothing else is being written then), and at
-/// `--max-connections` a new connection evicts the one waiting
-/// longest for its head, else the longest-idle keep-alive one. Closing is `shutdown(2)` on
-/// the socket under the table's lock: libmicrohttpd then reads end-of-stream and cleans up on
-/// its own thread, and the CLOSED notification (which comes before libmicrohttpd closes the
-/// descriptor) takes the entry out under the same lock, so a descriptor is never touched after
-/// it could be reused.
 /// One connection as the guard sees it. Updated by libmicrohttpd's thread for the connection
 /// with atomics (no lock per request); the state only moves on with a compare-and-exchange, so
 /// a head that completes just as the tick closes it is either served or closed, never both.
@@ -66,6 +53,19 @@ final class ConnectionRecord: Sendable {
     }
 }
 
+/// Keeps slow clients from locking others out, where libmicrohttpd 0.9.75 cannot: its idle
+/// timeout restarts on every byte (a head dribbled a byte a second never ends), and at its
+/// connection limit it stops accepting, so such clients fill every slot.
+///
+/// It knows each connection's socket and whether a request head is pending, since when.
+/// A tick once a second closes heads older than `--head-timeout` and bodies slower than
+/// `--min-body-rate` (each with a 408: nothing else is being written then), and at
+/// `--max-connections` a new connection evicts the one waiting
+/// longest for its head, else the longest-idle keep-alive one. Closing is `shutdown(2)` on
+/// the socket under the table's lock: libmicrohttpd then reads end-of-stream and cleans up on
+/// its own thread, and the CLOSED notification (which comes before libmicrohttpd closes the
+/// descriptor) takes the entry out under the same lock, so a descriptor is never touched after
+/// it could be reused.
 final class ConnectionGuard: Sendable {
     /// Every open connection, by its record's identity. Changed only when one opens or closes.
     private let table = Lock<[ObjectIdentifier: ConnectionRecord]>([:])

@@ -10,18 +10,19 @@ import MockdLock
 import Synchronization
 
 /// mockd's HTTP server: one libmicrohttpd daemon per listen address, answering every request
-/// from the current snapshot. This file is the public face (start, install, shutdown); the
-/// work is in rooms beside it:
-/// - `Daemon`: one `MHD_Daemon`, its options, stopped in `deinit`; `DaemonCallbacks`: the C entry points.
-/// - `RequestHandler`: libmicrohttpd's calls for one request, from request line to a `MockRequest`.
-/// - `Execution`: carries out the core's `Resolution` (the one place that sends).
-/// - `ParkingLot`: suspended requests and their timers (the one place that parks).
-/// - `RequestLog`: the access line and the journal entry (the one place that logs).
-/// - `ConnectionGuard`, `BodyBudget`, `RequestHeadCheck`, `AdminExposure`: what hostile clients
-///   meet (head deadline and eviction, body memory, framing, the admin API's Host and CORS rules).
+/// from the current snapshot. This file is the public face (start, install, shutdown); one
+/// request's way is in the files beside it, in order (docs/ARCHITECTURE.md walks through it):
+/// - `DaemonCallbacks`: libmicrohttpd's C entry points; `Daemon`: one `MHD_Daemon` and its options.
+/// - `HTTPServer+Reading`: the head (`RequestHead`, decided once), the body (`RequestReader`,
+///   `BodyBudget`), then the `MockRequest` the core resolves.
+/// - `HTTPServer+Answering`: carries out the core's `Resolution`, sending now or parking
+///   (`ParkingLot`: suspended requests and their timers); `HTTPServer+Admin` for admin calls.
+/// - `RequestLog`: the access line and the journal entry, written as each answer is sent.
+/// - `ConnectionGuard`, `BodyBudget`: what slow and greedy clients meet (head deadline and
+///   eviction, body memory); the framing rules and the admin API's guard are the core's.
 ///
 /// The snapshot and the libmicrohttpd responses built from it are swapped together by
-/// `install(_:)`; a request keeps the `ServingState` it started with until it is answered.
+/// `install(_:)`; a request keeps the `ServingState` it had when its head arrived until it is answered.
 public final class HTTPServer: Sendable {
     public let configuration: ServerConfiguration
     public let runtime: RuntimeState
@@ -38,7 +39,6 @@ public final class HTTPServer: Sendable {
     /// Memory for request bodies (see `BodyBudget`).
     let bodyBudget: BodyBudget
     let startedAt = RequestState.monotonicNanoseconds()
-    let admin = AdminAPI()
     public let journal: RequestJournal
     let log: RequestLog
     let parking: ParkingLot
@@ -75,8 +75,9 @@ public final class HTTPServer: Sendable {
 
     /// What the core weighs against the snapshot for this server.
     static func policy(_ configuration: ServerConfiguration, forwardsMisses: Bool) -> ResolutionPolicy {
-        ResolutionPolicy(globalDelay: configuration.globalDelay, answersPreflight: configuration.cors,
-                         adminEnabled: configuration.adminEnabled, forwardsMisses: forwardsMisses)
+        ResolutionPolicy(globalDelay: configuration.globalDelay, answersPreflight: configuration.cors, adminEnabled: configuration.adminEnabled,
+                         adminAccess: AdminAccess(allowedHosts: configuration.allowedHosts, token: configuration.adminToken),
+                         forwardsMisses: forwardsMisses)
     }
 
     /// The port actually bound (useful with port 0).
@@ -101,14 +102,6 @@ public final class HTTPServer: Sendable {
     public func announceChange() {
         runtime.noteChange()
         news.announce()
-    }
-
-    /// Why `POST /__mockd/mocks` may not write here, or nil: anyone who reaches a server listening
-    /// beyond loopback could otherwise write files on this machine.
-    var writeRefusal: String? {
-        guard !configuration.isLoopbackOnly, configuration.adminToken == nil else { return nil }
-        return "creating mocks writes files on this machine, and mockd listens on \(configuration.host) without --admin-token: "
-            + "start it with --admin-token (or MOCKD_ADMIN_TOKEN) and send Authorization: Bearer <token>"
     }
 
     /// Binds and starts serving. Throws with the address and the reason when it cannot.

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Dispatch
+import MockdCore
 import MockdLock
 import Synchronization
 
@@ -11,7 +12,7 @@ final class ParkingLot: Sendable {
     /// How long a request waits, and who resumes it.
     enum Wait: Sendable {
         /// Resumed by a timer after `delay`; then `then` is carried out.
-        case timer(Duration, then: Outcome)
+        case timer(Duration, then: Resolution)
         /// Resumed by `start`'s work (an upstream call, a reload), which must end with
         /// `HTTPServer.finishWork`; shutdown leaves it to end by itself until its deadline.
         case work(start: @Sendable () -> Void)

@@ -41,7 +41,7 @@ struct AdminAPITests {
             let report = reloadReport
             let reloads = reloads
             return AdminAPI.Context(snapshot: snapshot, state: state, journal: journal, uptimeSeconds: uptime,
-                                    reload: { reloads.increment(); return report }, lastReload: lastReload)
+                                    reloads: ReloadStub(report: report, last: lastReload, count: reloads))
         }
 
         func call(_ method: String, _ target: String, body: String = "") -> BuiltResponse {
@@ -53,7 +53,7 @@ struct AdminAPITests {
                     return (String(parts[0]), parts.count > 1 ? String(parts[1]) : nil)
                 }
             }
-            return AdminAPI().handle(request(method, path, query: query, body: body), context: context)
+            return AdminAPI.call(for: request(method, path, query: query, body: body)).answer(context)
         }
 
         func resolve(_ path: String, session: String? = nil) -> Resolution {
@@ -402,5 +402,23 @@ struct RequestJournalTests {
         #expect(RequestJournal(capacity: 3, bodyLimit: 8).bodyLimit == 8)
         #expect(RequestJournal().bodyLimit == 64 * 1024)
         #expect(RequestJournal().capacity == 1000)
+    }
+}
+
+/// A reloader that counts its calls and answers with a fixed report.
+final class ReloadStub: Reloading {
+    let report: ReloadReport
+    let lastReload: ReloadReport?
+    let count: AdminAPITests.Counter
+
+    init(report: ReloadReport, last: ReloadReport?, count: AdminAPITests.Counter) {
+        self.report = report
+        self.lastReload = last
+        self.count = count
+    }
+
+    func reload(trigger: String) -> ReloadReport {
+        count.increment()
+        return report
     }
 }

@@ -43,13 +43,13 @@ struct DashboardCoreTests {
     }
 
     @Test func eventsWaitOnlyWithAnAfter() {
-        #expect(AdminAPI.work(for: .make(path: "/__mockd/events")) == .now)
-        #expect(AdminAPI.work(for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "7"), ("state", "2"), ("wait", "90")]))
+        #expect(AdminAPI.call(for: .make(path: "/__mockd/events")).work == .now)
+        #expect(AdminAPI.call(for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "7"), ("state", "2"), ("wait", "90")])).work
                 == .waitForNews(after: 7, state: 2, wait: .seconds(60)))
-        #expect(AdminAPI.work(for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "x")])) == .now, "answered at once with a 400")
-        #expect(AdminAPI.work(for: .make(method: "POST", path: "/__mockd/mocks")) == .offThread)
-        #expect(AdminAPI.work(for: .make(method: "POST", path: "/__mockd/reload")) == .offThread)
-        #expect(AdminAPI.work(for: .make(path: "/__mockd/sources")) == .now)
+        #expect(AdminAPI.call(for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "x")])).work == .now, "answered at once with a 400")
+        #expect(AdminAPI.call(for: .make(method: "POST", path: "/__mockd/mocks")).work == .offThread)
+        #expect(AdminAPI.call(for: .make(method: "POST", path: "/__mockd/reload")).work == .offThread)
+        #expect(AdminAPI.call(for: .make(path: "/__mockd/sources")).work == .now)
     }
 
     @Test(arguments: [

@@ -1,13 +1,13 @@
 import Testing
 @testable import MockdHTTP
 
-/// `RequestState.parse`, alone: the one pass over the raw request target that every request
-/// makes (percent-encoding check, raw query, raw path).
+/// `RequestTarget`, alone: the one pass over the raw request target that every request makes
+/// (percent-encoding check with its reason, raw query, raw path).
 @Suite("Raw URI")
 struct RawURITests {
     private func parse(_ uri: String) -> (bad: Bool, query: String, path: String?) {
-        let parsed = uri.withCString { RequestState.parse($0) }
-        return (parsed.badPercentEncoding, parsed.rawQuery, parsed.rawPath)
+        let parsed = uri.withCString { RequestTarget($0) }
+        return (parsed.percentEncodingError != nil, parsed.rawQuery, parsed.rawPath)
     }
 
     @Test func aPlainPath_HasNoQueryAndNoRawPath() {
@@ -34,6 +34,12 @@ struct RawURITests {
     @Test(arguments: ["/a%zz", "/a%4", "/a%", "/a%00", "/%g1/b", "/a%2"])
     func aBrokenEscapeInThePath_IsBad(_ uri: String) {
         #expect(parse(uri).bad == true)
+    }
+
+    @Test(arguments: [("/a%zz", "'%zz'"), ("/a%4", "'%4'"), ("/a%", "'%'"), ("/a%00", "%00 (a NUL byte)"), ("/a%00%zz", "%00"), ("/a%zz%00", "'%zz'")])
+    func theReasonNamesTheFirstBrokenEscapeAsSent(_ uri: String, _ named: String) {
+        let reason = uri.withCString { RequestTarget($0).percentEncodingError }
+        #expect(reason?.contains(named) == true, "\(reason ?? "nil")")
     }
 
     @Test func theQueryIsNotCheckedByThePathsRules() {

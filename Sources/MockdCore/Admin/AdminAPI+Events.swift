@@ -8,18 +8,20 @@ extension AdminAPI {
     static let defaultEventsWait = 25
     static let maximumEventsWait = 60
 
-    /// When the request can be answered (see `AdminWork`).
-    public static func work(for request: MockRequest) -> AdminWork {
-        let path = endpointPath(request.path)
-        switch (request.method, path) {
-        case ("POST", "/__mockd/reload"), ("POST", "/__mockd/mocks"):
-            return .offThread
-        case ("GET", "/__mockd/events"):
-            // A malformed argument is answered at once (400) by `events`.
-            guard case .success(let query) = EventsQuery.parse(request), let after = query.after else { return .now }
-            return .waitForNews(after: after, state: query.state, wait: .seconds(query.wait))
-        default:
-            return .now
+    /// The events call: its arguments read once, for when to answer and for the answer. A
+    /// malformed one is answered at once (400); without `after` (a dashboard's first call) or
+    /// with `wait=0` there is nothing to wait for.
+    static func eventsCall(_ request: MockRequest) -> AdminCall {
+        switch EventsQuery.parse(request) {
+        case .failure(let refusal):
+            return .answered(AdminAPI().json(400, ["error": .string(refusal.message)]))
+        case .success(let query):
+            let work: AdminWork = if let after = query.after, query.wait > 0 {
+                .waitForNews(after: after, state: query.state, wait: .seconds(query.wait))
+            } else {
+                .now
+            }
+            return AdminCall(work: work) { context in AdminAPI().events(query, context) }
         }
     }
 
@@ -60,12 +62,7 @@ extension AdminAPI {
         journal.lastID > after || (state != nil && state != runtime.changes)
     }
 
-    func events(_ request: MockRequest, _ context: Context) -> BuiltResponse {
-        let query: EventsQuery
-        switch EventsQuery.parse(request) {
-        case .success(let parsed): query = parsed
-        case .failure(let refusal): return json(400, ["error": .string(refusal.message)])
-        }
+    func events(_ query: EventsQuery, _ context: Context) -> BuiltResponse {
         let after = query.after ?? 0
         let entries = context.journal.entries(after: after, limit: Self.eventsLimit)
         // Compact, not pretty: a machine reads it, up to four times a second per dashboard.

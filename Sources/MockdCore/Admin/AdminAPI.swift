@@ -1,39 +1,98 @@
-/// The admin endpoints under `/__mockd/` (SPEC section 5): JSON in and out, errors as JSON
-/// with a message. Pure: answers from the context it is given.
+/// The admin endpoints under `/__mockd/`: JSON in and out, errors as JSON with a message.
+/// Pure: `call(for:access:)` decides a request into an `AdminCall` (the access check first, then
+/// one table of endpoints), and the call answers from the context the adapter gives it.
 public struct AdminAPI: Sendable {
     public static let prefix = "/__mockd/"
 
+    /// What an answer may read and change: facts the adapter has, never closures into it.
     public struct Context: Sendable {
         public var snapshot: Snapshot
         public var state: RuntimeState
         public var journal: RequestJournal
         public var uptimeSeconds: Double
-        /// Re-reads files and routes now and installs them if they are valid.
-        public var reload: @Sendable () -> ReloadReport
-        public var lastReload: ReloadReport?
+        /// Re-reads files and routes (`POST /__mockd/reload`, and after a new mock); nil: this server cannot.
+        public var reloads: (any Reloading)?
         /// Writes new mock files (`POST /__mockd/mocks`); nil: this server cannot.
         public var writer: (any MockFileWriting)?
         /// Why writing is refused (mockd listens beyond loopback without `--admin-token`); nil: allowed.
         public var writeRefusal: String?
 
         public init(snapshot: Snapshot, state: RuntimeState, journal: RequestJournal, uptimeSeconds: Double,
-                    reload: @escaping @Sendable () -> ReloadReport, lastReload: ReloadReport?,
-                    writer: (any MockFileWriting)? = nil, writeRefusal: String? = nil) {
+                    reloads: (any Reloading)? = nil, writer: (any MockFileWriting)? = nil, writeRefusal: String? = nil) {
             self.snapshot = snapshot
             self.state = state
             self.journal = journal
             self.uptimeSeconds = uptimeSeconds
-            self.reload = reload
-            self.lastReload = lastReload
+            self.reloads = reloads
             self.writer = writer
             self.writeRefusal = writeRefusal
         }
+
+        /// Reloads now, or says it cannot.
+        func reload(trigger: String) -> ReloadReport {
+            reloads?.reload(trigger: trigger)
+                ?? ReloadReport(time: 0, ok: false, files: 0, routes: 0, errors: ["reload is not available"], durationMilliseconds: 0, trigger: trigger)
+        }
+
+        var lastReload: ReloadReport? { reloads?.lastReload }
     }
 
-    static let endpoints: [(method: String, path: String)] = [
-        ("GET", "/__mockd/health"), ("GET", "/__mockd/routes"), ("GET", "/__mockd/scenario"), ("PUT", "/__mockd/scenario"),
-        ("GET", "/__mockd/requests"), ("DELETE", "/__mockd/requests"), ("POST", "/__mockd/reset"), ("POST", "/__mockd/reload"),
-        ("GET", "/__mockd/"), ("GET", "/__mockd/sources"), ("GET", "/__mockd/source"), ("GET", "/__mockd/events"), ("POST", "/__mockd/mocks"),
+    /// One endpoint: its method and path, and how a request for it becomes a call (most answer
+    /// at once; a few parse arguments that decide when they can answer).
+    struct Endpoint: Sendable {
+        let method: String
+        let path: String
+        /// Listed in the 404's `endpoints` and a 405's `allowed` (aliases are not).
+        var listed = true
+        let call: @Sendable (MockRequest) -> AdminCall
+
+        /// An endpoint answered at once, or off the server's threads (`work`), from the request and the context.
+        init(_ method: String, _ path: String, listed: Bool = true, work: AdminWork = .now,
+             _ answer: @escaping @Sendable (AdminAPI, MockRequest, Context) -> BuiltResponse) {
+            self.method = method
+            self.path = path
+            self.listed = listed
+            call = { request in AdminCall(work: work, changesState: method != "GET") { answer(AdminAPI(), request, $0) } }
+        }
+
+        /// An endpoint that reads its arguments first (`GET /__mockd/events`).
+        init(_ method: String, _ path: String, calling call: @escaping @Sendable (MockRequest) -> AdminCall) {
+            self.method = method
+            self.path = path
+            self.call = call
+        }
+    }
+
+    /// Every endpoint, in the order the 404 lists them.
+    static let endpoints: [Endpoint] = [
+        Endpoint("GET", "/__mockd/health") { api, _, context in api.health(context) },
+        Endpoint("GET", "/__mockd/routes") { api, _, context in api.json(200, RouteDescription.table(context.snapshot)) },
+        Endpoint("GET", "/__mockd/scenario") { api, request, context in
+            api.scenario(session: request.query.first { $0.name == "session" }?.value, context)
+        },
+        Endpoint("PUT", "/__mockd/scenario") { api, request, context in api.setScenario(request, context) },
+        Endpoint("POST", "/__mockd/scenario", listed: false) { api, request, context in api.setScenario(request, context) },
+        Endpoint("GET", "/__mockd/requests") { api, request, context in api.requests(request, context) },
+        Endpoint("DELETE", "/__mockd/requests") { api, _, context in
+            let count = context.journal.entries().count
+            context.journal.clear()
+            return api.json(200, ["cleared": .number(count)])
+        },
+        Endpoint("POST", "/__mockd/reset") { api, _, context in
+            context.state.reset()
+            context.journal.clear()
+            return api.json(200, ["reset": true, "scenario": .string(context.state.runtimeScenario())])
+        },
+        // Reading 10,000 files takes a few hundred ms: not on a server thread.
+        Endpoint("POST", "/__mockd/reload", work: .offThread) { api, _, context in
+            let report = context.reload(trigger: "admin")
+            return api.json(report.ok ? 200 : 422, report.json)
+        },
+        Endpoint("GET", "/__mockd/") { api, request, _ in api.dashboard(request) ?? api.json(404, ["error": "no page"]) },
+        Endpoint("GET", "/__mockd/sources") { api, _, context in api.sources(context) },
+        Endpoint("GET", "/__mockd/source") { api, request, context in api.source(request, context) },
+        Endpoint("GET", "/__mockd/events", calling: AdminAPI.eventsCall),
+        Endpoint("POST", "/__mockd/mocks", work: .offThread) { api, request, context in api.createMock(request, context) },
     ]
 
     public init() {}
@@ -41,7 +100,7 @@ public struct AdminAPI: Sendable {
     public static func isAdminPath(_ path: String) -> Bool {
         // The second byte first: nearly every path fails there, without a string comparison.
         // A plain byte read where the bytes are contiguous (always, for Swift's own strings),
-        // not the UTF-8 view's index walk: this runs twice per request.
+        // not the UTF-8 view's index walk.
         let secondIsUnderscore = path.utf8.withContiguousStorageIfAvailable { $0.count >= 8 && $0[1] == UInt8(ascii: "_") }
             ?? (path.utf8.count >= 8 && path.utf8.dropFirst().first == UInt8(ascii: "_"))
         return secondIsUnderscore && (path.hasPrefix(prefix) || path == "/__mockd")
@@ -51,42 +110,27 @@ public struct AdminAPI: Sendable {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
-    public func handle(_ request: MockRequest, context: Context) -> BuiltResponse {
-        if let page = dashboard(request) { return page }
-        let path = Self.endpointPath(request.path)
+    /// The call `request` makes: a refusal (Host, token), a dashboard file, an endpoint with
+    /// its arguments, or the 405/404 that lists what there is.
+    public static func call(for request: MockRequest, access: AdminAccess = AdminAccess()) -> AdminCall {
+        let isPage = isDashboardAsset(request)
+        if let refusal = access.refusal(request, isPage: isPage) { return .answered(refusal) }
+        if isPage, let page = AdminAPI().dashboard(request) { return .answered(page) }
+        let path = endpointPath(request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
-        switch (method, path) {
-        case ("GET", "/__mockd/health"): return health(context)
-        case ("GET", "/__mockd/routes"): return json(200, RouteDescription.table(context.snapshot))
-        case ("GET", "/__mockd/scenario"): return scenario(session: request.query.first { $0.name == "session" }?.value, context)
-        case ("PUT", "/__mockd/scenario"), ("POST", "/__mockd/scenario"): return setScenario(request, context)
-        case ("GET", "/__mockd/requests"): return requests(request, context)
-        case ("DELETE", "/__mockd/requests"):
-            let count = context.journal.entries().count
-            context.journal.clear()
-            return json(200, ["cleared": .number(count)])
-        case ("POST", "/__mockd/reset"):
-            context.state.reset()
-            context.journal.clear()
-            return json(200, ["reset": true, "scenario": .string(context.state.runtimeScenario())])
-        case ("POST", "/__mockd/reload"):
-            let report = context.reload()
-            return json(report.ok ? 200 : 422, report.json)
-        case ("GET", "/__mockd/sources"): return sources(context)
-        case ("GET", "/__mockd/source"): return source(request, context)
-        case ("GET", "/__mockd/events"): return events(request, context)
-        case ("POST", "/__mockd/mocks"): return createMock(request, context)
-        default:
-            let allowed = Self.endpoints.filter { Self.endpointPath($0.path) == path }.map(\.method)
-            if !allowed.isEmpty {
-                var response = json(405, ["error": .string("\(request.method) is not allowed on \(path)"),
-                                          "allowed": .array(allowed.map { .string($0) })])
-                response.headers.append(HTTPHeader("Allow", allowed.joined(separator: ", ")))
-                return response
-            }
-            return json(404, ["error": .string("no admin endpoint \(request.method) \(request.path)"),
-                              "endpoints": .array(Self.endpoints.map { .string("\($0.method) \($0.path)") })])
+        if let endpoint = endpoints.first(where: { $0.method == method && endpointPath($0.path) == path }) {
+            return endpoint.call(request)
         }
+        let allowed = endpoints.filter { $0.listed && endpointPath($0.path) == path }.map(\.method)
+        let api = AdminAPI()
+        if !allowed.isEmpty {
+            var response = api.json(405, ["error": .string("\(request.method) is not allowed on \(path)"),
+                                          "allowed": .array(allowed.map { .string($0) })])
+            response.headers.append(HTTPHeader("Allow", allowed.joined(separator: ", ")))
+            return .answered(response)
+        }
+        return .answered(api.json(404, ["error": .string("no admin endpoint \(request.method) \(request.path)"),
+                                        "endpoints": .array(endpoints.filter(\.listed).map { .string("\($0.method) \($0.path)") })]))
     }
 
     func health(_ context: Context) -> BuiltResponse {

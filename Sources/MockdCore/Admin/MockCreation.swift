@@ -124,7 +124,7 @@ extension AdminAPI {
         let shown = "\(context.snapshot.rootDisplayPath)/\(creation.relativePath)"
         switch writer.writeNewFile(relativePath: creation.relativePath, bytes: creation.bytes) {
         case .written:
-            let report = context.reload()
+            let report = context.reload(trigger: "admin")
             return json(201, .object([("file", .string(creation.relativePath)), ("path", .string(shown)), ("reload", report.json)]))
         case .exists:
             return json(409, .object([("error", .string("\(shown) exists; mockd never overwrites a file")), ("file", .string(creation.relativePath))]))

@@ -1,5 +1,6 @@
 /// The whole decision for one request: what to send, when, or whom to ask instead. The core
-/// decides it (`Resolver`), including which part wins; the adapter only carries it out.
+/// decides it (`Resolver`), including which part wins; the adapter only carries it out. The
+/// adapter also parks a decision (a delay) and carries out what it said when the time comes.
 public enum Resolution: Sendable {
     /// Send `reply` now.
     case respond(Reply)
@@ -12,8 +13,13 @@ public enum Resolution: Sendable {
     /// Nothing here answers and `--proxy` is on: the upstream's answer is sent as it comes,
     /// `after` the upstream's time (`--delay`, as for every answer). `warning`: as `Reply.warning`.
     case forward(scenario: String, after: Duration = .zero, warning: String? = nil)
-    /// The admin API (`/__mockd/`) answers, now or after `AdminWork` says.
-    case admin(AdminWork)
+    /// The admin API (`/__mockd/`) answers: the call is decided (guard, endpoint, arguments),
+    /// and `AdminCall.work` says when its answer can be made.
+    case admin(AdminCall)
+    /// The request cannot be read (framing, limits): a JSON reason and `Connection: close`.
+    case refuse(status: Int, reason: String)
+    /// Close without an answer (a timeout fault ran out, or mockd is stopping); `reason` is what the log says.
+    case close(reason: String)
 }
 
 /// When an admin answer can be made.
@@ -99,13 +105,17 @@ public struct ResolutionPolicy: Sendable {
     public var answersPreflight: Bool
     /// `/__mockd/` is the admin API (not `--no-admin`).
     public var adminEnabled: Bool
+    /// Who may call it (`--allowed-hosts`, `--admin-token`).
+    public var adminAccess: AdminAccess
     /// `--proxy`: a miss goes upstream instead of getting the 404 report.
     public var forwardsMisses: Bool
 
-    public init(globalDelay: Duration = .zero, answersPreflight: Bool = false, adminEnabled: Bool = false, forwardsMisses: Bool = false) {
+    public init(globalDelay: Duration = .zero, answersPreflight: Bool = false, adminEnabled: Bool = false, adminAccess: AdminAccess = AdminAccess(),
+                forwardsMisses: Bool = false) {
         self.globalDelay = globalDelay
         self.answersPreflight = answersPreflight
         self.adminEnabled = adminEnabled
+        self.adminAccess = adminAccess
         self.forwardsMisses = forwardsMisses
     }
 }

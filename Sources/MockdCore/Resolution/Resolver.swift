@@ -36,7 +36,7 @@ public final class Resolver: Sendable {
             return .respond(Reply(.built(Self.preflight(request, method: asked)), scenario: ""))
         }
         if policy.adminEnabled && AdminAPI.isAdminPath(request.path) {
-            return .admin(AdminAPI.work(for: request))
+            return .admin(AdminAPI.call(for: request, access: policy.adminAccess))
         }
         let scenario = state.scenario(for: request)
         let resolution = decide(request, scenario: scenario)
@@ -90,7 +90,7 @@ public final class Resolver: Sendable {
         case .respondAfter(let delay, let reply): .respondAfter(delay, reply.warned(warning))
         case .fault(let fault, let reply, let delay): .fault(fault, reply.warned(warning), after: delay)
         case .forward(let scenario, let delay, _): .forward(scenario: scenario, after: delay, warning: warning)
-        case .admin: resolution
+        case .admin, .refuse, .close: resolution
         }
     }
 

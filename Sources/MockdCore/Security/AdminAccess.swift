@@ -1,0 +1,27 @@
+/// Who may call the admin API, decided before any endpoint runs: the Host guard first (DNS
+/// rebinding), then the token (`--admin-token`). The dashboard's page and files need no token:
+/// they hold no data, and a browser cannot send one when it opens a page.
+public struct AdminAccess: Sendable {
+    public let hosts: AdminHostGuard
+    /// `Authorization: Bearer <token>` is required when set.
+    public let token: String?
+
+    public init(allowedHosts: [String] = [], token: String? = nil) {
+        hosts = AdminHostGuard(allowedHosts: allowedHosts)
+        self.token = token
+    }
+
+    /// The answer refusing `request`, or nil when it may go on. `isPage`: a dashboard page or file.
+    func refusal(_ request: MockRequest, isPage: Bool) -> BuiltResponse? {
+        if let host = request.headers.first(named: "Host"), !hosts.allows(host: host) {
+            return BuiltResponse.json(status: 403, AdminHostGuard.refusal(host: host), source: "admin")
+        }
+        if let token, !isPage, request.headers.first(named: "Authorization") != "Bearer \(token)" {
+            var response = BuiltResponse.json(status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n",
+                                              source: "admin")
+            response.headers.append(HTTPHeader("WWW-Authenticate", #"Bearer realm="mockd admin""#))
+            return response
+        }
+        return nil
+    }
+}

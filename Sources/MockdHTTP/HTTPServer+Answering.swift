@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CMicroHTTPD
+import Dispatch
+import MockdCore
+
+/// Carrying out the core's decision: `execute` sends what can be sent now and parks the rest
+/// (a delay, a timeout fault, an upstream call, slow admin work) until a timer or the work
+/// resumes it, when the handler executes what was left.
+extension HTTPServer {
+    /// `serving` is nil only for refusals, which never send a prepared response. `admin`: the
+    /// admin API answers (its answers never carry `--cors` headers), also once resumed.
+    func execute(_ resolution: Resolution, for request: MockRequest, serving: ServingState?, admin: Bool = false,
+                 connection: OpaquePointer, state: RequestState) -> MHD_Result {
+        switch resolution {
+        case .respondAfter(let delay, let reply):
+            return park(connection, state: state, request: request, serving: serving, .timer(delay, then: .respond(reply)))
+        case .fault(.timeout, _, _):
+            // No answer: held until the stall limit, so a client that never gives up cannot pin a slot forever.
+            return park(connection, state: state, request: request, serving: serving,
+                        .timer(configuration.stallLimit, then: .close(reason: "closed: timeout fault")))
+        case .fault(let fault, let reply, let delay) where delay > .zero:
+            return park(connection, state: state, request: request, serving: serving, .timer(delay, then: .fault(fault, reply, after: .zero)))
+        case .forward(let scenario, let delay, let warning):
+            guard let missHandler else { return .NO }  // the policy forwards only when there is one
+            return park(connection, state: state, request: request, serving: serving, .work { [self] in
+                Task {
+                    let response = await missHandler.answer(request)
+                    let relayed = Reply(.built(response), scenario: scenario)
+                    let reply = warning.map { relayed.warned($0) } ?? relayed
+                    // --delay: the upstream's time plus the delay, like every mocked answer (on the
+                    // lot's timer queue: no thread or task waits).
+                    parking.after(delay) { [self] in finishWork(state, .respond(reply)) }
+                }
+            })
+        case .admin(let call):
+            return executeAdmin(call, for: request, serving: serving, connection: connection, state: state)
+        case .respond, .fault, .refuse, .close:
+            return send(resolution, for: request, serving: serving, admin: admin, connection: connection, state: state)
+        }
+    }
+
+    /// Suspends the connection until `wait` is over (see `ParkingLot`). When it cannot be
+    /// parked: 503 past `--max-parked`; while stopping, a delay is cut short, a stall is
+    /// closed, and work (an upstream call) is refused.
+    func park(_ connection: OpaquePointer, state: RequestState, request: MockRequest, serving: ServingState?, admin: Bool = false,
+              _ wait: ParkingLot.Wait) -> MHD_Result {
+        // What to do when resumed: a timer's is known now; work replaces this one when done
+        // (only a resume at the shutdown deadline finds it unchanged). Parked requests were
+        // resolved, so they have a serving state.
+        guard let serving else { return .NO }
+        let then: Resolution
+        if case .timer(_, let resolution) = wait { then = resolution } else { then = .close(reason: "closed: stopping") }
+        state.pending.withLock { $0 = RequestState.Pending(resolution: then, request: request, serving: serving, admin: admin) }
+        switch parking.park(state, connection: connection, wait) {
+        case .parked:
+            return .YES
+        case .full:
+            let response = BuiltResponse.json(status: 503, #"{"error":"too many parked requests (--max-parked \#(configuration.maxParked)): delays, timeout faults and upstream calls wait in parallel up to that limit"}"# + "\n", source: "refused: too many parked requests")
+            return send(.respond(Reply(.built(response), scenario: "")), for: request, serving: serving, admin: admin, connection: connection, state: state)
+        case .closed:
+            let resolution: Resolution
+            switch wait {
+            case .timer(_, let then):
+                resolution = then
+            case .work:
+                var response = BuiltResponse.json(status: 503, #"{"error":"mockd is stopping"}"# + "\n", source: "refused: stopping")
+                response.headers.append(HTTPHeader("Connection", "close"))
+                resolution = .respond(Reply(.built(response), scenario: ""))
+            }
+            return send(resolution, for: request, serving: serving, admin: admin, connection: connection, state: state)
+        }
+    }
+
+    /// Hands a parked request what to send, and resumes it.
+    func finishWork(_ state: RequestState, _ resolution: Resolution) {
+        state.pending.withLock { pending in pending?.resolution = resolution }
+        parking.resume(state)
+    }
+
+    /// Sends an answer that is due now, or breaks the connection; logs the request first.
+    private func send(_ resolution: Resolution, for request: MockRequest, serving: ServingState?, admin: Bool,
+              connection: OpaquePointer, state: RequestState) -> MHD_Result {
+        state.phase = .answered
+        // Stopping: every answer closes its connection, so the drain ends with the requests in flight.
+        let closing = parking.isClosed
+        let extraHeaders = admin ? [] : configuration.corsHeaders
+        switch resolution {
+        case .close(let reason):
+            log.record(request, status: 0, source: reason, scenario: "", state: state)
+            return .NO
+        case .refuse(let status, let reason):
+            log.record(request, status: status, source: "refused: \(reason)", scenario: "", state: state)
+            var body = BuiltResponse.json(status: status, #"{"error":\#(JSONText.quoted(reason))}"# + "\n", source: "refused")
+            body.headers.append(HTTPHeader("Connection", "close"))
+            return queue(MHDResponse(built: body, extraHeaders: extraHeaders), status: status, on: connection)
+        case .fault(.reset, let reply, _):
+            warnIfNeeded(reply, request)
+            log.record(request, status: 0, source: reply.source + " (fault reset)", scenario: reply.scenario, state: state)
+            Self.resetOnClose(connection)
+            return .NO
+        case .fault(.truncated, let reply, _):
+            warnIfNeeded(reply, request)
+            log.record(request, status: reply.status, source: reply.source + " (fault truncated)", scenario: reply.scenario, state: state,
+                       response: reply.builtResponse)
+            return queue(MHDResponse(truncating: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
+        case .respond(let reply), .fault(_, let reply, _):  // a timeout fault never gets here: it is parked, then closed
+            warnIfNeeded(reply, request)
+            log.record(request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state, response: reply.builtResponse)
+            if closing {
+                return queue(MHDResponse(closing: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
+            }
+            switch reply.response {
+            case .prepared(let prepared):
+                guard let serving, let response = serving.response(for: prepared) else { return .NO }
+                return MHD_queue_response(connection, UInt32(prepared.status), response)
+            case .built(let built):
+                if let id = built.reuseID, let serving {
+                    return queue(serving.reusedResponse(id, { MHDResponse(built: built, extraHeaders: extraHeaders) }),
+                                 status: built.status, on: connection)
+                }
+                return queue(MHDResponse(built: built, extraHeaders: extraHeaders), status: built.status, on: connection)
+            }
+        case .respondAfter, .forward, .admin:
+            // Decisions that wait: `execute` parks them and sends what they leave.
+            return execute(resolution, for: request, serving: serving, admin: admin, connection: connection, state: state)
+        }
+    }
+
+    /// An unknown X-Mock-Scenario: answered with the defaults, said in the header and in the log.
+    private func warnIfNeeded(_ reply: Reply, _ request: MockRequest) {
+        if let warning = reply.warning {
+            logger.warning("\(warning)", metadata: ["method": "\(request.method)", "path": "\(request.path)"])
+        }
+    }
+
+    private func queue(_ response: MHDResponse?, status: Int, on connection: OpaquePointer) -> MHD_Result {
+        guard let response else { return .NO }
+        // libmicrohttpd takes its own reference while queueing; ours must last until then.
+        return withExtendedLifetime(response) { MHD_queue_response(connection, UInt32(status), response.raw) }
+    }
+
+    /// With TURBO mode libmicrohttpd skips its orderly shutdown, so a zero linger turns the
+    /// close into a reset (RST), which is what a dropped connection looks like to a client.
+    static func resetOnClose(_ connection: OpaquePointer) {
+        let fd = cmhd_connection_fd(connection)
+        guard fd >= 0 else { return }
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+}

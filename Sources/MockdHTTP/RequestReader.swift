@@ -1,0 +1,51 @@
+import MockdCore
+
+/// What mockd knows of a request once its head is in: decided once, on the handler's first
+/// call, and read by every later step (the refusals, how much body to keep, the request the
+/// core resolves).
+struct RequestHead: Sendable {
+    /// Decoded once (the common methods without decoding the C string).
+    let method: String
+    /// Percent-decoded, in origin form (`http://host:port/a` → `/a`); nil when it is not UTF-8.
+    let path: String?
+    let headers: [HTTPHeader]
+    /// What the framing rules read from the headers (the body's facts among them).
+    let framing: RequestFraming.Head
+    /// The configuration this request is served with, from its head to its answer: a reload
+    /// during its upload changes neither how much of its body is kept nor who answers it.
+    let serving: ServingState
+
+    /// `/__mockd/…`, by the origin-form path (an absolute-form admin call is one too).
+    var isAdmin: Bool { path.map(AdminAPI.isAdminPath) ?? false }
+}
+
+/// One request as it is read: its head, then its body as it arrives (held as far as something
+/// reads it: see `BodyBudget`), then the `MockRequest` the core resolves.
+struct RequestReader: Sendable {
+    let head: RequestHead
+    /// How much of the body to hold.
+    let keepLimit: Int
+    var body: [UInt8] = []
+    /// Body bytes received (`body` may hold fewer).
+    var bytesSeen = 0
+    /// Bytes reserved from the server's body budget for `body` (its capacity), returned at completion.
+    var heldBytes = 0
+    /// A chunk did not fit in the body budget: answered 503.
+    var overBudget = false
+    /// A chunked body went past `--max-body-bytes`: answered 413.
+    var tooLarge = false
+    /// The connection guard watches this body's rate (`--min-body-rate`): it is told when the body is in.
+    var watched = false
+
+    init(head: RequestHead, keepLimit: Int) {
+        self.head = head
+        self.keepLimit = keepLimit
+    }
+
+    /// The request for the core, once the body is in. `query`: the decoded arguments (read
+    /// from libmicrohttpd only when there is a query).
+    func request(path: String, target: RequestTarget, query: [(name: String, value: String?)]) -> MockRequest {
+        MockRequest(method: head.method, path: path, query: query, rawQuery: target.rawQuery, headers: head.headers, body: body,
+                    rawPath: target.rawPath.map(HTTPServer.originForm))
+    }
+}

@@ -1,0 +1,63 @@
+/// The request target as sent (still percent-encoded), read once when the request line arrives:
+/// what libmicrohttpd's decoded URL no longer shows.
+struct RequestTarget: Sendable {
+    /// Why the path cannot be served, naming what was sent: a `%` not followed by two hex digits
+    /// (libmicrohttpd would keep `%zz` as the three characters), or `%00` (it would cut the path
+    /// short). Nil when the path's escapes are sound. The query is checked by its own rules.
+    let percentEncodingError: String?
+    /// The part after the first `?`, before any `#` (empty when there is none), for forwarding and the journal.
+    let rawQuery: String
+    /// The path as sent when it holds a `%` (else nil: no copy for most requests; see `MockRequest.rawPath`).
+    let rawPath: String?
+
+    static let empty = RequestTarget(percentEncodingError: nil, rawQuery: "", rawPath: nil)
+
+    init(percentEncodingError: String?, rawQuery: String, rawPath: String?) {
+        self.percentEncodingError = percentEncodingError
+        self.rawQuery = rawQuery
+        self.rawPath = rawPath
+    }
+
+    /// One pass over the raw URI (this runs for every request).
+    init(_ uri: UnsafePointer<CChar>) {
+        var cursor = uri
+        var encoded = false
+        var error: String?
+        while true {
+            let byte = UInt8(bitPattern: cursor.pointee)
+            if byte == 0 || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: "%") {
+                encoded = true
+                let high = UInt8(bitPattern: cursor[1])
+                let low = high == 0 ? 0 : UInt8(bitPattern: cursor[2])
+                // Past what was checked, never past the terminating NUL.
+                let length = high == 0 ? 1 : (low == 0 ? 2 : 3)
+                if error == nil {
+                    if !Self.isHex(high) || !Self.isHex(low) {
+                        let sent = String(decoding: UnsafeRawBufferPointer(start: cursor, count: length), as: UTF8.self)
+                        error = "the URL has an invalid percent-encoding: '\(sent)' (% must be followed by two hex digits)"
+                    } else if high == UInt8(ascii: "0") && low == UInt8(ascii: "0") {
+                        error = "the URL has %00 (a NUL byte), which no path may contain"
+                    }
+                }
+                cursor += length
+                continue
+            }
+            cursor += 1
+        }
+        percentEncodingError = error
+        rawPath = encoded ? String(decoding: UnsafeRawBufferPointer(start: uri, count: cursor - uri), as: UTF8.self) : nil
+        guard cursor.pointee == CChar(UInt8(ascii: "?")) else {
+            rawQuery = ""
+            return
+        }
+        let start = cursor + 1
+        var end = start
+        while end.pointee != 0 && end.pointee != CChar(UInt8(ascii: "#")) { end += 1 }
+        rawQuery = String(decoding: UnsafeRawBufferPointer(start: start, count: end - start), as: UTF8.self)
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 70) || (byte >= 97 && byte <= 102)
+    }
+}
