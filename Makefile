@@ -9,10 +9,11 @@ PREFIX ?= /usr/local
 run: release
 	.build/release/mockd --root MockData --routes routes --port $(PORT)
 
-## Run every test (unit, HTTP integration, CLI, schemathesis, the dashboard in Chromium)
+## Run every test (unit, HTTP integration, CLI, the README's examples, schemathesis, the dashboard in Chromium)
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/readme-test.py
 	scripts/schemathesis-test.sh
 	scripts/browser-test.sh
 

@@ -3,7 +3,7 @@
 # instructions first), then those it runs to start. Package.swift hands the list to the linker
 # (Linux, release builds), which lays those functions out next to each other. The kernel maps a
 # program's code in 64 KiB runs around each page it executes, so scattered hot functions pull in
-# most of a 22 MB text section; packed, they pull in about 2.5 MiB less (README, Speed).
+# most of a 22 MB text section; packed, they pull in about 2.5 MiB less (docs/BENCHMARKS.md, Summary).
 #
 #   make release && scripts/link-order.sh
 #
