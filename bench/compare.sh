@@ -8,6 +8,7 @@
 #   DURATION=8 bench/compare.sh            seconds a workload
 #   ROUNDS=3 bench/compare.sh              rounds (each runs both servers; the order alternates)
 #   QUICK=1 bench/compare.sh               smoke run: 1 s a workload, no warm-up, one round (~30 s)
+#   START_LIMIT=120 bench/compare.sh       seconds a server may take to answer (default 60)
 #
 # The server runs pinned to CPU 0, wrk to CPU 1; traffic goes to 127.0.0.1 only; every wrk run
 # is bounded by -d; servers are stopped by their PID. wrk is installed with apt-get when missing.
@@ -72,7 +73,7 @@ start_server() {
   (cd "$WORK" && exec "${SERVER_CPU[@]}" "${CMD[@]}" >"$2.out" 2>"$2") &
   PID=$!
   PORT=""
-  while (($(now_ms) - t0 < 30000)); do
+  while (($(now_ms) - t0 < ${START_LIMIT:-60} * 1000)); do
     kill -0 "$PID" 2>/dev/null || { WHY="exited at start (see $2)"; return 1; }
     [[ -n "$PORT" ]] || PORT=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9][0-9]*\).*|\1|p' "$2.out" | head -1)
     if [[ -n "$PORT" ]]; then
@@ -81,7 +82,7 @@ start_server() {
     fi
     sleep 0.01
   done
-  WHY="no 200 on /bench/small within 30 s"
+  WHY="no 200 on /bench/small within ${START_LIMIT:-60} s"
   return 1
 }
 
