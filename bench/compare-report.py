@@ -105,7 +105,8 @@ def main():
         if s["check"] != "ok":
             out.append(f"- round {s['round']}, {s['server']}: **{s['check']}**")
     if len(rounds) > 1:
-        out.append("")
+        if out[-1]:
+            out.append("")
         out.append("Ratio to bare in each round:")
         out.append("")
         out.append("| round | " + " | ".join(k for k, _ in WORKLOADS) + " |")
