@@ -43,9 +43,9 @@ static: deps
 deps:
 	@scripts/install-deps.sh
 
-## mockd against bare libmicrohttpd with wrk (see ../shared/bench/README.md)
+## mockd against bare libmicrohttpd with wrk, a Markdown table (bench/compare.sh; docs/BENCHMARKS.md)
 bench: release
-	SERVERS="mhd_raw mockd" MOCKD=.build/release/mockd ../shared/bench/compare.sh
+	MOCKD=.build/release/mockd bench/compare.sh
 
 docker-test:
 	scripts/docker-test.sh

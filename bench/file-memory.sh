@@ -7,10 +7,8 @@
 #   bench/file-memory.sh                       the release build
 #   MOCKD=.build/static/mockd bench/file-memory.sh
 source "$(dirname "$0")/common.sh"
-SHARED="$REPO/../shared/bench"
-FIXTURE="$SHARED/fixtures/out/MockData"
-MHD_RAW="$SHARED/peers/build/mhd_raw"
-[[ -d "$FIXTURE" && -x "$MHD_RAW" ]] || { echo "run ../shared/bench/setup.sh first" >&2; exit 1; }
+FIXTURE=$("$HERE/fixtures.py")
+MHD_RAW=$("$HERE/peer/build.sh")
 WORK=$(mktemp -d)
 SERVER_PID=""
 trap 'stop_pid "$SERVER_PID"; stop_mockd; rm -rf "$WORK"' EXIT

@@ -5,7 +5,7 @@
 #   bench/instructions.sh                         the release build, 2,000 requests a workload
 #   MOCKD=/tmp/old/mockd bench/instructions.sh    another build (run both, compare the columns)
 #   REQUESTS=500 bench/instructions.sh            fewer requests (valgrind is ~50x slower)
-#   PEER=../shared/bench/peers/build/mhd_raw bench/instructions.sh
+#   PEER=$(bench/peer/build.sh) bench/instructions.sh
 #                                                 the same counts for bare libmicrohttpd
 #   BARE=1 bench/instructions.sh                  requests with only a Host header, as wrk sends them
 #                                                 (compare.sh); otherwise curl's three headers
@@ -17,8 +17,8 @@
 #   KEEP=/tmp/cg bench/instructions.sh            keep each workload's callgrind file there
 #                                                 (callgrind_annotate --inclusive=yes FILE)
 #
-# mockd runs under valgrind with the fixture of ../shared/bench (10,000 item files plus the
-# small, medium and large bodies). For each workload the counters are zeroed, curl sends exactly
+# mockd runs under valgrind with the fixture bench/fixtures.py makes (10,000 item files plus the
+# small, medium and large bodies; FIXTURES=DIR another folder). For each workload the counters are zeroed, curl sends exactly
 # N requests on one keep-alive connection, and the counters are dumped: the total divided by N is
 # what one request cost mockd, every thread included (the access log and the journal too).
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,11 +26,11 @@ REPO="$(cd "$HERE/.." && pwd)"
 source "$HERE/callgrind.sh"
 MOCKD=${MOCKD:-$REPO/.build/release/mockd}
 [[ "$MOCKD" == /* ]] || MOCKD="$PWD/$MOCKD"
-FIX=${FIXTURES:-$REPO/../shared/bench/fixtures/out/MockData}
+FIX=${FIXTURES:-$("$HERE/fixtures.py")}
 PEER=${PEER:-}
 [[ -z "$PEER" || "$PEER" == /* ]] || PEER="$PWD/$PEER"
 [[ -n "$PEER" || -x "$MOCKD" ]] || { echo "no mockd at $MOCKD: run 'make release' first" >&2; exit 1; }
-[[ -d "$FIX" ]] || { echo "no fixtures at $FIX: run ../shared/bench/setup.sh" >&2; exit 1; }
+[[ -d "$FIX" ]] || { echo "no fixtures at $FIX" >&2; exit 1; }
 
 if [[ -n "$PEER" ]]; then  # mhd_raw takes a port, says nothing on stdout and has no health path
   PEER_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

@@ -2,14 +2,14 @@
 # Reload under load (issue 5): wrk on the 10,000-file fixture while the folder is reloaded 20
 # times (10 edits picked up by --watch, 10 SIGHUPs), with a checker comparing every body it
 # gets with the file. Reports failed or wrong answers, the reload times, and peak RSS.
-#   make release && ../shared/bench/setup.sh && bench/reload.sh
+#   make release && bench/reload.sh
 source "$(dirname "$0")/common.sh"
-FIXTURE=${FIXTURE:-$REPO/../shared/bench/fixtures/out/MockData}
-[[ -f "$FIXTURE/mock_bench_items_1_get.json" ]] || { echo "no fixture at $FIXTURE: run ../shared/bench/setup.sh" >&2; exit 1; }
+FIXTURE=${FIXTURE:-$("$HERE/fixtures.py")}
+[[ -f "$FIXTURE/mock_bench_items_1_get.json" ]] || { echo "no fixture at $FIXTURE" >&2; exit 1; }
 cp -r "$FIXTURE" "$WORK/MockData"
 start_mockd --root "$WORK/MockData" --log-level info
 URL=http://127.0.0.1:$PORT
-LUA="$REPO/../shared/bench/wrk/bench.lua"
+LUA="$HERE/wrk.lua"
 
 DURATION=14
 WRK_ITEMS=10000 taskset -c 1 wrk -t1 -c32 -d${DURATION}s -s "$LUA" "$URL/" >"$WORK/wrk.txt" 2>&1 &
