@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import MockdCore
+
+
+/// The access log's fast path: one line per request into the log sink.
+public struct AccessLogWriter: Sendable {
+    let format: MockdLogHandler.Format
+    let sink: LogSink
+
+    /// `time`: when the request was logged (`CLOCK_REALTIME`); read now when not given.
+    public func write(_ record: borrowing AccessRecord, at time: timespec? = nil) {
+        switch format {
+        case .text:
+            // Built outside the sink's lock, on the stack; the lock only covers the copy.
+            LineBuilder.build(maximumLength: Timestamp.length + 2 + record.maximumLength, { line in
+                Timestamp.put(time, into: &line)
+                line.put(UInt8(ascii: " "))
+                record.put(into: &line)
+                line.put(UInt8(ascii: "\n"))
+            }, then: { sink.writeLine($0, urgent: false) })
+        case .json:
+            sink.writeLine(urgent: false) { buffer in
+                buffer.append(contentsOf: #"{"time":""#.utf8)
+                Timestamp.append(time, to: &buffer)
+                buffer.append(contentsOf: #"","level":"info","message":"request""#.utf8)
+                buffer.append(contentsOf: record.jsonFields.utf8)
+                buffer.append(UInt8(ascii: "}"))
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import MockdCore
+
+
+/// The fields of one access-log line.
+public struct AccessRecord: CustomStringConvertible, Sendable {
+    public static let metadataKey = "mockd.request"
+    public var method: String
+    public var path: String
+    public var status: Int
+    public var source: String
+    public var durationMicroseconds: UInt64
+    /// The raw query, without `?`; empty when there was none.
+    public var query: String = ""
+    /// The scenario the request was answered in; `default` (or empty) is not shown.
+    public var scenario: String = ""
+    /// `X-Mock-Session`, when sent.
+    public var session: String?
+
+    public init(method: String, path: String, status: Int, source: String, durationMicroseconds: UInt64,
+                query: String = "", scenario: String = "", session: String? = nil) {
+        self.method = method
+        self.path = path
+        self.status = status
+        self.source = source
+        self.durationMicroseconds = durationMicroseconds
+        self.query = query
+        self.scenario = scenario
+        self.session = session
+    }
+
+    /// Shown only when it says something: not the default scenario.
+    var shownScenario: String? { scenario.isEmpty || scenario == "default" ? nil : scenario }
+    /// The 404 report's and the 501's source is their status: said once, not `404 404`.
+    var sourceRepeatsStatus: Bool { source.utf8.count == 3 && source == String(status) }
+
+    /// `GET /api/users?page=2 200 file users/mock_api_users_get.json 0.080ms scenario=empty session=sim-3`
+    public var description: String {
+        var bytes: [UInt8] = []
+        append(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same as `description`, appended as bytes.
+    func append(to buffer: inout [UInt8]) {
+        LineBuilder.build(maximumLength: maximumLength, { put(into: &$0) }, then: { buffer.append(contentsOf: $0) })
+    }
+
+    /// At least the length of the line `put(into:)` writes: the fields' bytes and room for the
+    /// separators, labels and numbers.
+    var maximumLength: Int {
+        method.utf8.count + path.utf8.count + query.utf8.count + source.utf8.count
+            + scenario.utf8.count + (session?.utf8.count ?? 0) + 96
+    }
+
+    func put(into line: inout LineBuilder) {
+        line.put(method)
+        line.put(UInt8(ascii: " "))
+        line.put(path)
+        if !query.isEmpty {
+            line.put(UInt8(ascii: "?"))
+            line.put(query)
+        }
+        line.put(UInt8(ascii: " "))
+        Digits.put(UInt64(max(0, status)), into: &line)
+        line.put(UInt8(ascii: " "))
+        if !sourceRepeatsStatus {
+            line.put(source)
+            line.put(UInt8(ascii: " "))
+        }
+        Digits.putMilliseconds(durationMicroseconds, into: &line)
+        line.put("ms" as StaticString)
+        if let shownScenario {
+            line.put(" scenario=" as StaticString)
+            line.put(shownScenario)
+        }
+        if let session {
+            line.put(" session=" as StaticString)
+            line.put(session)
+        }
+    }
+
+    /// `,"method":"GET","path":…,"durationMs":0.08`
+    var jsonFields: String {
+        var fields = ",\"method\":\(JSONText.quoted(method)),\"path\":\(JSONText.quoted(path))"
+        if !query.isEmpty { fields += ",\"query\":\(JSONText.quoted(query))" }
+        fields += ",\"status\":\(status),\"source\":\(JSONText.quoted(source)),\"durationMs\":\(Digits.milliseconds(durationMicroseconds))"
+        if let shownScenario { fields += ",\"scenario\":\(JSONText.quoted(shownScenario))" }
+        if let session { fields += ",\"session\":\(JSONText.quoted(session))" }
+        return fields
+    }
+}
