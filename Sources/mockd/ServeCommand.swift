@@ -27,10 +27,10 @@ struct ServeCommand: ParsableCommand {
     @Argument(help: .hidden)
     var unexpected: [String] = []
 
-    @Option(help: ArgumentHelp("Address to listen on: 127.0.0.1, localhost (127.0.0.1 and ::1), 0.0.0.0 (containers), or any IP. [env: MOCKD_HOST; default: 127.0.0.1]", valueName: "host"))
+    @Option(help: ArgumentHelp("Address to listen on: 127.0.0.1, localhost (127.0.0.1 and ::1), 0.0.0.0 (containers), or any IP. [env: MOCKD_HOST; default: \(ServeCommand.defaults.host)]", valueName: "host"))
     var host: String?
 
-    @Option(help: ArgumentHelp("Port; 0 takes a free one (the startup line shows it). [env: MOCKD_PORT; default: 8080]", valueName: "port"))
+    @Option(help: ArgumentHelp("Port; 0 takes a free one (the startup line shows it). [env: MOCKD_PORT; default: \(ServeCommand.defaults.port)]", valueName: "port"))
     var port: Int?
 
     @Option(help: ArgumentHelp("Scenario when a request names none. [env: MOCKD_SCENARIO; default: default]", valueName: "name"))
@@ -39,25 +39,25 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("threads"), help: ArgumentHelp("Worker threads. [env: MOCKD_THREADS; default: the CPUs mockd may run on, at most 8]", valueName: "n"))
     var threads: Int?
 
-    @Option(name: .customLong("max-body-bytes"), help: ArgumentHelp("Largest request body; larger ones get 413. [env: MOCKD_MAX_BODY_BYTES; default: 10485760]", valueName: "n"))
+    @Option(name: .customLong("max-body-bytes"), help: ArgumentHelp("Largest request body; larger ones get 413. [env: MOCKD_MAX_BODY_BYTES; default: \(ServeCommand.defaults.maxBodyBytes)]", valueName: "n"))
     var maxBodyBytes: Int?
 
-    @Option(name: .customLong("max-body-memory"), help: ArgumentHelp("Memory all request bodies held at once may take; past it 503 with Retry-After. Bodies no route reads are held only as far as the journal keeps them. [env: MOCKD_MAX_BODY_MEMORY; default: 268435456]", valueName: "bytes"))
+    @Option(name: .customLong("max-body-memory"), help: ArgumentHelp("Memory all request bodies held at once may take; past it 503 with Retry-After. Bodies no route reads are held only as far as the journal keeps them. [env: MOCKD_MAX_BODY_MEMORY; default: \(ServeCommand.defaults.maxBodyMemoryBytes)]", valueName: "bytes"))
     var maxBodyMemory: Int?
 
-    @Option(name: .customLong("max-header-bytes"), help: ArgumentHelp("Room for the request line and headers; larger requests get 414 or 431. [env: MOCKD_MAX_HEADER_BYTES; default: 16384]", valueName: "n"))
+    @Option(name: .customLong("max-header-bytes"), help: ArgumentHelp("Room for the request line and headers; larger requests get 414 or 431. [env: MOCKD_MAX_HEADER_BYTES; default: \(ServeCommand.defaults.maxHeaderBytes)]", valueName: "n"))
     var maxHeaderBytes: Int?
 
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp("At this many open connections a new one closes the slowest (head pending longest, else idle longest); refused only when all are busy. [env: MOCKD_MAX_CONNECTIONS; default: 4096]", valueName: "n"))
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("At this many open connections a new one closes the slowest (head pending longest, else idle longest); refused only when all are busy. [env: MOCKD_MAX_CONNECTIONS; default: \(ServeCommand.defaults.maxConnections)]", valueName: "n"))
     var maxConnections: Int?
 
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds before an idle or stalled client is disconnected. [env: MOCKD_IDLE_TIMEOUT; default: 30]", valueName: "seconds"))
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds before an idle or stalled client is disconnected. [env: MOCKD_IDLE_TIMEOUT; default: \(ServeCommand.defaults.idleTimeoutSeconds)]", valueName: "seconds"))
     var idleTimeout: Int?
 
-    @Option(name: .customLong("head-timeout"), help: ArgumentHelp("Seconds a client has to send a whole request head, from its first byte (a dribbled head gets 408). [env: MOCKD_HEAD_TIMEOUT; default: 30]", valueName: "seconds"))
+    @Option(name: .customLong("head-timeout"), help: ArgumentHelp("Seconds a client has to send a whole request head, from its first byte (a dribbled head gets 408). [env: MOCKD_HEAD_TIMEOUT; default: \(ServeCommand.defaults.headTimeoutSeconds)]", valueName: "seconds"))
     var headTimeout: Int?
 
-    @Option(name: .customLong("min-body-rate"), help: ArgumentHelp("Bytes a second a request body must bring, over 10 s; slower gets 408 and is closed (0: no minimum). [env: MOCKD_MIN_BODY_RATE; default: 1024]", valueName: "bytes"))
+    @Option(name: .customLong("min-body-rate"), help: ArgumentHelp("Bytes a second a request body must bring, over \(ServeCommand.defaults.bodyRateWindowSeconds) s; slower gets 408 and is closed (0: no minimum). [env: MOCKD_MIN_BODY_RATE; default: \(ServeCommand.defaults.minimumBodyRate)]", valueName: "bytes"))
     var minBodyRate: Int?
 
     @Option(help: ArgumentHelp("Milliseconds added to every answer: files, routes, 404s and proxied answers (not the admin API's). [env: MOCKD_DELAY; default: 0]", valueName: "ms"))
@@ -66,7 +66,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Forward requests nothing matched to this upstream (partial mocking). [env: MOCKD_PROXY]", valueName: "url"))
     var proxy: String?
 
-    @Option(name: .customLong("proxy-timeout"), help: ArgumentHelp("Seconds to wait for the upstream before answering 504. [env: MOCKD_PROXY_TIMEOUT; default: 30]", valueName: "seconds"))
+    @Option(name: .customLong("proxy-timeout"), help: ArgumentHelp("Seconds to wait for the upstream before answering 504. [env: MOCKD_PROXY_TIMEOUT; default: \(Int(ServeCommand.defaultProxyTimeout))]", valueName: "seconds"))
     var proxyTimeout: Double?
 
     @Flag(help: "With --proxy: save each upstream answer as a mock (a file, or a route in routes/recorded.json). [env: MOCKD_RECORD]")
@@ -78,13 +78,13 @@ struct ServeCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Reload when a file under the root or the routes folder changes. [env: MOCKD_WATCH; default: on]")
     var watch: Bool?
 
-    @Option(name: .customLong("journal-size"), help: ArgumentHelp("Requests kept for GET /__mockd/requests; 0 turns the journal off. [env: MOCKD_JOURNAL_SIZE; default: 1000]", valueName: "n"))
+    @Option(name: .customLong("journal-size"), help: ArgumentHelp("Requests kept for GET /__mockd/requests; 0 turns the journal off. [env: MOCKD_JOURNAL_SIZE; default: \(Settings().journalSize)]", valueName: "n"))
     var journalSize: Int?
 
-    @Option(name: .customLong("journal-body-bytes"), help: ArgumentHelp("Bytes of each request body kept in the journal. [env: MOCKD_JOURNAL_BODY_BYTES; default: 65536]", valueName: "n"))
+    @Option(name: .customLong("journal-body-bytes"), help: ArgumentHelp("Bytes of each request body kept in the journal. [env: MOCKD_JOURNAL_BODY_BYTES; default: \(Settings().journalBodyBytes)]", valueName: "n"))
     var journalBodyBytes: Int?
 
-    @Option(name: .customLong("max-parked"), help: ArgumentHelp("Requests waiting at once on delays, timeout faults or the upstream; more get 503. [env: MOCKD_MAX_PARKED; default: 10000]", valueName: "n"))
+    @Option(name: .customLong("max-parked"), help: ArgumentHelp("Requests waiting at once on delays, timeout faults or the upstream; more get 503. [env: MOCKD_MAX_PARKED; default: \(ServeCommand.defaults.maxParked)]", valueName: "n"))
     var maxParked: Int?
 
     @Flag(help: "Allow any origin (CORS) and answer preflight requests with 204. [env: MOCKD_CORS]")
@@ -99,14 +99,18 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("allowed-hosts"), help: ArgumentHelp("Host names the admin API answers besides loopback, IP addresses and single-label names (comma-separated; repeatable). [env: MOCKD_ALLOWED_HOSTS]", valueName: "names"))
     var allowedHosts: [String] = []
 
-    @Option(name: .customLong("journal-credentials"), help: ArgumentHelp("keep or redact credential values (Authorization, Cookie, *token*, *secret*…) in the journal. [env: MOCKD_JOURNAL_CREDENTIALS; default: keep on loopback, redact otherwise]", valueName: "policy"))
-    var journalCredentials: String?
+    @Option(name: .customLong("journal-credentials"), help: ArgumentHelp("Credential values (Authorization, Cookie, *token*, *secret*…) in the journal. [env: MOCKD_JOURNAL_CREDENTIALS; default: keep on loopback, redact otherwise]", valueName: "policy"))
+    var journalCredentials: ServerConfiguration.CredentialPolicy?
 
-    @Option(name: .customLong("log-format"), help: ArgumentHelp("text or json. [env: MOCKD_LOG_FORMAT; default: text]", valueName: "format"))
-    var logFormat: String?
+    @Option(name: .customLong("log-format"), help: ArgumentHelp("How log lines are written. [env: MOCKD_LOG_FORMAT; default: \(Settings().logFormat.rawValue)]", valueName: "format"))
+    var logFormat: MockdLogHandler.Format?
 
-    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error, critical; info logs every request. [env: MOCKD_LOG_LEVEL; default: info]", valueName: "level"))
-    var logLevel: String?
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("The least a line must matter to be logged; info logs every request. [env: MOCKD_LOG_LEVEL; default: \(Settings().logLevel.rawValue)]", valueName: "level"))
+    var logLevel: Logger.Level?
+
+    /// The defaults `--help` shows are the configuration's own.
+    static let defaults = ServerConfiguration()
+    static let defaultProxyTimeout = 30.0
 
     /// Everything resolved from flags, then the environment, then defaults.
     struct Settings {
@@ -141,26 +145,13 @@ struct ServeCommand: ParsableCommand {
         server.adminToken = adminToken ?? Environment.string("MOCKD_ADMIN_TOKEN")
         let hosts = allowedHosts.isEmpty ? (Environment.string("MOCKD_ALLOWED_HOSTS").map { [$0] } ?? []) : allowedHosts
         server.allowedHosts = hosts.flatMap { $0.split(separator: ",").map { String($0.filter { $0 != " " }) } }.filter { !$0.isEmpty }
-        if let policy = journalCredentials ?? Environment.string("MOCKD_JOURNAL_CREDENTIALS") {
-            guard let parsed = ServerConfiguration.CredentialPolicy(rawValue: policy) else {
-                throw ValidationError("--journal-credentials \(policy): expected keep or redact")
-            }
-            server.journalCredentials = parsed
-        }
+        server.journalCredentials = try journalCredentials ?? Self.environmentChoice("MOCKD_JOURNAL_CREDENTIALS")
         settings.server = server
         settings.watch = try watch ?? Environment.bool("MOCKD_WATCH") ?? true
         settings.journalSize = try Self.integer(journalSize, "journal-size", default: settings.journalSize, in: 0...Int.max)
         settings.journalBodyBytes = try Self.integer(journalBodyBytes, "journal-body-bytes", default: settings.journalBodyBytes, in: 0...Int.max)
-        let format = logFormat ?? Environment.string("MOCKD_LOG_FORMAT") ?? "text"
-        guard let parsedFormat = MockdLogHandler.Format(rawValue: format) else {
-            throw ValidationError("--log-format \(format): expected text or json")
-        }
-        settings.logFormat = parsedFormat
-        let level = logLevel ?? Environment.string("MOCKD_LOG_LEVEL") ?? "info"
-        guard let parsedLevel = Logger.Level(rawValue: level) else {
-            throw ValidationError("--log-level \(level): expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        settings.logLevel = parsedLevel
+        settings.logFormat = try logFormat ?? Self.environmentChoice("MOCKD_LOG_FORMAT") ?? settings.logFormat
+        settings.logLevel = try logLevel ?? Self.environmentChoice("MOCKD_LOG_LEVEL") ?? settings.logLevel
         let record = try Self.flag(record, "record")
         let overwrite = try Self.flag(recordOverwrite, "record-overwrite")
         if let upstream = proxy ?? Environment.string("MOCKD_PROXY") {
@@ -169,7 +160,7 @@ struct ServeCommand: ParsableCommand {
                 let timeout = try proxyTimeout ?? Environment.string("MOCKD_PROXY_TIMEOUT").map { text in
                     guard let value = Double(text) else { throw ValidationError("MOCKD_PROXY_TIMEOUT=\(text): expected seconds") }
                     return value
-                } ?? 30
+                } ?? Self.defaultProxyTimeout
                 guard timeout > 0 else { throw ValidationError("--proxy-timeout: expected more than 0 seconds") }
                 proxy.timeout = .milliseconds(Int(timeout * 1000))
                 proxy.record = record
@@ -196,11 +187,21 @@ struct ServeCommand: ParsableCommand {
         return result
     }
 
+    /// `MOCKD_NAME`'s value as one of an option's choices; nil when it is not set.
+    static func environmentChoice<Choice: RawRepresentable & CaseIterable>(_ variable: String) throws -> Choice? where Choice.RawValue == String {
+        guard let text = Environment.string(variable) else { return nil }
+        guard let choice = Choice(rawValue: text) else {
+            throw ValidationError("\(variable)=\(text): expected \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return choice
+    }
+
     /// A flag that `MOCKD_NAME=true` also sets.
     static func flag(_ flag: Bool, _ name: String) throws -> Bool {
         try flag || (Environment.bool(Environment.variable(for: name)) ?? false)
     }
 
+    /// Checked here, not in `run`, so an error is reported with serve's own usage.
     func validate() throws {
         if let word = unexpected.first {
             throw ValidationError(Self.notACommand(word))

@@ -1,0 +1,10 @@
+import ArgumentParser
+import Logging
+import MockdHTTP
+
+// Options whose value is one of a few words: the argument parser reads them itself, lists the
+// words in `--help`, and refuses any other word naming the choices.
+extension MockdLogHandler.Format: ExpressibleByArgument {}
+extension ServerConfiguration.CredentialPolicy: ExpressibleByArgument {}
+// swift-log's level names are the option's words (`trace` … `critical`).
+extension Logger.Level: @retroactive ExpressibleByArgument {}
