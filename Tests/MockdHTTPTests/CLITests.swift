@@ -55,7 +55,7 @@ struct CLITests {
     }
 
     /// A port nothing listens on, held (bound, not listening) so no one else takes it while the test runs.
-    final class ReservedPort: @unchecked Sendable {
+    final class ReservedPort: Sendable {
         let fd: Int32
         let port: Int
 

@@ -237,7 +237,7 @@ struct ReloadTests {
     // MARK: - systemd notify
 
     /// A Unix datagram socket the test owns, standing in for systemd's `NOTIFY_SOCKET`.
-    final class NotifySocket: @unchecked Sendable {
+    final class NotifySocket: Sendable {
         let fd: Int32
         let path: String
 
