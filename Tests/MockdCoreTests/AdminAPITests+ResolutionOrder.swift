@@ -3,7 +3,7 @@ import MockdCore
 import Testing
 
 extension AdminAPITests {
-    /// Issue 17.9: which URL each thing answers, in the order a request tries them, per scenario.
+    /// Which URL each thing answers, in the order a request tries them, per scenario.
     @Test func routes_ListTheResolutionOrderPerScenario() throws {
         let harness = try Harness()
         let response = harness.call("GET", "/__mockd/routes")

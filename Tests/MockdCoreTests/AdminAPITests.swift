@@ -3,7 +3,7 @@ import MockdCore
 import MockdLock
 import Testing
 
-/// SPEC section 5 without sockets: `AdminAPI.handle` for every endpoint, and the journal's bound.
+/// The admin API without sockets: `AdminAPI.call(for:)` for every endpoint, and the journal's bound.
 @Suite("Admin API")
 struct AdminAPITests {
     static let files: [String: String] = [
@@ -351,7 +351,7 @@ struct AdminAPITests {
         #expect(harness.reloads.value == 0)
     }
 
-    // `/__mockd` itself redirects to the dashboard (issue 14): `DashboardHTTPTests`.
+    // `/__mockd` itself redirects to the dashboard: `DashboardHTTPTests`.
     @Test("an unknown endpoint is 404 listing the endpoints", arguments: ["/__mockd/nope", "/__mockd/health/extra"])
     func unknownEndpoint_Is404(path: String) throws {
         let harness = try Harness()

@@ -2,7 +2,7 @@ import Foundation
 @testable import MockdCore
 import Testing
 
-/// The pure parts of the dashboard's API (issue 14): journal numbering, what a long poll
+/// The pure parts of the dashboard's API: journal numbering, what a long poll
 /// waits for, and which mock files may be created where.
 @Suite("Dashboard core")
 struct DashboardCoreTests {

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("MockFileName")
 struct MockFileNameTests {
-    // MARK: - forRequest: SPEC section 1's table
+    // MARK: - forRequest: the naming table (README, "Files by convention")
 
     struct Row: Sendable, CustomTestStringConvertible {
         let method: String
@@ -13,7 +13,7 @@ struct MockFileNameTests {
         var testDescription: String { "\(method) \(path) → \(file)" }
     }
 
-    @Test("SPEC section 1 table", arguments: [
+    @Test("the naming table", arguments: [
         Row(method: "GET", path: "/api/users", file: "mock_api_users_get.json"),
         Row(method: "GET", path: "/api/user/123", file: "mock_api_user_123_get.json"),
         Row(method: "POST", path: "/api/v1/sleep", file: "mock_api_v1_sleep_post.json"),

@@ -159,7 +159,7 @@ struct NotFoundReportTests {
 }
 
 extension NotFoundReportTests {
-    /// Issue 17.5: a misnamed file on disk is the likely reason for a miss: the 404 names it and why.
+    /// A misnamed file on disk is the likely reason for a miss: the 404 names it and why.
     @Test(arguments: [
         ("/api/user", "mock_api_user_get.josn", "extension .josn"),
         ("/api/users", "users/mock_api_users_GET.json", "lower case"),

@@ -16,7 +16,7 @@ struct ResolverTests {
 
     static func bytes(_ path: String) -> [UInt8] { Array(files[path]!.utf8) }
 
-    @Test("SPEC section 1 rows", arguments: [
+    @Test("the naming table", arguments: [
         ("GET", "/api/users", "users/mock_api_users_get.json"),
         ("GET", "/api/user/123", "users/mock_api_user_123_get.json"),
         ("POST", "/api/v1/sleep", "mock_api_v1_sleep_post.json"),
@@ -140,7 +140,7 @@ struct ResolverTests {
 }
 
 extension ResolverTests {
-    /// Issue 17.3: a misspelt X-Mock-Scenario is answered with the defaults, as before, and says so.
+    /// A misspelt X-Mock-Scenario is answered with the defaults, as before, and says so.
     @Test func resolve_AnUnknownScenarioHeaderWarnsListingTheKnownOnes() throws {
         try withSnapshot(Self.files) { snapshot, _ in
             let resolver = Resolver(snapshot: snapshot, state: RuntimeState())

@@ -23,7 +23,7 @@ func request(_ method: String, _ path: String, query: [(String, String?)] = [], 
                 headers: headers.map { HTTPHeader($0.0, $0.1) }, body: Array(body.utf8))
 }
 
-/// SPEC sections 2 and 3 without sockets: conditions, paths, methods, precedence, scenarios,
+/// Route tables and resolution without sockets: conditions, paths, methods, precedence, scenarios,
 /// sequences and templates, resolved by `Resolver` from route tables loaded from disk.
 @Suite("Route resolution")
 struct RouteResolutionTests {
@@ -196,7 +196,7 @@ struct RouteResolutionTests {
         #"{"method": "GET", "path": "/api/c", "response": {"text": "plain route c"}}"#,
         #"{"method": "GET", "path": "/api/f", "scenario": "t", "response": {"text": "scenario t route f"}}"#)
 
-    /// SPEC section 3: scenario route > overlay file > plain route > base file > 404.
+    /// Resolution order: scenario route > overlay file > plain route > base file > 404.
     @Test("precedence", arguments: [
         ("s", "/api/a", "scenario route a"),
         ("default", "/api/a", "plain route a"),
@@ -356,7 +356,7 @@ struct RouteResolutionTests {
         #expect((Duration.milliseconds(150)...Duration.milliseconds(250)).contains(ranged.delay), "\(ranged.delay)")
     }
 
-    /// Issue 17.7: misses too (the 404 report, the 501, and with --proxy the upstream's answer).
+    /// Misses too (the 404 report, the 501, and with --proxy the upstream's answer).
     @Test func globalDelay_AppliesToFilesAndMisses() throws {
         let snapshot = try loadRoutes(files: ["mock_api_users_get.json": "[]"], tables: [:])
         let resolver = Resolver(snapshot: snapshot, state: RuntimeState(), globalDelay: .milliseconds(120))

@@ -44,7 +44,7 @@ func routeTable(_ items: String...) -> String {
     "{\"routes\": [\n" + items.joined(separator: ",\n") + "\n]}\n"
 }
 
-/// SPEC section 2 and 8: a route table is decoded completely, and every problem is reported as
+/// A route table is decoded completely, and every problem is reported as
 /// `file: json.path: what was expected, found what` — one test per kind, each with its exact text.
 @Suite("Route tables: decoding and error messages")
 struct RouteTableTests {

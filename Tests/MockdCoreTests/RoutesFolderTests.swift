@@ -2,7 +2,7 @@
 import Testing
 import TestSupport
 
-/// Which routes folder goes with a root when none is given (issue 17.2).
+/// Which routes folder goes with a root when none is given.
 struct RoutesFolderTests {
     @Test(arguments: [
         ("/home/me/app/MockData", "/home/me/app/routes"),

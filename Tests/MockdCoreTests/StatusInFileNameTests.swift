@@ -2,7 +2,7 @@ import MockdCore
 import Testing
 import TestSupport
 
-/// `mock_<path>_<method>.<status>.json`: an error dataset made of files (issue 17.6).
+/// `mock_<path>_<method>.<status>.json`: an error dataset made of files.
 struct StatusInFileNameTests {
     @Test(arguments: [
         ("mock_api_users_get.500.json", "mock_api_users_get.json", 500),

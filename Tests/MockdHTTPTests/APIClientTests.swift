@@ -125,7 +125,7 @@ struct APIClientTests {
         }
     }
 
-    /// What an app's in-bundle mock client computes from the same URL (SPEC section 1's formula on
+    /// What an app's in-bundle mock client computes from the same URL (the naming formula on
     /// `URL.path`) is exactly the file mockd looks for, whatever the endpoint string holds.
     @Test("the 404 names the in-app convention's file", arguments: ["/api/teams", "api/teams/7", "/api/users?page=2", "/café/menü", "/api/a b"])
     func miss_NamesTheFileTheAppConventionUses(endpoint: String) async throws {

@@ -6,7 +6,7 @@ import MockdCore
 import MockdHTTP
 import Testing
 
-/// SPEC section 5 over real HTTP: every admin call, the token, `--no-admin`, the journal,
+/// The admin API over real HTTP: every admin call, the token, `--no-admin`, the journal,
 /// per-session scenarios and reset, the way a test suite drives mockd.
 @Suite("Admin API over HTTP")
 struct AdminHTTPTests {

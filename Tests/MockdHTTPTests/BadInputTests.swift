@@ -7,7 +7,7 @@ import MockdHTTP
 import Testing
 import TestSupport
 
-/// SPEC section 9: bad input gets a clear answer, and the server keeps serving everyone else.
+/// Bad input gets a clear answer, and the server keeps serving everyone else.
 @Suite("Bad input")
 struct BadInputTests {
     // MARK: - 400: invalid percent-encoding

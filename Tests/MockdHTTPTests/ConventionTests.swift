@@ -7,7 +7,7 @@ import MockdHTTP
 import Testing
 import TestSupport
 
-/// SPEC section 1 over real HTTP: every row of the table, the headers, the 404.
+/// The naming rule over real HTTP: every row of the table, the headers, the 404.
 @Suite("Files by convention over HTTP")
 struct ConventionTests {
     struct Row: Sendable, CustomTestStringConvertible {

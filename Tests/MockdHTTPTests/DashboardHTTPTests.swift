@@ -6,7 +6,7 @@ import MockdCore
 import MockdHTTP
 import Testing
 
-/// The dashboard's side of the admin API over real HTTP (issue 14): the page, what can answer,
+/// The dashboard's side of the admin API over real HTTP: the page, what can answer,
 /// the live feed (a long poll), and creating a mock from a miss.
 @Suite("Dashboard API over HTTP")
 struct DashboardHTTPTests {

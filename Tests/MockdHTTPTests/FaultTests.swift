@@ -14,7 +14,7 @@ import Darwin
 #endif
 import TestSupport
 
-/// SPEC sections 2 and 4 on the wire: faults as URLSession sees them, delays that hold no
+/// Faults and delays on the wire: faults as URLSession sees them, delays that hold no
 /// thread, the parking limit, and a shutdown with requests parked.
 @Suite("Faults and delays over HTTP")
 struct FaultTests {
@@ -262,7 +262,7 @@ struct FaultTests {
             let routeElapsed = seconds(since: start)
             #expect(route.text == "slow")
             #expect(routeElapsed >= 1.3, "route: \(routeElapsed) s")
-            // A miss is delayed too (issue 17.7: with --proxy, real endpoints must not look faster).
+            // A miss is delayed too (with --proxy, real endpoints must not look faster).
             #expect(try await server.request("GET", "/api/none").status == 404)
             let onServer = Self.serverSeconds(server.server)
             #expect(onServer.count == 3)

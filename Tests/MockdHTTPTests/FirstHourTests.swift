@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// What a new user met in the first hour with mockd (issue 17), as a real `mockd` process sees it.
+/// What a new user met in the first hour with mockd, as a real `mockd` process sees it.
 @Suite(.timeLimit(.minutes(2)))
 struct FirstHourTests {
     static let greeting = routeTable(#"{"method": "GET", "path": "/api/greeting", "response": {"text": "hi"}}"#)
@@ -175,7 +175,7 @@ extension FirstHourTests {
 }
 
 extension FirstHourTests {
-    /// Issue 17.8: under --log-format json the startup line is JSON too.
+    /// Under --log-format json the startup line is JSON too.
     @Test func messages_TheStartupLineIsJSONUnderLogFormatJSON() async throws {
         try await withTemporaryFolder(Fixture.standard) { folder async throws in
             let child = try ChildProcess(executable: CLITests.executable, arguments: ["--root", folder.path, "--port", "0", "--log-format", "json"],
@@ -196,7 +196,7 @@ extension FirstHourTests {
 }
 
 extension FirstHourTests {
-    /// Issue 17.8: a mistyped subcommand is named as such, with the commands and a suggestion.
+    /// A mistyped subcommand is named as such, with the commands and a suggestion.
     @Test func messages_AMistypedCommandListsTheCommands() async throws {
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
@@ -209,7 +209,7 @@ extension FirstHourTests {
         #expect(!unknown.stderr.contains("did you mean"), "\(unknown)")
     }
 
-    /// Issue 17.8: `mockd --help` shows the options a first run needs.
+    /// `mockd --help` shows the options a first run needs.
     @Test func messages_TheTopHelpShowsRootAndPort() async throws {
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
@@ -222,7 +222,7 @@ extension FirstHourTests {
 }
 
 extension FirstHourTests {
-    /// Issue 17.8: a bad escape is named as sent, not as %00.
+    /// A bad escape is named as sent, not as %00.
     @Test(arguments: [("/api/%zz", "'%zz'"), ("/api/%4", "'%4'"), ("/api/%", "'%'"), ("/api/us%00ers", "%00")])
     func messages_ABadEscapeIsNamedAsSent(target: String, named: String) async throws {
         try await withTestServer { server in
@@ -236,7 +236,7 @@ extension FirstHourTests {
 }
 
 extension FirstHourTests {
-    /// Issue 17.8: a port in use is said once, with the real port, not first as libmicrohttpd's "port 0".
+    /// A port in use is said once, with the real port, not first as libmicrohttpd's "port 0".
     @Test func messages_APortInUseIsSaidOnceWithItsNumber() async throws {
         try await withTemporaryFolder(Fixture.standard) { folder async throws in
             let taken = try CLITests.ReservedPort(listening: true)

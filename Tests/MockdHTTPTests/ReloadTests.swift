@@ -12,7 +12,7 @@ import Glibc
 import Darwin
 #endif
 
-/// SPEC section 7: reload in-process (the executable's `Reloader`), and through the `mockd` binary:
+/// Reload in-process (the executable's `Reloader`), and through the `mockd` binary:
 /// SIGHUP, `--watch`, `--no-watch`, and the systemd notify protocol.
 @Suite("Reload")
 struct ReloadTests {

@@ -25,7 +25,7 @@ struct ShutdownRaceTests {
             let port = server.port
             let stop = Flag()
             // Threads started here, not tasks: a task may wait its turn on the cooperative pool
-            // for longer than the deadline below on a busy machine (issue 17.1).
+            // for longer than the deadline below on a busy machine.
             let answered = Counter()
             let clientsDone = DispatchSemaphore(value: 0)
             for _ in 0..<20 {

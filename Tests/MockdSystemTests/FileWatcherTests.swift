@@ -4,7 +4,7 @@ import MockdLock
 import Testing
 import TestSupport
 
-/// SPEC section 7's watching half: edits, new, deleted and renamed files and folders are seen,
+/// Reload's watching half: edits, new, deleted and renamed files and folders are seen,
 /// a burst is one call, hidden and ignored paths are not, symbolic link swaps are, and `stop()`
 /// ends it. Every test runs with inotify and with the polling fallback.
 @Suite("File watcher")
@@ -16,7 +16,7 @@ struct FileWatcherTests {
         var quiet: Duration { self == .inotify ? .milliseconds(500) : .milliseconds(800) }
     }
 
-    /// How long a change may take to be reported (SPEC says within a second; a busy box is slower).
+    /// How long a change may take to be reported (the README promises within a second; a busy box is slower).
     static let changeTimeout: Duration = eventDeadline
 
     @Test(arguments: Mode.allCases)

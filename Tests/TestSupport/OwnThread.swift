@@ -4,7 +4,7 @@ import Foundation
 /// on Swift's cooperative pool. For tests that time something across an `await` (a client's
 /// timeout, an upstream's): on Linux the pool has as many threads as cores, and while the suite
 /// runs, hundreds of other tests' synchronous bodies queue on it; on a busy machine a resumed
-/// task waited 20–28 s for its turn, so a 1 s timeout measured 28 s (issue 17.1).
+/// task waited 20–28 s for its turn, so a 1 s timeout measured 28 s.
 public func onOwnThread<T: Sendable>(_ body: () async throws -> T) async throws -> T {
     let executor = OwnThreadExecutor()
     defer { executor.stop() }
@@ -13,7 +13,7 @@ public func onOwnThread<T: Sendable>(_ body: () async throws -> T) async throws 
 
 /// `Task { body }` with its own thread (see `onOwnThread`), child tasks included: for requests
 /// a test starts and then waits for against a deadline. A plain `Task` may not even start
-/// before such a deadline when the pool is busy (issue 17.1).
+/// before such a deadline when the pool is busy.
 public func taskOnOwnThread<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
     let executor = OwnThreadExecutor()
     return Task(executorPreference: executor) {

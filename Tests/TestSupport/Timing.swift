@@ -5,7 +5,7 @@
 /// from "waited for a timeout many times as long", never time a fast path, and allow for load.
 
 /// How much longer than on a quiet machine a wall-clock upper bound allows: with both cores
-/// kept busy, a task waiting to resume was seen to lose seconds (issue 17).
+/// kept busy, a task waiting to resume was seen to lose seconds.
 public let loadAllowance = 6
 
 /// How long a test waits for something that should happen at once (a connection, a line, a

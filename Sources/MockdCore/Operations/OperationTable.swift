@@ -1,4 +1,4 @@
-/// Operations from API descriptions, answered after files and routes (SPEC section 3). Built
+/// Operations from API descriptions, answered after files and routes. Built
 /// at load; a request costs a walk down a tree of path segments (whatever the number of
 /// operations) and, for a static answer, nothing more.
 public final class OperationTable: Sendable {

@@ -1,5 +1,5 @@
 /// The 404 a miss gets: what was looked for and what was near, so the user knows which
-/// file to create (SPEC section 3, step 6).
+/// file to create.
 public enum NotFoundReport {
     /// At most this many near names are listed.
     static let nearLimit = 5

@@ -1,11 +1,11 @@
 /// Decides the answer to a request from a snapshot. Pure: no I/O, no sockets.
 ///
-/// Precedence (SPEC section 3), first hit wins: a CORS preflight (`--cors`; never on `/__mockd/`), the admin API
+/// Precedence, first hit wins: a CORS preflight (`--cors`; never on `/__mockd/`), the admin API
 /// (`/__mockd/`), then for a request in scenario S: routes with `"scenario": S`, files under
 /// `scenarios/S/`, routes with no scenario, files anywhere else, operations from API descriptions
 /// (`--openapi`); then the upstream (`--proxy`), and only when nothing else will answer, the 404
 /// report. A route's fault wins over its delay; `--delay` applies to every answer but the admin
-/// API's and a preflight (issue 17.7).
+/// API's and a preflight.
 ///
 /// A class: every request reaches it through the serving state, and as a struct it was copied
 /// (four references retained and released) per request.

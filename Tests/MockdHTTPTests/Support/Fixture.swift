@@ -1,6 +1,6 @@
 import Foundation
 
-/// The mock folder most HTTP tests serve: every SPEC section 1 row plus odd names.
+/// The mock folder most HTTP tests serve: every row of the naming table (README, "Files by convention") plus odd names.
 /// Expected bodies are always read back from here, never written twice.
 enum Fixture {
     static let standard: [String: String] = [
