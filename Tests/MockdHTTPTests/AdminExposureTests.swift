@@ -69,6 +69,11 @@ struct AdminExposureTests {
             #expect(mock.header("Access-Control-Allow-Origin") == "*")
             let missing = try await Self.get(server, "/api/nothing", host: "127.0.0.1", headers: origin)
             #expect(missing.status == 404 && missing.header("Access-Control-Allow-Origin") == "*")
+            // An admin answer that was parked (a long poll, answered at once here: the journal has
+            // entries after 0) is still the admin API's when it is resumed.
+            let polled = try await Self.get(server, "/__mockd/events?after=0&wait=5", host: "127.0.0.1", headers: origin)
+            #expect(polled.status == 200)
+            #expect(polled.header("Access-Control-Allow-Origin") == nil, "\(polled)")
         }
     }
 
