@@ -73,16 +73,8 @@ public struct AdminAPI: Sendable {
         Endpoint("PUT", "/__mockd/scenario") { api, request, context in api.setScenario(request, context) },
         Endpoint("POST", "/__mockd/scenario", listed: false) { api, request, context in api.setScenario(request, context) },
         Endpoint("GET", "/__mockd/requests") { api, request, context in api.requests(request, context) },
-        Endpoint("DELETE", "/__mockd/requests") { api, _, context in
-            let count = context.journal.entries().count
-            context.journal.clear()
-            return api.json(200, ["cleared": .number(count)])
-        },
-        Endpoint("POST", "/__mockd/reset") { api, _, context in
-            context.state.reset()
-            context.journal.clear()
-            return api.json(200, ["reset": true, "scenario": .string(context.state.runtimeScenario())])
-        },
+        Endpoint("DELETE", "/__mockd/requests") { api, request, context in api.clearRequests(request, context) },
+        Endpoint("POST", "/__mockd/reset") { api, request, context in api.reset(request, context) },
         // Reading 10,000 files takes a few hundred ms: not on a server thread.
         Endpoint("POST", "/__mockd/reload", work: .offThread) { api, _, context in
             let report = context.reload(trigger: "admin")
@@ -157,6 +149,7 @@ public struct AdminAPI: Sendable {
         guard let body = try? JSONParser.parse(request.body), case .string(let name)? = body["scenario"], !name.isEmpty else {
             return json(400, ["error": #"expected a JSON body like {"scenario": "error"} or {"scenario": "error", "session": "sim-3"}"#])
         }
+        if let refusal = unknownKeys(body, known: ["scenario", "session"]) { return refusal }
         var session: String?
         if let raw = body["session"] {
             guard case .string(let text) = raw else { return json(400, ["error": "\"session\" must be a string"]) }
@@ -176,6 +169,7 @@ public struct AdminAPI: Sendable {
     }
 
     func requests(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+        if let refusal = unknownArguments(request, known: ["method", "path", "session", "limit"]) { return refusal }
         func argument(_ name: String) -> String? {
             request.query.first { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -186,6 +180,55 @@ public struct AdminAPI: Sendable {
         }
         let entries = context.journal.numberedEntries(method: argument("method"), path: argument("path"), session: argument("session"), limit: limit)
         return json(200, ["requests": .array(entries.map(\.json))])
+    }
+
+    /// `DELETE /__mockd/requests`: the whole journal, or one session's entries (`?session=ID`).
+    func clearRequests(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+        if let refusal = unknownArguments(request, known: ["session"]) { return refusal }
+        if let session = request.query.first(where: { $0.name == "session" })?.value, !session.isEmpty {
+            return json(200, ["cleared": .number(context.journal.clear(session: session)), "session": .string(session)])
+        }
+        let count = context.journal.entries().count
+        context.journal.clear()
+        return json(200, ["cleared": .number(count)])
+    }
+
+    /// `POST /__mockd/reset`: everything back to the start, or with `{"session": ID}` that
+    /// session only (its scenario, sequences and journal entries), leaving the others whole.
+    func reset(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+        guard !request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+            context.state.reset()
+            context.journal.clear()
+            return json(200, ["reset": true, "scenario": .string(context.state.runtimeScenario())])
+        }
+        guard let body = try? JSONParser.parse(request.body), case .object = body else {
+            return json(400, ["error": #"expected no body (everything), or a JSON body like {"session": "sim-3"} (one session)"#])
+        }
+        if let refusal = unknownKeys(body, known: ["session"]) { return refusal }
+        guard case .string(let session)? = body["session"], !session.isEmpty else {
+            return json(400, ["error": "\"session\" must be a session's id (a non-empty string)"])
+        }
+        context.state.reset(session: session)
+        context.journal.clear(session: session)
+        return json(200, ["reset": true, "session": .string(session), "scenario": .string(context.state.runtimeScenario(session: session))])
+    }
+
+    /// A 400 naming the keys of `body` that the call does not know, with the ones it does: a
+    /// misspelt key must fail the test that sent it, not quietly act on something else.
+    func unknownKeys(_ body: JSONValue, known: [String]) -> BuiltResponse? {
+        guard case .object(let members) = body else { return nil }
+        let unknown = members.map(\.key).filter { !known.contains($0) }
+        guard !unknown.isEmpty else { return nil }
+        return json(400, ["error": .string("unknown key\(unknown.count == 1 ? "" : "s") \(unknown.map(JSONText.quoted).joined(separator: ", "))"),
+                          "known": .array(known.map { .string($0) })])
+    }
+
+    /// The same for query arguments (a misspelt filter would otherwise match everything).
+    func unknownArguments(_ request: MockRequest, known: [String]) -> BuiltResponse? {
+        let unknown = request.query.map(\.name).filter { !known.contains($0) }
+        guard !unknown.isEmpty else { return nil }
+        return json(400, ["error": .string("unknown query argument\(unknown.count == 1 ? "" : "s") \(unknown.map(JSONText.quoted).joined(separator: ", "))"),
+                          "known": .array(known.map { .string($0) })])
     }
 
     func compactJSON(_ status: Int, _ value: JSONValue) -> BuiltResponse {

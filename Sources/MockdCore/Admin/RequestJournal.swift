@@ -128,6 +128,19 @@ public final class RequestJournal: Sendable {
         ring.withLock { $0 = Ring(lastID: $0.lastID) }
     }
 
+    /// Removes one session's entries (`X-Mock-Session` or its port); returns how many. The rest
+    /// keep their order and numbers.
+    @discardableResult
+    public func clear(session: String) -> Int {
+        ring.withLock { ring in
+            let ordered = ring.entries[ring.next...] + ring.entries[..<ring.next]
+            let kept = ordered.filter { $0.entry.session != session }
+            let removed = ring.entries.count - kept.count
+            ring = Ring(entries: Array(kept), next: 0, lastID: ring.lastID)
+            return removed
+        }
+    }
+
     /// Entries matching the filters, oldest first; `limit` keeps the newest N.
     public func entries(method: String? = nil, path: String? = nil, session: String? = nil, limit: Int? = nil) -> [Entry] {
         numberedEntries(method: method, path: path, session: session, limit: limit).map(\.entry)

@@ -78,6 +78,14 @@ public final class RuntimeState: Sendable {
         sequenceCounters.withLock { $0.removeAll() }
     }
 
+    /// One session back to the start: its scenario and its sequences; other sessions and the
+    /// global state are untouched.
+    public func reset(session: String) {
+        scenarios.withLock { _ = $0.sessions.removeValue(forKey: session) }
+        sequenceCounters.withLock { counters in counters = counters.filter { $0.key.session != session } }
+        noteChange()
+    }
+
     /// Back to the start: no runtime scenario, no sessions, sequences from their first response.
     public func reset() {
         scenarios.withLock { $0 = (nil, [:]) }
