@@ -265,7 +265,6 @@ struct RecorderTests {
             (MockRequest(method: "HEAD", path: "/x"), Self.json("{}")),
             (MockRequest(method: "GET", path: "/x"), BuiltResponse(status: 304, source: "proxy")),
             (MockRequest(method: "GET", path: "/x"), BuiltResponse(status: 206, body: [1], source: "proxy")),
-            (MockRequest(method: "GET", path: "/x"), BuiltResponse.json(status: 502, "{}", source: "proxy error")),
         ]
         for (request, response) in skipped {
             guard case .skipped = recorder.record(request, response) else {
@@ -273,6 +272,12 @@ struct RecorderTests {
                 continue
             }
         }
+        // mockd's own answer to a failed forward is told by the outcome's failure, whatever its
+        // label: a 200 with an upstream-looking source is still not recorded.
+        let failed = ProxyOutcome(response: BuiltResponse.json(status: 200, "{}", source: "proxy"), upstreamDuration: .zero,
+                                  failure: ProxyFailure(.unreachable, reason: "refused"))
+        #expect(recorder.record(MockRequest(method: "GET", path: "/x"), failed)
+                == .skipped("not an upstream answer (502 from mockd: upstream unreachable)"))
         #expect(space.folder.files().isEmpty)
         // Skipping does not count: the next real answer is recorded.
         #expect(recorder.record(MockRequest(method: "GET", path: "/x"), Self.json("{}")) == .wroteMock(space.root + "/mock_x_get.json"))

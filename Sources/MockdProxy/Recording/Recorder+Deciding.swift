@@ -8,7 +8,6 @@ import MockdCore
 /// Which answers are recorded, and as what.
 extension Recorder {
     static func notRecordable(_ request: MockRequest, _ response: BuiltResponse) -> String? {
-        if response.source == "proxy error" { return "not an upstream answer (\(response.status) from mockd)" }
         if request.method == "HEAD" { return "HEAD is answered from the GET mock" }
         if response.status < 200 { return "an informational \(response.status) is not an answer" }
         if response.status == 304 { return "304 Not Modified only makes sense for a conditional request" }
