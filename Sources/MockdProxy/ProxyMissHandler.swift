@@ -19,9 +19,10 @@ public final class ProxyMissHandler: MissHandler {
         var response = outcome.response
         let milliseconds = Double(outcome.upstreamDuration.components.attoseconds) / 1e15 + Double(outcome.upstreamDuration.components.seconds) * 1000
         response.source += " \(Int(milliseconds.rounded()))ms"
-        if let recorder, outcome.fromUpstream {
+        if let recorder {
             // The recorder writes with fsync: off libmicrohttpd's threads and off the Swift pool.
-            let result = await recorder.recordOffThePool(request, outcome.response)
+            // It decides from the outcome what is worth saving (mockd's own 502/504 is not).
+            let result = await recorder.recordOffThePool(request, outcome)
             logger.info("recorded", metadata: ["method": "\(request.method)", "path": "\(request.path)", "outcome": "\(result)"])
         }
         return response

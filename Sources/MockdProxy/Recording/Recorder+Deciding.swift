@@ -8,7 +8,6 @@ import MockdCore
 /// Which answers are recorded, and as what.
 extension Recorder {
     static func notRecordable(_ request: MockRequest, _ response: BuiltResponse) -> String? {
-        if response.source == "proxy error" { return "not an upstream answer (\(response.status) from mockd)" }
         if request.method == "HEAD" { return "HEAD is answered from the GET mock" }
         if response.status < 200 { return "an informational \(response.status) is not an answer" }
         if response.status == 304 { return "304 Not Modified only makes sense for a conditional request" }
@@ -29,7 +28,8 @@ extension Recorder {
         return media == "application/json" || media == "text/json" || (media.hasPrefix("application/") && media.hasSuffix("+json"))
     }
 
-    /// The pretty-printed body when the answer belongs in a `mock_…json` file, else nil.
+    /// The body, byte for byte as the upstream sent it (after any Content-Encoding was undone),
+    /// when the answer belongs in a `mock_…json` file, else nil: a replay gives the app what it saw.
     func mockFileBody(_ request: MockRequest, path: String, _ response: BuiltResponse) -> (name: String, bytes: Data)? {
         guard response.status == 200, !response.body.isEmpty else { return nil }
         if response.headers.contains(where: { Self.meaningfulHeaders.contains($0.name.lowercased()) }) { return nil }
@@ -43,7 +43,7 @@ extension Recorder {
         let name = MockFileName.forRequest(method: request.method, path: path)
         guard Self.isSafeFileName(name),
               case .mock(let method, _) = MockFileName.parse(name), method == request.method.uppercased() else { return nil }
-        let bytes = Data((value.prettyPrinted + "\n").utf8)
+        let bytes = Data(response.body)
         // The loader checks mock files with JSONParser.validate: write only what it accepts.
         guard bytes.withUnsafeBytes({ JSONParser.validate($0) }) == nil else { return nil }
         return (name, bytes)

@@ -75,8 +75,24 @@ public final class Recorder: Sendable {
         }
     }
 
-    /// Records one upstream answer (pass `ProxyOutcome.response` when `fromUpstream`). Does
-    /// blocking file I/O: call it off the server's network threads.
+    /// `record(_:_:)` of a whole proxy outcome on the recorder's own thread.
+    public func recordOffThePool(_ request: MockRequest, _ outcome: ProxyOutcome) async -> RecordOutcome {
+        await withCheckedContinuation { continuation in
+            writer.async { continuation.resume(returning: self.record(request, outcome)) }
+        }
+    }
+
+    /// Records what the proxy got for `request`: the upstream's answer, never mockd's own
+    /// 502/503/504 (decided on the outcome's typed `failure`, not on how its answer is labelled).
+    public func record(_ request: MockRequest, _ outcome: ProxyOutcome) -> RecordOutcome {
+        if let failure = outcome.failure {
+            return .skipped("not an upstream answer (\(failure.status) from mockd: \(failure.kind.rawValue))")
+        }
+        return record(request, outcome.response)
+    }
+
+    /// Records one answer the upstream gave (`ProxyOutcome.response` of an outcome without a
+    /// failure). Does blocking file I/O: call it off the server's network threads.
     public func record(_ request: MockRequest, _ response: BuiltResponse) -> RecordOutcome {
         if let why = Self.notRecordable(request, response) { return .skipped(why) }
         let path = Self.normalized(request.path)
