@@ -3,7 +3,7 @@ SWIFT ?= swift
 PORT ?= 8080
 PREFIX ?= /usr/local
 
-.PHONY: run test build release static deps bench docker-test systemd-test install clean fuzz sanitize
+.PHONY: run test test-mhd1 build release static deps bench docker-test systemd-test install clean fuzz sanitize
 
 ## Serve the bundled MockData/ and routes/ on http://127.0.0.1:$(PORT)
 run: release
@@ -16,6 +16,18 @@ test: deps
 	scripts/readme-test.py
 	scripts/schemathesis-test.sh
 	scripts/browser-test.sh
+
+# libmicrohttpd 1.0.x (Debian 13's source, built by scripts/mhd1-deps.sh into .build-mhd1/prefix)
+MHD1_PREFIX := $(CURDIR)/.build-mhd1/prefix
+
+## The whole Swift suite again, built against libmicrohttpd 1.0.x (what Homebrew and Debian 13
+## ship) in its own scratch path; the library is linked statically, so no loader path can pick
+## the system's 0.9.75 (LibraryVersionTests checks which one runs)
+test-mhd1: deps
+	scripts/mhd1-deps.sh $(MHD1_PREFIX)
+	PKG_CONFIG_PATH=$(MHD1_PREFIX)/lib/pkgconfig $(SWIFT) build --build-tests --scratch-path .build-mhd1
+	PKG_CONFIG_PATH=$(MHD1_PREFIX)/lib/pkgconfig MOCKD_EXPECT_LIBMICROHTTPD=$$(cat $(MHD1_PREFIX)/.done | cut -d- -f1) \
+	  $(SWIFT) test --skip-build --scratch-path .build-mhd1
 
 ## Fuzz the parsers with libFuzzer + ASan, FUZZ_SECONDS each (default 60); fails on a crash
 fuzz: deps

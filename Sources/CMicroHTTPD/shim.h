@@ -73,4 +73,24 @@ static inline void *cmhd_connection_socket_context(struct MHD_Connection *connec
     return info == NULL ? NULL : info->socket_context;
 }
 
+/// The running library's version ("0.9.75", "1.0.1"): the library loaded may differ from the
+/// header mockd was compiled against (both are libmicrohttpd.so.12).
+static inline const char *cmhd_library_version(void) {
+    return MHD_get_version();
+}
+
+/// MHD_OPTION_CLIENT_DISCIPLINE_LVL (libmicrohttpd 0.9.77 and later: how strictly request
+/// heads are parsed) as an option item. 0.9.75's header has no such name, so its number (38,
+/// fixed in the ABI) stands in there, and one source builds against either header. Only pass
+/// it to a library that knows it: older ones refuse to start on an unknown option.
+static inline struct MHD_OptionItem cmhd_client_discipline_option(int level) {
+#if MHD_VERSION >= 0x00097701
+    enum MHD_OPTION option = MHD_OPTION_CLIENT_DISCIPLINE_LVL;
+#else
+    enum MHD_OPTION option = (enum MHD_OPTION) 38;
+#endif
+    struct MHD_OptionItem item = { option, (intptr_t) level, NULL };
+    return item;
+}
+
 #endif

@@ -32,6 +32,16 @@ final class Daemon: Sendable {
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.maxHeaderBytes, ptr_value: nil),
                 MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: 1024, ptr_value: nil),
             ]
+            // Level 1: libmicrohttpd's "more strict protocol interpretation, within the limits
+            // set by RFCs for HTTP servers" (its advice for loaded public servers): it refuses
+            // more malformed request heads itself, so a proxy in front has less room to read a
+            // request differently, and every client that follows the RFCs (URLSession, curl,
+            // browsers) is still served. 2 and 3 refuse beyond what the RFCs let a server refuse
+            // (libmicrohttpd: "for testing of HTTP clients"); 0 lets more through. 0.9.75 has
+            // no such option; mockd's own head checks (RequestHeadCheck) apply on every version.
+            if MicroHTTPDVersion.running.hasClientDiscipline {
+                options.append(cmhd_client_discipline_option(1))
+            }
             if configuration.threads > 1 {
                 options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
             }

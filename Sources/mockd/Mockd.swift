@@ -1,4 +1,5 @@
 import ArgumentParser
+import MockdHTTP
 
 @main
 struct Mockd: ParsableCommand {
@@ -16,7 +17,7 @@ struct Mockd: ParsableCommand {
             Example: mockd --root MockData --port 8080
             Every option: mockd serve --help
             """,
-        version: MockdVersion.current,
+        version: MockdVersion.withLibrary,
         subcommands: [ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self, ImportCommand.self],
         defaultSubcommand: ServeCommand.self
     )
@@ -33,4 +34,7 @@ struct Mockd: ParsableCommand {
 
 enum MockdVersion {
     static let current = "0.1.0"
+    /// What `--version` prints: mockd's version and the libmicrohttpd it runs on, read from the
+    /// library loaded (which one answers decides how strictly requests are parsed).
+    static var withLibrary: String { "\(current) (libmicrohttpd \(MicroHTTPDVersion.running))" }
 }
