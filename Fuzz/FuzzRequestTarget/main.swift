@@ -3,7 +3,7 @@ import MockdCore
 @testable import MockdHTTP
 
 /// Any request target (as libmicrohttpd hands it over, NUL-terminated): the adapter's own
-/// decoding (percent-encoding check, query, raw path, absolute form) never reads past the end
+/// decoding (percent-encoding check and its reason, query, raw path, absolute form) never reads past the end
 /// or crashes; the framing rules take any method and header text.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -12,7 +12,9 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     bytes.append(0)
     bytes.withUnsafeBufferPointer { buffer in
         buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { uri in
-            if let raw = RequestState.parse(uri).rawPath { _ = HTTPServer.originForm(raw) }
+            let target = RequestTarget(uri)
+            if let raw = target.rawPath { _ = HTTPServer.originForm(raw) }
+            _ = target.percentEncodingError
         }
     }
     let text = String(decoding: bytes.dropLast(), as: UTF8.self)
