@@ -102,19 +102,37 @@ enum Swagger2Converter {
         if let headers = value["headers"]?.objectValue {
             members.append(("headers", .object(headers.map { ($0.key, .object([("schema", schema(of: $0.value))])) })))
         }
-        if let schema = value["schema"] {
-            let examples = value["examples"]
-            let content = produces.map { type -> (key: String, value: JSONValue) in
-                var media: [(key: String, value: JSONValue)] = [("schema", schema)]
-                if let example = examples?[type] { media.append(("example", example)) }
-                return (type, .object(media))
-            }
-            members.append(("content", .object(content)))
-        } else {
-            // No schema: still the operation's media type (2.0's `produces` applies to every answer).
-            members.append(("content", .object(produces.prefix(1).map { ($0, JSONValue.object([])) })))
-        }
+        members.append(("content", .object(content(value, produces: produces))))
         return .object(members)
+    }
+
+    /// A response's media types: those with an example first (in `produces` order, then the
+    /// example keys `produces` does not list), then the other produced types when there is a
+    /// schema. An example keyed `*/*` is the example of every produced type. Without schema or
+    /// examples, still the first produced type (2.0's `produces` applies to every answer).
+    static func content(_ response: JSONValue, produces: [String]) -> [(key: String, value: JSONValue)] {
+        let schema = response["schema"]
+        let examples = (response["examples"]?.objectValue ?? []).filter { $0.key != "*/*" }
+        let anyType = response["examples"]?["*/*"]
+        func media(_ example: JSONValue?) -> JSONValue {
+            var members: [(key: String, value: JSONValue)] = []
+            if let schema { members.append(("schema", schema)) }
+            if let example { members.append(("example", example)) }
+            return .object(members)
+        }
+        var withExample: [(key: String, value: JSONValue)] = []
+        var without: [(key: String, value: JSONValue)] = []
+        for type in produces {
+            if let example = examples.first(where: { $0.key == type })?.value ?? anyType {
+                withExample.append((type, media(example)))
+            } else if schema != nil {
+                without.append((type, media(nil)))
+            }
+        }
+        for example in examples where !produces.contains(example.key) { withExample.append((example.key, media(example.value))) }
+        let all = withExample + without
+        if all.isEmpty { return produces.prefix(1).map { ($0, JSONValue.object([])) } }
+        return all
     }
 
     private static func securityScheme(_ value: JSONValue) -> JSONValue {
