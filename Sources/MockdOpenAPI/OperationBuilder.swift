@@ -93,11 +93,23 @@ struct OperationBuilder {
             }
             headers.append(HTTPHeader(header.key, text ?? "value"))
         }
-        guard let (mediaType, media) = response["content"]?.objectValue?.first else {
+        let content = response["content"]?.objectValue ?? []
+        guard !content.isEmpty else {
             let prepared = builder.prepare(status: numeric, contentType: nil, headers: headers, body: ResponseBody([]), source: "\(source) empty")
             return OperationResponse(status: status, prepared: prepared)
         }
-        let mediaLocation = location.appending("content", mediaType)
+        // Each media type is answered in full; the first by default, another when `Accept` prefers it.
+        var representations = content.map { entry in
+            represent(entry.key, entry.value, at: location.appending("content", entry.key), status: status, numeric: numeric,
+                      headers: headers, source: source, into: &builder)
+        }
+        var first = representations.removeFirst()
+        first.alternatives = representations
+        return first
+    }
+
+    private mutating func represent(_ mediaType: String, _ media: JSONValue, at mediaLocation: Location, status: Int?, numeric: Int,
+                                    headers: [HTTPHeader], source: String, into builder: inout ResponseBuilder) -> OperationResponse {
         let isJSON = Self.isJSON(mediaType)
         var schemaIndex: Int?
         if let schema = media["schema"] { schemaIndex = compiler.compile(schema, at: mediaLocation.appending("schema")) }
@@ -148,7 +160,9 @@ struct OperationBuilder {
                 return Array((generator.generate(schemaIndex).serialized + "\n").utf8)
             }
         }
-        return OperationResponse(status: status, prepared: prepared, examples: examples, dynamicBody: dynamic)
+        var response = OperationResponse(status: status, prepared: prepared, examples: examples, dynamicBody: dynamic)
+        response.mediaType = OperationValidator.bare(mediaType)
+        return response
     }
 
     static func isJSON(_ mediaType: String) -> Bool {

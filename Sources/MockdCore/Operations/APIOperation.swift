@@ -66,6 +66,11 @@ public struct OperationResponse: Sendable {
     public var examples: [(name: String, response: PreparedResponse)]
     /// Makes a random valid body for `Prefer: dynamic=true`; nil when there is no schema.
     public var dynamicBody: (@Sendable (UInt64) -> [UInt8])?
+    /// The documented media type of these answers, bare (lower case, no parameters); nil without content.
+    package var mediaType: String?
+    /// The same status in its other documented media types, in document order: `Accept`
+    /// chooses among this response and them. Empty (no negotiation) for a single media type.
+    package var alternatives: [OperationResponse] = []
 
     public init(status: Int?, prepared: PreparedResponse, examples: [(name: String, response: PreparedResponse)] = [],
                 dynamicBody: (@Sendable (UInt64) -> [UInt8])? = nil) {
@@ -73,6 +78,13 @@ public struct OperationResponse: Sendable {
         self.prepared = prepared
         self.examples = examples
         self.dynamicBody = dynamicBody
+    }
+
+    /// The representation `Accept` prefers (RFC 9110); this one when none is acceptable.
+    func negotiated(_ accept: String) -> OperationResponse {
+        let offered = [mediaType ?? ""] + alternatives.map { $0.mediaType ?? "" }
+        let index = MediaNegotiation.choice(accept: accept, offered: offered)
+        return index == 0 ? self : alternatives[index - 1]
     }
 }
 

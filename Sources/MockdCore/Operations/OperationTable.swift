@@ -76,6 +76,9 @@ public final class OperationTable: Sendable {
                 applied.append("code=\(code)")
             }
         }
+        if !response.alternatives.isEmpty, let accept = request.headers.first(named: "Accept") {
+            response = response.negotiated(accept)
+        }
         var chosen = response.prepared
         if let name = preferences.example, let example = response.examples.first(where: { $0.name == name }) {
             chosen = example.response
