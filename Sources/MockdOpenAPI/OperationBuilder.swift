@@ -144,20 +144,29 @@ struct OperationBuilder {
                 }
             }
         }
-        let bytes = how == "empty" ? [] : Self.bytes(body, json: isJSON)
+        // XML types get XML: an example string as written, any other value written as XML.
+        let isXML = XMLBody.isXML(bare: OperationValidator.bare(mediaType))
+        let set = compiler.set
+        func encoded(_ value: JSONValue) -> [UInt8] {
+            if isXML, value.stringValue == nil { return Array(XMLBody(set: set).document(value, schema: schemaIndex).utf8) }
+            return Self.bytes(value, json: isJSON)
+        }
+        let bytes = how == "empty" ? [] : encoded(body)
         let prepared = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(bytes), source: "\(source) \(how)")
         var examples: [(name: String, response: PreparedResponse)] = []
         for example in named {
-            let response = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(Self.bytes(example.value, json: isJSON)),
+            let response = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(encoded(example.value)),
                                            source: "\(source) example \(JSONText.quoted(example.name))")
             examples.append((example.name, response))
         }
         var dynamic: (@Sendable (UInt64) -> [UInt8])?
-        if let schemaIndex, isJSON {
+        if let schemaIndex, isJSON || isXML {
             let box = compiler.box
             dynamic = { seed in
                 var generator = ExampleGenerator(set: box.set, random: SplitMix64(seed: seed))
-                return Array((generator.generate(schemaIndex).serialized + "\n").utf8)
+                let value = generator.generate(schemaIndex)
+                if isXML { return Array(XMLBody(set: box.set).document(value, schema: schemaIndex).utf8) }
+                return Array((value.serialized + "\n").utf8)
             }
         }
         var response = OperationResponse(status: status, prepared: prepared, examples: examples, dynamicBody: dynamic)

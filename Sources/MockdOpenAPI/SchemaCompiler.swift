@@ -63,6 +63,7 @@ struct SchemaCompiler {
         }
         let compiled = compile(value, at: target)
         set.schemas[slot].reference = compiled
+        if let name = target.pointer.split(separator: "/").last { set.schemas[slot].referenceName = String(name).replacing("~1", with: "/").replacing("~0", with: "~") }
         return slot
     }
 
@@ -144,6 +145,11 @@ struct SchemaCompiler {
         schema.writeOnly = value["writeOnly"]?.boolValue ?? false
         schema.example = value["example"] ?? value["examples"]?.arrayValue?.first
         schema.defaultValue = value["default"]
+        if let xml = value["xml"] {
+            schema.xmlName = xml["name"]?.stringValue
+            schema.xmlAttribute = xml["attribute"]?.boolValue ?? false
+            schema.xmlWrapped = xml["wrapped"]?.boolValue ?? false
+        }
         return schema
     }
 
