@@ -49,7 +49,9 @@ struct OperationBuilder {
             }
             let status = Self.status(entry.key)
             let numeric = status ?? (offset == 0 ? 200 : 500)
-            responses.append(prepare(response, at: at, status: status, numeric: numeric, source: "\(source) \(entry.key)", into: &builder))
+            var prepared = prepare(response, at: at, status: status, numeric: numeric, source: "\(source) \(entry.key)", into: &builder)
+            if Self.isRange(entry.key) { prepared.markRange() }
+            responses.append(prepared)
         }
         if responses.isEmpty {
             diagnostics.append(Diagnostic(.warning, file: file, location: location.appending("responses").description,
@@ -64,13 +66,19 @@ struct OperationBuilder {
                          security: security(operation), source: source)
     }
 
-    /// Lowest 2xx first, then `default`, then the rest in document order.
+    /// Lowest 2xx first (an explicit status before the `2XX` range), then `default`, then the
+    /// rest in document order.
     static func ordered(_ entries: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
-        let successes = entries.filter { status($0.key).map { (200...299).contains($0) } ?? false }.sorted { status($0.key)! < status($1.key)! }
+        let successes = entries.filter { status($0.key).map { (200...299).contains($0) } ?? false }.sorted {
+            (isRange($0.key) ? 1 : 0, status($0.key)!) < (isRange($1.key) ? 1 : 0, status($1.key)!)
+        }
         let fallback = entries.filter { $0.key == "default" }
         let rest = entries.filter { entry in !successes.contains { $0.key == entry.key } && entry.key != "default" }
         return successes + fallback + rest
     }
+
+    /// `2XX`: a class of statuses rather than one.
+    static func isRange(_ key: String) -> Bool { Int(key) == nil && status(key) != nil }
 
     /// `"200"` → 200, `"2XX"` → 200, `default` → nil.
     static func status(_ key: String) -> Int? {

@@ -71,6 +71,8 @@ public struct OperationResponse: Sendable {
     /// The same status in its other documented media types, in document order: `Accept`
     /// chooses among this response and them. Empty (no negotiation) for a single media type.
     package var alternatives: [OperationResponse] = []
+    /// Documented as a class (`5XX`): `status` is its first code, and `Prefer: code` any of the class.
+    package var isRange = false
 
     public init(status: Int?, prepared: PreparedResponse, examples: [(name: String, response: PreparedResponse)] = [],
                 dynamicBody: (@Sendable (UInt64) -> [UInt8])? = nil) {
@@ -78,6 +80,18 @@ public struct OperationResponse: Sendable {
         self.prepared = prepared
         self.examples = examples
         self.dynamicBody = dynamicBody
+    }
+
+    /// Marks this response and its other media types as answering a class of statuses.
+    package mutating func markRange() {
+        isRange = true
+        for index in alternatives.indices { alternatives[index].isRange = true }
+    }
+
+    /// Answers `code`: its own status, or a class (`5XX`) that holds it.
+    func answers(_ code: Int) -> Bool {
+        guard let status else { return false }
+        return isRange ? status / 100 == code / 100 : status == code
     }
 
     /// The representation `Accept` prefers (RFC 9110); this one when none is acceptable.

@@ -61,7 +61,8 @@ public final class OperationTable: Sendable {
             if let validator = operation.validator { violations += validator.violations(of: request, pathParameters: parameters) }
             if !violations.isEmpty {
                 if validation == .enforce {
-                    return Reply(.built(OperationErrors.invalid(operation, violations: violations)), scenario: scenario)
+                    let preferences = Preferences(request.headers.first(named: "Prefer"))
+                    return Reply(.built(OperationErrors.invalid(operation, violations: violations, preferences: preferences)), scenario: scenario)
                 }
                 warning = " (openapi-validate warn: \(violations.joined(separator: "; ")))"
             }
@@ -71,7 +72,9 @@ public final class OperationTable: Sendable {
         var response = operation.responses[0]
         var applied: [String] = []
         if let code = preferences.code {
-            if let documented = operation.responses.first(where: { $0.status == code }) ?? operation.responses.first(where: { $0.status == nil }) {
+            // The status itself, else its class (`5XX`), else `default`.
+            if let documented = operation.responses.first(where: { $0.status == code && !$0.isRange })
+                ?? operation.responses.first(where: { $0.answers(code) }) ?? operation.responses.first(where: { $0.status == nil }) {
                 response = documented
                 applied.append("code=\(code)")
             }
@@ -86,7 +89,7 @@ public final class OperationTable: Sendable {
         } else if scenario != Scenario.default, let example = response.examples.first(where: { $0.name == scenario }) {
             chosen = example.response
         }
-        let status = response.status ?? preferences.code ?? chosen.status
+        let status = response.status.flatMap { response.isRange ? nil : $0 } ?? preferences.code ?? chosen.status
         if preferences.dynamic, let make = response.dynamicBody {
             applied.append("dynamic=true")
             if let seed = preferences.seed { applied.append("seed=\(seed)") }
