@@ -89,28 +89,52 @@ struct OperationBuilder {
 
     private mutating func prepare(_ response: JSONValue, at location: Location, status: Int?, numeric: Int, source: String,
                                   into builder: inout ResponseBuilder) -> OperationResponse {
+        // A documented header is sent when it has a value to send: its `example`, its first
+        // `examples`, its schema's `default`, or (required) one made from its schema.
         var headers: [HTTPHeader] = []
-        for header in response["headers"]?.objectValue ?? [] {
-            guard let (value, headerLocation) = documents.dereference(header.value, at: location.appending("headers", header.key)),
-                  value["required"]?.boolValue == true || value["example"] != nil else { continue }
-            var text = value["example"].map(Self.headerText)
-            if text == nil, let schema = value["schema"] {
-                let index = compiler.compile(schema, at: headerLocation.appending("schema"))
-                var generator = ExampleGenerator(set: compiler.set)
-                text = Self.headerText(generator.generate(index))
+        var headerSchemas: [(name: String, schema: Int)] = []
+        for header in response["headers"]?.objectValue ?? [] where header.key.lowercased() != "content-type" {
+            guard let (value, headerLocation) = documents.dereference(header.value, at: location.appending("headers", header.key)) else { continue }
+            let schema = value["schema"].map { compiler.compile($0, at: headerLocation.appending("schema")) }
+            if let schema { headerSchemas.append((header.key, schema)) }
+            var example = value["example"]
+            if example == nil, let first = value["examples"]?.objectValue?.first {
+                example = documents.dereference(first.value, at: headerLocation.appending("examples", first.key))?.0["value"]
             }
-            headers.append(HTTPHeader(header.key, text ?? "value"))
+            var text = (example ?? schema.flatMap { compiler.set.resolved($0).defaultValue }).map(Self.headerText)
+            if text == nil, value["required"]?.boolValue == true {
+                if let schema {
+                    var generator = ExampleGenerator(set: compiler.set)
+                    text = Self.headerText(generator.generate(schema))
+                } else {
+                    text = "value"
+                }
+            }
+            if let text { headers.append(HTTPHeader(header.key, text)) }
+        }
+        // `Prefer: dynamic=true` makes every documented header from its schema.
+        var dynamicHeaders: (@Sendable (UInt64) -> [HTTPHeader])?
+        if !headerSchemas.isEmpty {
+            let box = compiler.box
+            let schemas = headerSchemas
+            dynamicHeaders = { seed in
+                var generator = ExampleGenerator(set: box.set, random: SplitMix64(seed: seed))
+                return schemas.map { HTTPHeader($0.name, Self.headerText(generator.generate($0.schema))) }
+            }
         }
         let content = response["content"]?.objectValue ?? []
         guard !content.isEmpty else {
             let prepared = builder.prepare(status: numeric, contentType: nil, headers: headers, body: ResponseBody([]), source: "\(source) empty")
-            return OperationResponse(status: status, prepared: prepared)
+            var response = OperationResponse(status: status, prepared: prepared)
+            response.dynamicHeaders = dynamicHeaders
+            return response
         }
         // Each media type is answered in full; the first by default, another when `Accept` prefers it.
         var representations = content.map { entry in
             represent(entry.key, entry.value, at: location.appending("content", entry.key), status: status, numeric: numeric,
                       headers: headers, source: source, into: &builder)
         }
+        for index in representations.indices { representations[index].dynamicHeaders = dynamicHeaders }
         var first = representations.removeFirst()
         first.alternatives = representations
         return first

@@ -71,6 +71,8 @@ public struct OperationResponse: Sendable {
     /// The same status in its other documented media types, in document order: `Accept`
     /// chooses among this response and them. Empty (no negotiation) for a single media type.
     package var alternatives: [OperationResponse] = []
+    /// Makes every documented header from its schema for `Prefer: dynamic=true`; nil when none has one.
+    package var dynamicHeaders: (@Sendable (UInt64) -> [HTTPHeader])?
     /// Documented as a class (`5XX`): `status` is its first code, and `Prefer: code` any of the class.
     package var isRange = false
 

@@ -90,11 +90,17 @@ public final class OperationTable: Sendable {
             chosen = example.response
         }
         let status = response.status.flatMap { response.isRange ? nil : $0 } ?? preferences.code ?? chosen.status
-        if preferences.dynamic, let make = response.dynamicBody {
+        if preferences.dynamic, response.dynamicBody != nil || response.dynamicHeaders != nil {
             applied.append("dynamic=true")
             if let seed = preferences.seed { applied.append("seed=\(seed)") }
-            let body = make(preferences.seed ?? UInt64.random(in: 0...UInt64.max))
-            return Reply(.built(built(chosen, status: status, body: body, applied: applied, warning: warning)), scenario: scenario)
+            let seed = preferences.seed ?? UInt64.random(in: 0...UInt64.max)
+            let body = response.dynamicBody?(seed) ?? chosen.body.array
+            var reply = built(chosen, status: status, body: body, applied: applied, warning: warning)
+            for header in response.dynamicHeaders?(seed &+ 1) ?? [] {
+                reply.headers.removeAll { HTTPHeader.namesEqual($0.name, header.name) }
+                reply.headers.append(header)
+            }
+            return Reply(.built(reply), scenario: scenario)
         }
         if applied.isEmpty, warning.isEmpty, status == chosen.status {
             return Reply(.prepared(chosen), scenario: scenario)
