@@ -122,7 +122,17 @@ struct OperationBuilder {
                 return schemas.map { HTTPHeader($0.name, Self.headerText(generator.generate($0.schema))) }
             }
         }
-        let content = response["content"]?.objectValue ?? []
+        // A key that is not a media type (`description:` indented one level too deep) is named
+        // with its place: an error for `mockd check`, a warning when serving the types beside it.
+        var content: [(key: String, value: JSONValue)] = []
+        for entry in response["content"]?.objectValue ?? [] {
+            if Self.isMediaType(entry.key), entry.value.objectValue != nil {
+                content.append(entry)
+            } else {
+                diagnostics.append(Diagnostic(checkExamples ? .error : .warning, file: file, location: location.appending("content", entry.key).description,
+                                              "\(JSONText.quoted(entry.key)) is not a media type (expected type/subtype, such as application/json): not served"))
+            }
+        }
         guard !content.isEmpty else {
             let prepared = builder.prepare(status: numeric, contentType: nil, headers: headers, body: ResponseBody([]), source: "\(source) empty")
             var response = OperationResponse(status: status, prepared: prepared)
@@ -204,6 +214,12 @@ struct OperationBuilder {
         var response = OperationResponse(status: status, prepared: prepared, examples: examples, dynamicBody: dynamic)
         response.mediaType = OperationValidator.bare(mediaType)
         return response
+    }
+
+    /// `type/subtype` (either may be `*`), parameters allowed: what a `content` key must be.
+    static func isMediaType(_ key: String) -> Bool {
+        let parts = OperationValidator.bare(key).split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && !$0.contains(" ") }
     }
 
     static func isJSON(_ mediaType: String) -> Bool {
