@@ -12,6 +12,13 @@ struct OperationValidator: RequestValidator {
         var schema: Int?
         /// `form` arrays in the query are repeated (`explode`, the default) or comma-separated.
         var explode: Bool
+        var style: ParameterStyle = .form
+        /// What the schema makes of the text, decided at load.
+        var shape: Shape = .scalar
+        /// An object's property names: an exploded `form` object sends each as a query parameter.
+        var properties: [String] = []
+
+        enum Shape: Sendable { case scalar, array, object }
     }
 
     /// A media type the body may have, read once at load: the request path compares bare types.
@@ -40,12 +47,23 @@ struct OperationValidator: RequestValidator {
         var found: [String] = []
         let set = schemas.set
         let validator = SchemaValidator(set: set)
+        let reader = ParameterReader(set: set)
         for parameter in parameters {
             let place = "\(parameter.place.rawValue).\(parameter.name)"
+            // Query and path parameters are read as their style spells them.
+            if parameter.place == .query || parameter.place == .path {
+                let value = parameter.place == .query ? reader.query(parameter, request.query)
+                    : pathParameters[parameter.name].map { reader.path(parameter, $0) }
+                guard let value else {
+                    if parameter.required { found.append("\(place): required, missing") }
+                    continue
+                }
+                if let schema = parameter.schema { found += validator.violations(value, schema, at: place) }
+                continue
+            }
             let values: [String]
             switch parameter.place {
-            case .path: values = pathParameters[parameter.name].map { [$0] } ?? []
-            case .query: values = request.query.filter { $0.name == parameter.name }.map { $0.value ?? "" }
+            case .path, .query: values = []
             case .header: values = request.headers.filter { HTTPHeader.namesEqual($0.name, parameter.name) }.map(\.value)
             case .cookie: values = RequestCookies.value(parameter.name, in: request).map { [$0] } ?? []
             }
@@ -155,9 +173,12 @@ enum RequestValidatorBuilder {
                     schema = builder.compiler.compile(raw, at: at.appending("schema"))
                 }
                 let required = place == .path || value["required"]?.boolValue == true
-                let style = value["style"]?.stringValue ?? "form"
-                let explode = value["explode"]?.boolValue ?? (style == "form")
-                let parameter = OperationValidator.Parameter(name: name, place: place, required: required, schema: schema, explode: explode)
+                let style = ParameterStyle.of(value, place: place)
+                let explode = value["explode"]?.boolValue ?? (style == .form)
+                var parameter = OperationValidator.Parameter(name: name, place: place, required: required, schema: schema, explode: explode)
+                parameter.style = style
+                parameter.shape = ParameterReader.shape(schema, in: builder.compiler.set)
+                if parameter.shape == .object, let schema { parameter.properties = ParameterReader.properties(schema, in: builder.compiler.set).map(\.name) }
                 // An operation's parameter replaces the path item's of the same name and place.
                 parameters.removeAll { $0.name == name && $0.place == place }
                 parameters.append(parameter)

@@ -90,8 +90,15 @@ enum Swagger2Converter {
         guard value["$ref"] == nil else { return value }
         var members = (value.objectValue ?? []).filter { !schemaKeywords.contains($0.key) && $0.key != "collectionFormat" }
         members.append(("schema", schema(of: value)))
-        if value["collectionFormat"]?.stringValue == "multi" { members.append(("explode", true)) } else if value["type"]?.stringValue == "array" {
-            members.append(("explode", false))
+        // `collectionFormat` (csv by default) as the OpenAPI 3 style that spells arrays the same way.
+        if value["type"]?.stringValue == "array" {
+            switch value["collectionFormat"]?.stringValue {
+            case "multi"?: members.append(("explode", true))
+            case "ssv"?: members += [("style", "spaceDelimited"), ("explode", false)]
+            case "tsv"?: members += [("style", "tabDelimited"), ("explode", false)]
+            case "pipes"?: members += [("style", "pipeDelimited"), ("explode", false)]
+            default: members.append(("explode", false))
+            }
         }
         return .object(members)
     }
