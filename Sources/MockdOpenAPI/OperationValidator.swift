@@ -29,12 +29,19 @@ struct OperationValidator: RequestValidator {
         var isJSON: Bool
         /// nil: not checked.
         var schema: Int?
+        /// A form body is read into an object of its fields, then checked as JSON is.
+        var form: Form?
+        /// Fields whose `encoding` says `application/json`: their text is parsed as JSON.
+        var jsonFields: Set<String> = []
+
+        enum Form: Sendable { case urlEncoded, multipart }
 
         init(mediaType: String, schema: Int?) {
             self.mediaType = mediaType
             bare = OperationValidator.bare(mediaType)
             isJSON = OperationBuilder.isJSON(bare: bare)
             self.schema = schema
+            form = bare == "application/x-www-form-urlencoded" ? .urlEncoded : bare == "multipart/form-data" ? .multipart : nil
         }
     }
 
@@ -89,6 +96,21 @@ struct OperationValidator: RequestValidator {
             found.append("header.Content-Type: expected \(bodyTypes.map(\.mediaType).joined(separator: " or ")), found \(JSONText.quoted(contentType))")
             return found
         }
+        if let form = match.form, let schema = match.schema {
+            let fields: [(name: String, value: String)]
+            switch form {
+            case .urlEncoded:
+                fields = FormBody.urlEncoded(request.body)
+            case .multipart:
+                guard let boundary = FormBody.boundary(contentType), let parts = FormBody.multipart(request.body, boundary: boundary) else {
+                    found.append("body: not multipart/form-data with the boundary its Content-Type names")
+                    return found
+                }
+                fields = parts
+            }
+            found += validator.violations(formObject(fields, schema: schema, jsonFields: match.jsonFields, in: set), schema, at: "body")
+            return found
+        }
         guard let schema = match.schema, match.isJSON || OperationBuilder.isJSON(bare: sentType) else { return found }
         do {
             let body = try JSONParser.parse(request.body)
@@ -97,6 +119,22 @@ struct OperationValidator: RequestValidator {
             found.append("body: invalid JSON: \(error.description)")
         }
         return found
+    }
+
+    /// A form's fields as the object its schema describes: a repeated name is an array, each
+    /// text read as its property's type (or parsed as JSON when its `encoding` says so).
+    func formObject(_ fields: [(name: String, value: String)], schema: Int, jsonFields: Set<String>, in set: SchemaSet) -> JSONValue {
+        let properties = ParameterReader.properties(schema, in: set)
+        var names: [String] = []
+        for field in fields where !names.contains(field.name) { names.append(field.name) }
+        return .object(names.map { name in
+            let values = fields.filter { $0.name == name }.map(\.value)
+            if jsonFields.contains(name), values.count == 1, let parsed = try? JSONParser.parse(Array(values[0].utf8)) { return (name, parsed) }
+            guard let property = properties.first(where: { $0.name == name }) else {
+                return (name, values.count == 1 ? .string(values[0]) : .array(values.map { .string($0) }))
+            }
+            return (name, ParameterCoercion.value(values, schema: property.schema, in: set, explode: true))
+        })
     }
 
     /// `application/json; charset=utf-8` matches `application/json`, `application/*` and `*/*`.
@@ -192,7 +230,11 @@ enum RequestValidatorBuilder {
                 bodyRequired = body["required"]?.boolValue ?? false
                 for media in body["content"]?.objectValue ?? [] {
                     let schema = media.value["schema"].map { builder.compiler.compile($0, at: at.appending("content", media.key, "schema")) }
-                    bodyTypes.append(OperationValidator.BodyType(mediaType: media.key, schema: schema))
+                    var type = OperationValidator.BodyType(mediaType: media.key, schema: schema)
+                    for field in media.value["encoding"]?.objectValue ?? [] {
+                        if let fieldType = field.value["contentType"]?.stringValue, OperationBuilder.isJSON(fieldType) { type.jsonFields.insert(field.key) }
+                    }
+                    bodyTypes.append(type)
                 }
             } else {
                 builder.report(bodyLocation, "unresolved $ref \(raw["$ref"]?.stringValue ?? "") (body not checked)")
