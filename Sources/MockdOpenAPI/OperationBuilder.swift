@@ -263,7 +263,12 @@ struct OperationBuilder {
                 case ("apiKey"?, "header"?): schemes.append(.apiKeyHeader(key))
                 case ("apiKey"?, "query"?): schemes.append(.apiKeyQuery(key))
                 case ("apiKey"?, "cookie"?): schemes.append(.apiKeyCookie(key))
-                case ("http"?, _): schemes.append(scheme["scheme"]?.stringValue?.lowercased() == "basic" ? .basic : .bearer)
+                case ("http"?, _):
+                    switch scheme["scheme"]?.stringValue?.lowercased() {
+                    case "basic"?: schemes.append(.basic)
+                    case "digest"?: schemes.append(.digest)
+                    default: schemes.append(.bearer)
+                    }
                 case ("oauth2"?, _), ("openIdConnect"?, _): schemes.append(.bearer)
                 default: continue
                 }

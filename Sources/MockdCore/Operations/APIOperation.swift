@@ -111,12 +111,14 @@ public enum SecurityScheme: Sendable, Equatable {
     case apiKeyCookie(String)
     case bearer
     case basic
+    case digest
 
     /// The `WWW-Authenticate` challenge for a request that lacks it.
     public var challenge: String {
         switch self {
         case .bearer: "Bearer"
         case .basic: "Basic realm=\"mockd\""
+        case .digest: "Digest realm=\"mockd\", qop=\"auth\", nonce=\"mockd\""
         case .apiKeyHeader(let name): "ApiKey header=\"\(name)\""
         case .apiKeyQuery(let name): "ApiKey query=\"\(name)\""
         case .apiKeyCookie(let name): "ApiKey cookie=\"\(name)\""
@@ -130,6 +132,7 @@ public enum SecurityScheme: Sendable, Equatable {
         case .apiKeyCookie(let name): return RequestCookies.value(name, in: request) != nil
         case .bearer: return Self.credential(request, scheme: "bearer")
         case .basic: return Self.credential(request, scheme: "basic")
+        case .digest: return Self.credential(request, scheme: "digest")
         }
     }
 
