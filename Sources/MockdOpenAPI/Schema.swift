@@ -26,6 +26,10 @@ struct Schema: Sendable {
     var items: Int?
     var prefixItems: [Int] = []
     var minItems: Int?
+    /// `contains` with `minContains` (1 when absent) and `maxContains`.
+    var contains: Int?
+    var minContains: Int?
+    var maxContains: Int?
     var maxItems: Int?
     var uniqueItems = false
     var properties: [(name: String, schema: Int)] = []

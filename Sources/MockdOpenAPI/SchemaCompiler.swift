@@ -123,6 +123,9 @@ struct SchemaCompiler {
             schema.prefixItems = prefix.enumerated().map { compile($0.element, at: location.appending("prefixItems", String($0.offset))) }
         }
         schema.minItems = value["minItems"]?.intValue
+        if let contains = value["contains"] { schema.contains = compile(contains, at: location.appending("contains")) }
+        schema.minContains = value["minContains"]?.intValue
+        schema.maxContains = value["maxContains"]?.intValue
         schema.maxItems = value["maxItems"]?.intValue
         schema.uniqueItems = value["uniqueItems"]?.boolValue ?? false
         for member in value["properties"]?.objectValue ?? [] {
