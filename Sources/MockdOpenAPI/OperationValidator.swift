@@ -128,7 +128,7 @@ struct OperationValidator: RequestValidator {
         var names: [String] = []
         for field in fields where !names.contains(field.name) { names.append(field.name) }
         return .object(names.map { name in
-            let values = fields.filter { $0.name == name }.map(\.value)
+            let values = fields.filter { $0.name == name }.map { $0.value }
             if jsonFields.contains(name), values.count == 1, let parsed = try? JSONParser.parse(Array(values[0].utf8)) { return (name, parsed) }
             guard let property = properties.first(where: { $0.name == name }) else {
                 return (name, values.count == 1 ? .string(values[0]) : .array(values.map { .string($0) }))

@@ -33,7 +33,7 @@ struct ParameterReader {
             return members.isEmpty ? nil : object(members, parameter.schema)
         case (.form, .object) where parameter.explode:
             // `?offset=1&limit=123`: each property is a query parameter of its own.
-            let members = query.compactMap { item in parameter.properties.contains(item.name) ? (item.name, item.value ?? "") : nil }
+            let members = query.compactMap { item -> (String, String)? in parameter.properties.contains(item.name) ? (item.name, item.value ?? "") : nil }
             return members.isEmpty ? nil : object(members, parameter.schema)
         default:
             let values = query.filter { $0.name == name }.map { $0.value ?? "" }
@@ -69,7 +69,7 @@ struct ParameterReader {
                     let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                     return (String(pair[0]), pair.count > 1 ? String(pair[1]) : "")
                 }
-                return parameter.shape == .array ? array(pieces.map(\.1), parameter.schema) : object(pieces, parameter.schema)
+                return parameter.shape == .array ? array(pieces.map { $0.1 }, parameter.schema) : object(pieces, parameter.schema)
             }
             // `;id=1,2`: the value after the name.
             if let equals = text.firstIndex(of: "=") { text = text[text.index(after: equals)...] }

@@ -35,7 +35,7 @@ import TestSupport
     }
 
     @Test func overridesActAsPrefer() throws {
-        try fixture(overrides: true) { fixture in
+        try fixture(overrides: true) { fixture throws in
             let failed = fixture.answer("GET", "/pets?__code=500")
             #expect(failed.status == 500)
             #expect(try failed.json() == ["error": true])

@@ -66,13 +66,13 @@ public final class OperationTable: Sendable {
             if let validator = operation.validator { violations += validator.violations(of: request, pathParameters: parameters) }
             if !violations.isEmpty {
                 if validation == .enforce {
-                    let preferences = preferences(request)
+                    let preferences = self.preferences(request)
                     return Reply(.built(OperationErrors.invalid(operation, violations: violations, preferences: preferences)), scenario: scenario)
                 }
                 warning = " (openapi-validate warn: \(violations.joined(separator: "; ")))"
             }
         }
-        let preferences = preferences(request)
+        let preferences = self.preferences(request)
         guard !operation.responses.isEmpty else { return nil }
         // As Prism does: an override asking for a status the operation does not document is a 404.
         if queryOverrides, let code = preferences.code, request.query.contains(where: { $0.name == "__code" }),
