@@ -50,6 +50,12 @@ struct ExampleGenerator {
             var count = depth >= Self.depthBound ? minimum : max(minimum, min(1, maximum))
             if random != nil, depth < Self.depthBound { count = minimum + pick(max(1, min(maximum, minimum + 3) - minimum + 1)) }
             var items: [JSONValue] = []
+            // `contains`: the first `minContains` (1 by default) items are made from it.
+            if let contains = schema.contains {
+                let needed = schema.minContains ?? 1
+                for _ in 0..<needed { items.append(value(contains, depth: depth + 1)) }
+                count = max(0, count - needed)
+            }
             for offset in 0..<count {
                 if offset < schema.prefixItems.count {
                     items.append(value(schema.prefixItems[offset], depth: depth + 1))
@@ -67,7 +73,6 @@ struct ExampleGenerator {
                 if forResponse ? target.writeOnly : target.readOnly { continue }
                 let required = schema.required.contains(property.name)
                 if !required, depth >= Self.depthBound { continue }
-                if !required, random != nil, pick(3) == 0 { continue }
                 members.append((property.name, value(property.schema, depth: depth + 1)))
             }
             for name in schema.required where !members.contains(where: { $0.key == name }) && !schema.properties.contains(where: { $0.name == name }) {

@@ -25,6 +25,15 @@ enum Formats {
             return parts.count == 4 && parts.allSatisfy { part in
                 part.count <= 3 && Int(part).map { (0...255).contains($0) && (part == "0" || !part.hasPrefix("0")) } == true
             }
+        case "byte":
+            // Base64 (RFC 4648): groups of four from its alphabet, `=` padding only at the end.
+            guard bytes.count % 4 == 0 else { return false }
+            let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+            guard padding <= 2 else { return false }
+            return bytes.dropLast(padding).allSatisfy { byte in
+                (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x39)
+                    || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+            }
         default:
             return true
         }
@@ -37,9 +46,9 @@ enum Formats {
         case "date"?: "2024-01-01"
         case "time"?: "00:00:00Z"
         case "uuid"?: "00000000-0000-4000-8000-000000000000"
-        case "email"?: "user@example.com"
-        case "uri"?, "url"?: "https://example.com/"
-        case "hostname"?: "example.com"
+        case "email"?, "idn-email"?: "user@example.com"
+        case "uri"?, "url"?, "iri"?, "uri-reference"?, "iri-reference"?: "https://example.com/"
+        case "hostname"?, "idn-hostname"?: "example.com"
         case "ipv4"?: "192.0.2.1"
         case "ipv6"?: "2001:db8::1"
         case "byte"?: "bW9ja2Q="

@@ -8,6 +8,8 @@ public struct OpenAPIDocument: OperationSource {
     public let validation: OperationTable.Validation
     /// `mockd check`: also report examples that violate their own schema (warnings).
     public var checkExamples: Bool
+    /// `--openapi-query-overrides`: `__code`, `__example`, `__dynamic` query parameters act as `Prefer`.
+    package var queryOverrides = false
 
     public init(path: String, validation: OperationTable.Validation = .enforce, checkExamples: Bool = false) {
         self.path = path
@@ -52,7 +54,9 @@ public struct OpenAPIDocument: OperationSource {
         var diagnostics: [Diagnostic] = []
         let operations = build(into: &builder, diagnostics: &diagnostics, checkExamples: checkExamples)
         if !diagnostics.isEmpty { diagnostics = LineFinder.addLines(to: diagnostics) }
-        return OperationSources.Loaded(operations: operations, diagnostics: diagnostics, document: "openapi \(displayName)", validation: validation)
+        var loaded = OperationSources.Loaded(operations: operations, diagnostics: diagnostics, document: "openapi \(displayName)", validation: validation)
+        loaded.queryOverrides = queryOverrides
+        return loaded
     }
 
     func build(into builder: inout ResponseBuilder, diagnostics: inout [Diagnostic], checkExamples: Bool = false) -> [APIOperation] {

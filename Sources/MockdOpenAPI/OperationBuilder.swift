@@ -49,7 +49,9 @@ struct OperationBuilder {
             }
             let status = Self.status(entry.key)
             let numeric = status ?? (offset == 0 ? 200 : 500)
-            responses.append(prepare(response, at: at, status: status, numeric: numeric, source: "\(source) \(entry.key)", into: &builder))
+            var prepared = prepare(response, at: at, status: status, numeric: numeric, source: "\(source) \(entry.key)", into: &builder)
+            if Self.isRange(entry.key) { prepared.markRange() }
+            responses.append(prepared)
         }
         if responses.isEmpty {
             diagnostics.append(Diagnostic(.warning, file: file, location: location.appending("responses").description,
@@ -64,13 +66,19 @@ struct OperationBuilder {
                          security: security(operation), source: source)
     }
 
-    /// Lowest 2xx first, then `default`, then the rest in document order.
+    /// Lowest 2xx first (an explicit status before the `2XX` range), then `default`, then the
+    /// rest in document order.
     static func ordered(_ entries: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
-        let successes = entries.filter { status($0.key).map { (200...299).contains($0) } ?? false }.sorted { status($0.key)! < status($1.key)! }
+        let successes = entries.filter { status($0.key).map { (200...299).contains($0) } ?? false }.sorted {
+            (isRange($0.key) ? 1 : 0, status($0.key)!) < (isRange($1.key) ? 1 : 0, status($1.key)!)
+        }
         let fallback = entries.filter { $0.key == "default" }
         let rest = entries.filter { entry in !successes.contains { $0.key == entry.key } && entry.key != "default" }
         return successes + fallback + rest
     }
+
+    /// `2XX`: a class of statuses rather than one.
+    static func isRange(_ key: String) -> Bool { Int(key) == nil && status(key) != nil }
 
     /// `"200"` → 200, `"2XX"` → 200, `default` → nil.
     static func status(_ key: String) -> Int? {
@@ -81,23 +89,69 @@ struct OperationBuilder {
 
     private mutating func prepare(_ response: JSONValue, at location: Location, status: Int?, numeric: Int, source: String,
                                   into builder: inout ResponseBuilder) -> OperationResponse {
+        // A documented header is sent when it has a value to send: its `example`, its first
+        // `examples`, its schema's `default`, or (required) one made from its schema.
         var headers: [HTTPHeader] = []
-        for header in response["headers"]?.objectValue ?? [] {
-            guard let (value, headerLocation) = documents.dereference(header.value, at: location.appending("headers", header.key)),
-                  value["required"]?.boolValue == true || value["example"] != nil else { continue }
-            var text = value["example"].map(Self.headerText)
-            if text == nil, let schema = value["schema"] {
-                let index = compiler.compile(schema, at: headerLocation.appending("schema"))
-                var generator = ExampleGenerator(set: compiler.set)
-                text = Self.headerText(generator.generate(index))
+        var headerSchemas: [(name: String, schema: Int)] = []
+        for header in response["headers"]?.objectValue ?? [] where header.key.lowercased() != "content-type" {
+            guard let (value, headerLocation) = documents.dereference(header.value, at: location.appending("headers", header.key)) else { continue }
+            let schema = value["schema"].map { compiler.compile($0, at: headerLocation.appending("schema")) }
+            if let schema { headerSchemas.append((header.key, schema)) }
+            var example = value["example"]
+            if example == nil, let first = value["examples"]?.objectValue?.first {
+                example = documents.dereference(first.value, at: headerLocation.appending("examples", first.key))?.0["value"]
             }
-            headers.append(HTTPHeader(header.key, text ?? "value"))
+            var text = (example ?? schema.flatMap { compiler.set.resolved($0).defaultValue }).map(Self.headerText)
+            if text == nil, value["required"]?.boolValue == true {
+                if let schema {
+                    var generator = ExampleGenerator(set: compiler.set)
+                    text = Self.headerText(generator.generate(schema))
+                } else {
+                    text = "value"
+                }
+            }
+            if let text { headers.append(HTTPHeader(header.key, text)) }
         }
-        guard let (mediaType, media) = response["content"]?.objectValue?.first else {
+        // `Prefer: dynamic=true` makes every documented header from its schema.
+        var dynamicHeaders: (@Sendable (UInt64) -> [HTTPHeader])?
+        if !headerSchemas.isEmpty {
+            let box = compiler.box
+            let schemas = headerSchemas
+            dynamicHeaders = { seed in
+                var generator = ExampleGenerator(set: box.set, random: SplitMix64(seed: seed))
+                return schemas.map { HTTPHeader($0.name, Self.headerText(generator.generate($0.schema))) }
+            }
+        }
+        // A key that is not a media type (`description:` indented one level too deep) is named
+        // with its place: an error for `mockd check`, a warning when serving the types beside it.
+        var content: [(key: String, value: JSONValue)] = []
+        for entry in response["content"]?.objectValue ?? [] {
+            if Self.isMediaType(entry.key), entry.value.objectValue != nil {
+                content.append(entry)
+            } else {
+                diagnostics.append(Diagnostic(checkExamples ? .error : .warning, file: file, location: location.appending("content", entry.key).description,
+                                              "\(JSONText.quoted(entry.key)) is not a media type (expected type/subtype, such as application/json): not served"))
+            }
+        }
+        guard !content.isEmpty else {
             let prepared = builder.prepare(status: numeric, contentType: nil, headers: headers, body: ResponseBody([]), source: "\(source) empty")
-            return OperationResponse(status: status, prepared: prepared)
+            var response = OperationResponse(status: status, prepared: prepared)
+            response.dynamicHeaders = dynamicHeaders
+            return response
         }
-        let mediaLocation = location.appending("content", mediaType)
+        // Each media type is answered in full; the first by default, another when `Accept` prefers it.
+        var representations = content.map { entry in
+            represent(entry.key, entry.value, at: location.appending("content", entry.key), status: status, numeric: numeric,
+                      headers: headers, source: source, into: &builder)
+        }
+        for index in representations.indices { representations[index].dynamicHeaders = dynamicHeaders }
+        var first = representations.removeFirst()
+        first.alternatives = representations
+        return first
+    }
+
+    private mutating func represent(_ mediaType: String, _ media: JSONValue, at mediaLocation: Location, status: Int?, numeric: Int,
+                                    headers: [HTTPHeader], source: String, into builder: inout ResponseBuilder) -> OperationResponse {
         let isJSON = Self.isJSON(mediaType)
         var schemaIndex: Int?
         if let schema = media["schema"] { schemaIndex = compiler.compile(schema, at: mediaLocation.appending("schema")) }
@@ -132,23 +186,40 @@ struct OperationBuilder {
                 }
             }
         }
-        let bytes = how == "empty" ? [] : Self.bytes(body, json: isJSON)
+        // XML types get XML: an example string as written, any other value written as XML.
+        let isXML = XMLBody.isXML(bare: OperationValidator.bare(mediaType))
+        let set = compiler.set
+        func encoded(_ value: JSONValue) -> [UInt8] {
+            if isXML, value.stringValue == nil { return Array(XMLBody(set: set).document(value, schema: schemaIndex).utf8) }
+            return Self.bytes(value, json: isJSON)
+        }
+        let bytes = how == "empty" ? [] : encoded(body)
         let prepared = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(bytes), source: "\(source) \(how)")
         var examples: [(name: String, response: PreparedResponse)] = []
         for example in named {
-            let response = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(Self.bytes(example.value, json: isJSON)),
+            let response = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(encoded(example.value)),
                                            source: "\(source) example \(JSONText.quoted(example.name))")
             examples.append((example.name, response))
         }
         var dynamic: (@Sendable (UInt64) -> [UInt8])?
-        if let schemaIndex, isJSON {
+        if let schemaIndex, isJSON || isXML {
             let box = compiler.box
             dynamic = { seed in
                 var generator = ExampleGenerator(set: box.set, random: SplitMix64(seed: seed))
-                return Array((generator.generate(schemaIndex).serialized + "\n").utf8)
+                let value = generator.generate(schemaIndex)
+                if isXML { return Array(XMLBody(set: box.set).document(value, schema: schemaIndex).utf8) }
+                return Array((value.serialized + "\n").utf8)
             }
         }
-        return OperationResponse(status: status, prepared: prepared, examples: examples, dynamicBody: dynamic)
+        var response = OperationResponse(status: status, prepared: prepared, examples: examples, dynamicBody: dynamic)
+        response.mediaType = OperationValidator.bare(mediaType)
+        return response
+    }
+
+    /// `type/subtype` (either may be `*`), parameters allowed: what a `content` key must be.
+    static func isMediaType(_ key: String) -> Bool {
+        let parts = OperationValidator.bare(key).split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && !$0.contains(" ") }
     }
 
     static func isJSON(_ mediaType: String) -> Bool {
@@ -192,7 +263,12 @@ struct OperationBuilder {
                 case ("apiKey"?, "header"?): schemes.append(.apiKeyHeader(key))
                 case ("apiKey"?, "query"?): schemes.append(.apiKeyQuery(key))
                 case ("apiKey"?, "cookie"?): schemes.append(.apiKeyCookie(key))
-                case ("http"?, _): schemes.append(scheme["scheme"]?.stringValue?.lowercased() == "basic" ? .basic : .bearer)
+                case ("http"?, _):
+                    switch scheme["scheme"]?.stringValue?.lowercased() {
+                    case "basic"?: schemes.append(.basic)
+                    case "digest"?: schemes.append(.digest)
+                    default: schemes.append(.bearer)
+                    }
                 case ("oauth2"?, _), ("openIdConnect"?, _): schemes.append(.bearer)
                 default: continue
                 }

@@ -12,6 +12,13 @@ struct OperationValidator: RequestValidator {
         var schema: Int?
         /// `form` arrays in the query are repeated (`explode`, the default) or comma-separated.
         var explode: Bool
+        var style: ParameterStyle = .form
+        /// What the schema makes of the text, decided at load.
+        var shape: Shape = .scalar
+        /// An object's property names: an exploded `form` object sends each as a query parameter.
+        var properties: [String] = []
+
+        enum Shape: Sendable { case scalar, array, object }
     }
 
     /// A media type the body may have, read once at load: the request path compares bare types.
@@ -22,12 +29,19 @@ struct OperationValidator: RequestValidator {
         var isJSON: Bool
         /// nil: not checked.
         var schema: Int?
+        /// A form body is read into an object of its fields, then checked as JSON is.
+        var form: Form?
+        /// Fields whose `encoding` says `application/json`: their text is parsed as JSON.
+        var jsonFields: Set<String> = []
+
+        enum Form: Sendable { case urlEncoded, multipart }
 
         init(mediaType: String, schema: Int?) {
             self.mediaType = mediaType
             bare = OperationValidator.bare(mediaType)
             isJSON = OperationBuilder.isJSON(bare: bare)
             self.schema = schema
+            form = bare == "application/x-www-form-urlencoded" ? .urlEncoded : bare == "multipart/form-data" ? .multipart : nil
         }
     }
 
@@ -40,12 +54,23 @@ struct OperationValidator: RequestValidator {
         var found: [String] = []
         let set = schemas.set
         let validator = SchemaValidator(set: set)
+        let reader = ParameterReader(set: set)
         for parameter in parameters {
             let place = "\(parameter.place.rawValue).\(parameter.name)"
+            // Query and path parameters are read as their style spells them.
+            if parameter.place == .query || parameter.place == .path {
+                let value = parameter.place == .query ? reader.query(parameter, request.query)
+                    : pathParameters[parameter.name].map { reader.path(parameter, $0) }
+                guard let value else {
+                    if parameter.required { found.append("\(place): required, missing") }
+                    continue
+                }
+                if let schema = parameter.schema { found += validator.violations(value, schema, at: place) }
+                continue
+            }
             let values: [String]
             switch parameter.place {
-            case .path: values = pathParameters[parameter.name].map { [$0] } ?? []
-            case .query: values = request.query.filter { $0.name == parameter.name }.map { $0.value ?? "" }
+            case .path, .query: values = []
             case .header: values = request.headers.filter { HTTPHeader.namesEqual($0.name, parameter.name) }.map(\.value)
             case .cookie: values = RequestCookies.value(parameter.name, in: request).map { [$0] } ?? []
             }
@@ -71,6 +96,21 @@ struct OperationValidator: RequestValidator {
             found.append("header.Content-Type: expected \(bodyTypes.map(\.mediaType).joined(separator: " or ")), found \(JSONText.quoted(contentType))")
             return found
         }
+        if let form = match.form, let schema = match.schema {
+            let fields: [(name: String, value: String)]
+            switch form {
+            case .urlEncoded:
+                fields = FormBody.urlEncoded(request.body)
+            case .multipart:
+                guard let boundary = FormBody.boundary(contentType), let parts = FormBody.multipart(request.body, boundary: boundary) else {
+                    found.append("body: not multipart/form-data with the boundary its Content-Type names")
+                    return found
+                }
+                fields = parts
+            }
+            found += validator.violations(formObject(fields, schema: schema, jsonFields: match.jsonFields, in: set), schema, at: "body")
+            return found
+        }
         guard let schema = match.schema, match.isJSON || OperationBuilder.isJSON(bare: sentType) else { return found }
         do {
             let body = try JSONParser.parse(request.body)
@@ -79,6 +119,22 @@ struct OperationValidator: RequestValidator {
             found.append("body: invalid JSON: \(error.description)")
         }
         return found
+    }
+
+    /// A form's fields as the object its schema describes: a repeated name is an array, each
+    /// text read as its property's type (or parsed as JSON when its `encoding` says so).
+    func formObject(_ fields: [(name: String, value: String)], schema: Int, jsonFields: Set<String>, in set: SchemaSet) -> JSONValue {
+        let properties = ParameterReader.properties(schema, in: set)
+        var names: [String] = []
+        for field in fields where !names.contains(field.name) { names.append(field.name) }
+        return .object(names.map { name in
+            let values = fields.filter { $0.name == name }.map { $0.value }
+            if jsonFields.contains(name), values.count == 1, let parsed = try? JSONParser.parse(Array(values[0].utf8)) { return (name, parsed) }
+            guard let property = properties.first(where: { $0.name == name }) else {
+                return (name, values.count == 1 ? .string(values[0]) : .array(values.map { .string($0) }))
+            }
+            return (name, ParameterCoercion.value(values, schema: property.schema, in: set, explode: true))
+        })
     }
 
     /// `application/json; charset=utf-8` matches `application/json`, `application/*` and `*/*`.
@@ -155,9 +211,12 @@ enum RequestValidatorBuilder {
                     schema = builder.compiler.compile(raw, at: at.appending("schema"))
                 }
                 let required = place == .path || value["required"]?.boolValue == true
-                let style = value["style"]?.stringValue ?? "form"
-                let explode = value["explode"]?.boolValue ?? (style == "form")
-                let parameter = OperationValidator.Parameter(name: name, place: place, required: required, schema: schema, explode: explode)
+                let style = ParameterStyle.of(value, place: place)
+                let explode = value["explode"]?.boolValue ?? (style == .form)
+                var parameter = OperationValidator.Parameter(name: name, place: place, required: required, schema: schema, explode: explode)
+                parameter.style = style
+                parameter.shape = ParameterReader.shape(schema, in: builder.compiler.set)
+                if parameter.shape == .object, let schema { parameter.properties = ParameterReader.properties(schema, in: builder.compiler.set).map(\.name) }
                 // An operation's parameter replaces the path item's of the same name and place.
                 parameters.removeAll { $0.name == name && $0.place == place }
                 parameters.append(parameter)
@@ -171,7 +230,11 @@ enum RequestValidatorBuilder {
                 bodyRequired = body["required"]?.boolValue ?? false
                 for media in body["content"]?.objectValue ?? [] {
                     let schema = media.value["schema"].map { builder.compiler.compile($0, at: at.appending("content", media.key, "schema")) }
-                    bodyTypes.append(OperationValidator.BodyType(mediaType: media.key, schema: schema))
+                    var type = OperationValidator.BodyType(mediaType: media.key, schema: schema)
+                    for field in media.value["encoding"]?.objectValue ?? [] {
+                        if let fieldType = field.value["contentType"]?.stringValue, OperationBuilder.isJSON(fieldType) { type.jsonFields.insert(field.key) }
+                    }
+                    bodyTypes.append(type)
                 }
             } else {
                 builder.report(bodyLocation, "unresolved $ref \(raw["$ref"]?.stringValue ?? "") (body not checked)")

@@ -26,6 +26,10 @@ struct Schema: Sendable {
     var items: Int?
     var prefixItems: [Int] = []
     var minItems: Int?
+    /// `contains` with `minContains` (1 when absent) and `maxContains`.
+    var contains: Int?
+    var minContains: Int?
+    var maxContains: Int?
     var maxItems: Int?
     var uniqueItems = false
     var properties: [(name: String, schema: Int)] = []
@@ -44,6 +48,12 @@ struct Schema: Sendable {
     var defaultValue: JSONValue?
     /// A `$ref` beside nothing else: this schema is the target.
     var reference: Int?
+    /// The last token of the `$ref` target this schema stands for (`Pet`): an XML root's name.
+    var referenceName: String?
+    /// The `xml` object: the element's name, written as an attribute, an array wrapped.
+    var xmlName: String?
+    var xmlAttribute = false
+    var xmlWrapped = false
 
     enum Additional: Sendable {
         case any, none, schema(Int)

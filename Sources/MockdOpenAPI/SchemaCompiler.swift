@@ -63,6 +63,7 @@ struct SchemaCompiler {
         }
         let compiled = compile(value, at: target)
         set.schemas[slot].reference = compiled
+        if let name = target.pointer.split(separator: "/").last { set.schemas[slot].referenceName = String(name).replacing("~1", with: "/").replacing("~0", with: "~") }
         return slot
     }
 
@@ -122,6 +123,9 @@ struct SchemaCompiler {
             schema.prefixItems = prefix.enumerated().map { compile($0.element, at: location.appending("prefixItems", String($0.offset))) }
         }
         schema.minItems = value["minItems"]?.intValue
+        if let contains = value["contains"] { schema.contains = compile(contains, at: location.appending("contains")) }
+        schema.minContains = value["minContains"]?.intValue
+        schema.maxContains = value["maxContains"]?.intValue
         schema.maxItems = value["maxItems"]?.intValue
         schema.uniqueItems = value["uniqueItems"]?.boolValue ?? false
         for member in value["properties"]?.objectValue ?? [] {
@@ -144,6 +148,11 @@ struct SchemaCompiler {
         schema.writeOnly = value["writeOnly"]?.boolValue ?? false
         schema.example = value["example"] ?? value["examples"]?.arrayValue?.first
         schema.defaultValue = value["default"]
+        if let xml = value["xml"] {
+            schema.xmlName = xml["name"]?.stringValue
+            schema.xmlAttribute = xml["attribute"]?.boolValue ?? false
+            schema.xmlWrapped = xml["wrapped"]?.boolValue ?? false
+        }
         return schema
     }
 

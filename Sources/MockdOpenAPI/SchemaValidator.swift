@@ -103,6 +103,12 @@ struct SchemaValidator {
                 break
             }
         }
+        if let contains = schema.contains {
+            let matching = items.filter { passes($0, contains, depth) }.count
+            let minimum = schema.minContains ?? 1
+            if matching < minimum { found.append("\(place): expected at least \(minimum) items matching contains, found \(matching)") }
+            if let maximum = schema.maxContains, matching > maximum { found.append("\(place): expected at most \(maximum) items matching contains, found \(matching)") }
+        }
         for (offset, item) in items.enumerated() {
             if offset < schema.prefixItems.count {
                 check(item, schema.prefixItems[offset], "\(place)[\(offset)]", depth: depth + 1, &found)

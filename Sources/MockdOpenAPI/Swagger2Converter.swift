@@ -90,8 +90,15 @@ enum Swagger2Converter {
         guard value["$ref"] == nil else { return value }
         var members = (value.objectValue ?? []).filter { !schemaKeywords.contains($0.key) && $0.key != "collectionFormat" }
         members.append(("schema", schema(of: value)))
-        if value["collectionFormat"]?.stringValue == "multi" { members.append(("explode", true)) } else if value["type"]?.stringValue == "array" {
-            members.append(("explode", false))
+        // `collectionFormat` (csv by default) as the OpenAPI 3 style that spells arrays the same way.
+        if value["type"]?.stringValue == "array" {
+            switch value["collectionFormat"]?.stringValue {
+            case "multi"?: members.append(("explode", true))
+            case "ssv"?: members += [("style", "spaceDelimited"), ("explode", false)]
+            case "tsv"?: members += [("style", "tabDelimited"), ("explode", false)]
+            case "pipes"?: members += [("style", "pipeDelimited"), ("explode", false)]
+            default: members.append(("explode", false))
+            }
         }
         return .object(members)
     }
@@ -102,19 +109,37 @@ enum Swagger2Converter {
         if let headers = value["headers"]?.objectValue {
             members.append(("headers", .object(headers.map { ($0.key, .object([("schema", schema(of: $0.value))])) })))
         }
-        if let schema = value["schema"] {
-            let examples = value["examples"]
-            let content = produces.map { type -> (key: String, value: JSONValue) in
-                var media: [(key: String, value: JSONValue)] = [("schema", schema)]
-                if let example = examples?[type] { media.append(("example", example)) }
-                return (type, .object(media))
-            }
-            members.append(("content", .object(content)))
-        } else {
-            // No schema: still the operation's media type (2.0's `produces` applies to every answer).
-            members.append(("content", .object(produces.prefix(1).map { ($0, JSONValue.object([])) })))
-        }
+        members.append(("content", .object(content(value, produces: produces))))
         return .object(members)
+    }
+
+    /// A response's media types: those with an example first (in `produces` order, then the
+    /// example keys `produces` does not list), then the other produced types when there is a
+    /// schema. An example keyed `*/*` is the example of every produced type. Without schema or
+    /// examples, still the first produced type (2.0's `produces` applies to every answer).
+    static func content(_ response: JSONValue, produces: [String]) -> [(key: String, value: JSONValue)] {
+        let schema = response["schema"]
+        let examples = (response["examples"]?.objectValue ?? []).filter { $0.key != "*/*" }
+        let anyType = response["examples"]?["*/*"]
+        func media(_ example: JSONValue?) -> JSONValue {
+            var members: [(key: String, value: JSONValue)] = []
+            if let schema { members.append(("schema", schema)) }
+            if let example { members.append(("example", example)) }
+            return .object(members)
+        }
+        var withExample: [(key: String, value: JSONValue)] = []
+        var without: [(key: String, value: JSONValue)] = []
+        for type in produces {
+            if let example = examples.first(where: { $0.key == type })?.value ?? anyType {
+                withExample.append((type, media(example)))
+            } else if schema != nil {
+                without.append((type, media(nil)))
+            }
+        }
+        for example in examples where !produces.contains(example.key) { withExample.append((example.key, media(example.value))) }
+        let all = withExample + without
+        if all.isEmpty { return produces.prefix(1).map { ($0, JSONValue.object([])) } }
+        return all
     }
 
     private static func securityScheme(_ value: JSONValue) -> JSONValue {

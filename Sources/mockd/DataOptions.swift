@@ -27,13 +27,18 @@ struct DataOptions: ParsableArguments {
     @Option(name: .customLong("openapi-validate"), help: ArgumentHelp("Requests that do not match the document: enforce (answer 4xx), warn (answer, log the violations), off. [env: MOCKD_OPENAPI_VALIDATE; default: enforce]", valueName: "mode"))
     var openapiValidate: String?
 
+    @Flag(name: .customLong("openapi-query-overrides"), help: "Let __code, __example and __dynamic query parameters act as the Prefer header does (Prism's overrides). [env: MOCKD_OPENAPI_QUERY_OVERRIDES=1]")
+    var openapiQueryOverrides = false
+
     /// What `--root`, `--routes` and `--openapi` say to load.
     var loader: MockDataLoader { loader(checkExamples: false) }
 
     /// `checkExamples`: `mockd check` also warns about examples that violate their own schema.
     func loader(checkExamples: Bool) -> MockDataLoader {
         MockDataLoader(root: resolvedRoot, routesFolder: routesFolder, operationSources: resolvedOpenAPI.map {
-            OpenAPIDocument(path: $0, validation: resolvedValidation, checkExamples: checkExamples)
+            var document = OpenAPIDocument(path: $0, validation: resolvedValidation, checkExamples: checkExamples)
+            document.queryOverrides = openapiQueryOverrides || Environment.string("MOCKD_OPENAPI_QUERY_OVERRIDES") == "1"
+            return document
         })
     }
 

@@ -66,6 +66,15 @@ public struct OperationResponse: Sendable {
     public var examples: [(name: String, response: PreparedResponse)]
     /// Makes a random valid body for `Prefer: dynamic=true`; nil when there is no schema.
     public var dynamicBody: (@Sendable (UInt64) -> [UInt8])?
+    /// The documented media type of these answers, bare (lower case, no parameters); nil without content.
+    package var mediaType: String?
+    /// The same status in its other documented media types, in document order: `Accept`
+    /// chooses among this response and them. Empty (no negotiation) for a single media type.
+    package var alternatives: [OperationResponse] = []
+    /// Makes every documented header from its schema for `Prefer: dynamic=true`; nil when none has one.
+    package var dynamicHeaders: (@Sendable (UInt64) -> [HTTPHeader])?
+    /// Documented as a class (`5XX`): `status` is its first code, and `Prefer: code` any of the class.
+    package var isRange = false
 
     public init(status: Int?, prepared: PreparedResponse, examples: [(name: String, response: PreparedResponse)] = [],
                 dynamicBody: (@Sendable (UInt64) -> [UInt8])? = nil) {
@@ -73,6 +82,25 @@ public struct OperationResponse: Sendable {
         self.prepared = prepared
         self.examples = examples
         self.dynamicBody = dynamicBody
+    }
+
+    /// Marks this response and its other media types as answering a class of statuses.
+    package mutating func markRange() {
+        isRange = true
+        for index in alternatives.indices { alternatives[index].isRange = true }
+    }
+
+    /// Answers `code`: its own status, or a class (`5XX`) that holds it.
+    func answers(_ code: Int) -> Bool {
+        guard let status else { return false }
+        return isRange ? status / 100 == code / 100 : status == code
+    }
+
+    /// The representation `Accept` prefers (RFC 9110); this one when none is acceptable.
+    func negotiated(_ accept: String) -> OperationResponse {
+        let offered = [mediaType ?? ""] + alternatives.map { $0.mediaType ?? "" }
+        let index = MediaNegotiation.choice(accept: accept, offered: offered)
+        return index == 0 ? self : alternatives[index - 1]
     }
 }
 
@@ -83,12 +111,14 @@ public enum SecurityScheme: Sendable, Equatable {
     case apiKeyCookie(String)
     case bearer
     case basic
+    case digest
 
     /// The `WWW-Authenticate` challenge for a request that lacks it.
     public var challenge: String {
         switch self {
         case .bearer: "Bearer"
         case .basic: "Basic realm=\"mockd\""
+        case .digest: "Digest realm=\"mockd\", qop=\"auth\", nonce=\"mockd\""
         case .apiKeyHeader(let name): "ApiKey header=\"\(name)\""
         case .apiKeyQuery(let name): "ApiKey query=\"\(name)\""
         case .apiKeyCookie(let name): "ApiKey cookie=\"\(name)\""
@@ -102,6 +132,7 @@ public enum SecurityScheme: Sendable, Equatable {
         case .apiKeyCookie(let name): return RequestCookies.value(name, in: request) != nil
         case .bearer: return Self.credential(request, scheme: "bearer")
         case .basic: return Self.credential(request, scheme: "basic")
+        case .digest: return Self.credential(request, scheme: "digest")
         }
     }
 

@@ -29,9 +29,18 @@ enum OperationErrors {
         return response
     }
 
-    /// The documented 422, else 400, else `default` (as 400), else mockd's own 422 listing every violation.
-    static func invalid(_ operation: APIOperation, violations: [String]) -> BuiltResponse {
-        var response = documented(operation, statuses: [422, 400], fallback: 400) ?? problem(
+    /// The documented 422, else 400, else `default` (as 400), else mockd's own 422 listing every
+    /// violation. `Prefer: code` picks another documented status, `example` one of its examples.
+    static func invalid(_ operation: APIOperation, violations: [String], preferences: Preferences) -> BuiltResponse {
+        var statuses = [422, 400]
+        if let code = preferences.code, operation.responses.contains(where: { $0.status == code && !$0.isRange }) { statuses.insert(code, at: 0) }
+        if let name = preferences.example, let status = statuses.first(where: { status in operation.responses.contains { $0.status == status } }),
+           let example = operation.responses.first(where: { $0.status == status })?.examples.first(where: { $0.name == name }) {
+            var response = copy(example.response, status: status)
+            response.source = "\(operation.source) \(status) invalid request: \(violations.joined(separator: "; "))"
+            return response
+        }
+        var response = documented(operation, statuses: statuses, fallback: 400) ?? problem(
             status: 422, title: "Unprocessable Content", detail: "the request does not match \(operation.method) \(operation.pathTemplate)",
             violations: violations, source: "")
         response.source = "\(operation.source) \(response.status) invalid request: \(violations.joined(separator: "; "))"

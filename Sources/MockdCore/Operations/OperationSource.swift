@@ -13,6 +13,8 @@ public enum OperationSources {
         /// How the document is named in listings (`openapi api.yaml`).
         public var document: String
         public var validation: OperationTable.Validation
+        /// `__code`, `__example`, `__dynamic` in the query act as `Prefer` (Prism's overrides).
+        package var queryOverrides = false
 
         public init(operations: [APIOperation], diagnostics: [Diagnostic], document: String, validation: OperationTable.Validation) {
             self.operations = operations
@@ -30,14 +32,16 @@ public enum OperationSources {
         var documents: [(name: String, operations: Int)] = []
         var validation = OperationTable.Validation.enforce
         var seen = Set<String>()
+        var queryOverrides = false
         for source in sources {
             let loaded = source.load(into: &builder)
             diagnostics += loaded.diagnostics
             validation = loaded.validation
+            queryOverrides = queryOverrides || loaded.queryOverrides
             let fresh = loaded.operations.filter { seen.insert("\($0.method) \($0.pathTemplate)").inserted }
             operations += fresh
             documents.append((loaded.document, fresh.count))
         }
-        return (OperationTable(operations: operations, validation: validation, documents: documents), diagnostics)
+        return (OperationTable(operations: operations, validation: validation, documents: documents, queryOverrides: queryOverrides), diagnostics)
     }
 }

@@ -16,7 +16,12 @@ public final class OperationTable: Sendable {
     /// The operations by path segment.
     private let tree: SegmentTree
 
-    public init(operations: [APIOperation] = [], validation: Validation = .enforce, documents: [(name: String, operations: Int)] = []) {
+    /// `__code`, `__example` and `__dynamic` query parameters act as `Prefer` does (opt-in).
+    package let queryOverrides: Bool
+
+    public init(operations: [APIOperation] = [], validation: Validation = .enforce, documents: [(name: String, operations: Int)] = [],
+                queryOverrides: Bool = false) {
+        self.queryOverrides = queryOverrides
         self.operations = operations
         self.validation = validation
         self.documents = documents
@@ -61,20 +66,33 @@ public final class OperationTable: Sendable {
             if let validator = operation.validator { violations += validator.violations(of: request, pathParameters: parameters) }
             if !violations.isEmpty {
                 if validation == .enforce {
-                    return Reply(.built(OperationErrors.invalid(operation, violations: violations)), scenario: scenario)
+                    let preferences = self.preferences(request)
+                    return Reply(.built(OperationErrors.invalid(operation, violations: violations, preferences: preferences)), scenario: scenario)
                 }
                 warning = " (openapi-validate warn: \(violations.joined(separator: "; ")))"
             }
         }
-        let preferences = Preferences(request.headers.first(named: "Prefer"))
+        let preferences = self.preferences(request)
         guard !operation.responses.isEmpty else { return nil }
+        // As Prism does: an override asking for a status the operation does not document is a 404.
+        if queryOverrides, let code = preferences.code, request.query.contains(where: { $0.name == "__code" }),
+           !operation.responses.contains(where: { $0.answers(code) || $0.status == nil }) {
+            return Reply(.built(OperationErrors.problem(status: 404, title: "Not Found",
+                                                        detail: "\(operation.method) \(operation.pathTemplate) documents no \(code) answer (__code)",
+                                                        violations: [], source: "\(operation.source) __code=\(code) not documented")), scenario: scenario)
+        }
         var response = operation.responses[0]
         var applied: [String] = []
         if let code = preferences.code {
-            if let documented = operation.responses.first(where: { $0.status == code }) ?? operation.responses.first(where: { $0.status == nil }) {
+            // The status itself, else its class (`5XX`), else `default`.
+            if let documented = operation.responses.first(where: { $0.status == code && !$0.isRange })
+                ?? operation.responses.first(where: { $0.answers(code) }) ?? operation.responses.first(where: { $0.status == nil }) {
                 response = documented
                 applied.append("code=\(code)")
             }
+        }
+        if !response.alternatives.isEmpty, let accept = request.headers.first(named: "Accept") {
+            response = response.negotiated(accept)
         }
         var chosen = response.prepared
         if let name = preferences.example, let example = response.examples.first(where: { $0.name == name }) {
@@ -83,17 +101,38 @@ public final class OperationTable: Sendable {
         } else if scenario != Scenario.default, let example = response.examples.first(where: { $0.name == scenario }) {
             chosen = example.response
         }
-        let status = response.status ?? preferences.code ?? chosen.status
-        if preferences.dynamic, let make = response.dynamicBody {
+        let status = response.status.flatMap { response.isRange ? nil : $0 } ?? preferences.code ?? chosen.status
+        if preferences.dynamic, response.dynamicBody != nil || response.dynamicHeaders != nil {
             applied.append("dynamic=true")
             if let seed = preferences.seed { applied.append("seed=\(seed)") }
-            let body = make(preferences.seed ?? UInt64.random(in: 0...UInt64.max))
-            return Reply(.built(built(chosen, status: status, body: body, applied: applied, warning: warning)), scenario: scenario)
+            let seed = preferences.seed ?? UInt64.random(in: 0...UInt64.max)
+            let body = response.dynamicBody?(seed) ?? chosen.body.array
+            var reply = built(chosen, status: status, body: body, applied: applied, warning: warning)
+            for header in response.dynamicHeaders?(seed &+ 1) ?? [] {
+                reply.headers.removeAll { HTTPHeader.namesEqual($0.name, header.name) }
+                reply.headers.append(header)
+            }
+            return Reply(.built(reply), scenario: scenario)
         }
         if applied.isEmpty, warning.isEmpty, status == chosen.status {
             return Reply(.prepared(chosen), scenario: scenario)
         }
         return Reply(.built(built(chosen, status: status, body: chosen.body.array, applied: applied, warning: warning)), scenario: scenario)
+    }
+
+    /// The `Prefer` header, and with `queryOverrides` the `__code`, `__example`, `__dynamic` query parameters over it.
+    private func preferences(_ request: MockRequest) -> Preferences {
+        var preferences = Preferences(request.headers.first(named: "Prefer"))
+        guard queryOverrides else { return preferences }
+        for item in request.query {
+            switch item.name {
+            case "__code": preferences.code = item.value.flatMap { Int($0) }
+            case "__example": preferences.example = item.value
+            case "__dynamic": preferences.dynamic = (item.value ?? "true").lowercased() == "true"
+            default: continue
+            }
+        }
+        return preferences
     }
 
     private func built(_ prepared: PreparedResponse, status: Int, body: [UInt8], applied: [String], warning: String) -> BuiltResponse {
