@@ -1,9 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// One settings array for every target: Swift 6 mode, strict concurrency, explicit `any`.
+// One settings array for every target: Swift 6 mode, strict concurrency, explicit `any`; an
+// import is internal unless a file says `package import` (what it exposes across modules is
+// then visible), and a file names every module whose members it uses.
 let settings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 // How the executable is linked on Linux. lld packs its ~90,000 relative relocations into 17 KB
@@ -27,8 +31,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "mockd", targets: ["mockd"]),
-        .library(name: "MockdCore", targets: ["MockdCore"]),
-        .library(name: "MockdHTTP", targets: ["MockdHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

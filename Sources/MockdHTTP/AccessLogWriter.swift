@@ -1,19 +1,19 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #elseif canImport(Darwin)
-import Darwin
+package import Darwin
 #endif
-import Logging
-import MockdCore
+package import Logging
+package import MockdCore
 
 
 /// The access log's fast path: one line per request into the log sink.
-public struct AccessLogWriter: Sendable {
+package struct AccessLogWriter: Sendable {
     let format: MockdLogHandler.Format
     let sink: LogSink
 
     /// `time`: when the request was logged (`CLOCK_REALTIME`); read now when not given.
-    public func write(_ record: borrowing AccessRecord, at time: timespec? = nil) {
+    package func write(_ record: borrowing AccessRecord, at time: timespec? = nil) {
         switch format {
         case .text:
             // Built outside the sink's lock, on the stack; the lock only covers the copy.

@@ -8,21 +8,21 @@ import MockdCore
 
 
 /// The fields of one access-log line.
-public struct AccessRecord: CustomStringConvertible, Sendable {
-    public static let metadataKey = "mockd.request"
-    public var method: String
-    public var path: String
-    public var status: Int
-    public var source: String
-    public var durationMicroseconds: UInt64
+package struct AccessRecord: CustomStringConvertible, Sendable {
+    package static let metadataKey = "mockd.request"
+    package var method: String
+    package var path: String
+    package var status: Int
+    package var source: String
+    package var durationMicroseconds: UInt64
     /// The raw query, without `?`; empty when there was none.
-    public var query: String = ""
+    package var query: String = ""
     /// The scenario the request was answered in; `default` (or empty) is not shown.
-    public var scenario: String = ""
+    package var scenario: String = ""
     /// `X-Mock-Session`, when sent.
-    public var session: String?
+    package var session: String?
 
-    public init(method: String, path: String, status: Int, source: String, durationMicroseconds: UInt64,
+    package init(method: String, path: String, status: Int, source: String, durationMicroseconds: UInt64,
                 query: String = "", scenario: String = "", session: String? = nil) {
         self.method = method
         self.path = path
@@ -40,7 +40,7 @@ public struct AccessRecord: CustomStringConvertible, Sendable {
     var sourceRepeatsStatus: Bool { source.utf8.count == 3 && source == String(status) }
 
     /// `GET /api/users?page=2 200 file users/mock_api_users_get.json 0.080ms scenario=empty session=sim-3`
-    public var description: String {
+    package var description: String {
         var bytes: [UInt8] = []
         append(to: &bytes)
         return String(decoding: bytes, as: UTF8.self)

@@ -256,5 +256,5 @@ final class ConnectionGuard: Sendable {
 
 extension HTTPServer {
     /// Connections libmicrohttpd has accepted and not yet closed.
-    public var openConnectionCount: Int { openConnections.load(ordering: .relaxed) }
+    package var openConnectionCount: Int { openConnections.load(ordering: .relaxed) }
 }

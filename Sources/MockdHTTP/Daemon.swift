@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CMicroHTTPD
 import MockdLock
+import Synchronization
 
 /// One libmicrohttpd daemon on one listen address. Owns the `MHD_Daemon`: it is stopped when
 /// this object goes away, so no path can leak a running daemon or stop one twice.
@@ -33,7 +34,7 @@ final class Daemon: Sendable {
                 MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: 1024, ptr_value: nil),
             ]
             // Level 1: libmicrohttpd's "more strict protocol interpretation, within the limits
-            // set by RFCs for HTTP servers" (its advice for loaded public servers): it refuses
+            // set by RFCs for HTTP servers" (its advice for loaded package servers): it refuses
             // more malformed request heads itself, so a proxy in front has less room to read a
             // request differently, and every client that follows the RFCs (URLSession, curl,
             // browsers) is still served. 2 and 3 refuse beyond what the RFCs let a server refuse

@@ -5,6 +5,8 @@ import Darwin
 #endif
 import CMicroHTTPD
 import MockdCore
+import Synchronization
+import Logging
 
 // libmicrohttpd's C callbacks: file scope, non-capturing; the context arrives as the server,
 // unretained. Each one hands over to the server at once.

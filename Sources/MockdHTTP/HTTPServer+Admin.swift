@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import MockdCore
+import Synchronization
 
 /// Carrying out an admin call the core decided (`AdminCall`): at once, off the server's threads
 /// (a reload), or as a long poll that waits for news. The core has already run the access check;

@@ -6,6 +6,8 @@ import Darwin
 import CMicroHTTPD
 import Dispatch
 import MockdCore
+import Synchronization
+import Logging
 
 /// Carrying out the core's decision: `execute` sends what can be sent now and parks the rest
 /// (a delay, a timeout fault, an upstream call, slow admin work) until a timer or the work

@@ -3,14 +3,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
-import MockdCore
-import MockdSystem
-import MockdLock
-import Synchronization
+package import Logging
+package import MockdCore
+package import MockdSystem
+package import MockdLock
+package import Synchronization
 
 /// mockd's HTTP server: one libmicrohttpd daemon per listen address, answering every request
-/// from the current snapshot. This file is the public face (start, install, shutdown); one
+/// from the current snapshot. This file is the package face (start, install, shutdown); one
 /// request's way is in the files beside it, in order (docs/ARCHITECTURE.md walks through it):
 /// - `DaemonCallbacks`: libmicrohttpd's C entry points; `Daemon`: one `MHD_Daemon` and its options.
 /// - `HTTPServer+Reading`: the head (`RequestHead`, decided once), the body (`RequestReader`,
@@ -23,9 +23,9 @@ import Synchronization
 ///
 /// The snapshot and the libmicrohttpd responses built from it are swapped together by
 /// `install(_:)`; a request keeps the `ServingState` it had when its head arrived until it is answered.
-public final class HTTPServer: Sendable {
-    public let configuration: ServerConfiguration
-    public let runtime: RuntimeState
+package final class HTTPServer: Sendable {
+    package let configuration: ServerConfiguration
+    package let runtime: RuntimeState
     let logger: Logger
     let current: Lock<ServingState>
     private let daemons = Lock<[Daemon]>([])
@@ -39,7 +39,7 @@ public final class HTTPServer: Sendable {
     /// Memory for request bodies (see `BodyBudget`).
     let bodyBudget: BodyBudget
     let startedAt = RequestState.monotonicNanoseconds()
-    public let journal: RequestJournal
+    package let journal: RequestJournal
     let log: RequestLog
     let parking: ParkingLot
     /// Dashboards waiting for news (`GET /__mockd/events`).
@@ -53,7 +53,7 @@ public final class HTTPServer: Sendable {
     /// every retain and release of it, several per request, down the runtime's slow path.)
     weak let reloads: (any Reloading)?
 
-    public init(configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
+    package init(configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
                 journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil, reloads: (any Reloading)? = nil,
                 mockWriter: (any MockFileWriting)? = nil) {
         self.configuration = configuration
@@ -81,17 +81,17 @@ public final class HTTPServer: Sendable {
     }
 
     /// The port actually bound (useful with port 0).
-    public var port: Int { boundPort.load(ordering: .acquiring) }
+    package var port: Int { boundPort.load(ordering: .acquiring) }
     /// `http://127.0.0.1:PORT`, one per listen address.
-    public var urls: [String] { listenURLs.withLock { $0 } }
-    public var snapshot: Snapshot { current.withLock { $0.snapshot } }
+    package var urls: [String] { listenURLs.withLock { $0 } }
+    package var snapshot: Snapshot { current.withLock { $0.snapshot } }
     /// Requests parked right now (delays, timeout faults, upstream calls).
-    public var parkedCount: Int { parking.count }
+    package var parkedCount: Int { parking.count }
     /// Bytes of request bodies held in memory now (`--max-body-memory` bounds it).
-    public var bodyMemoryInUse: Int { bodyBudget.inUse }
+    package var bodyMemoryInUse: Int { bodyBudget.inUse }
 
     /// Swaps in a new snapshot. Requests already resolved finish with the old one.
-    public func install(_ snapshot: Snapshot) {
+    package func install(_ snapshot: Snapshot) {
         let next = ServingState(snapshot: snapshot, runtime: runtime, policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
                                 extraHeaders: configuration.corsHeaders)
         current.withLock { $0 = next }
@@ -99,13 +99,13 @@ public final class HTTPServer: Sendable {
     }
 
     /// Something dashboards show changed outside a request (a reload, failed or not).
-    public func announceChange() {
+    package func announceChange() {
         runtime.noteChange()
         news.announce()
     }
 
     /// Binds and starts serving. Throws with the address and the reason when it cannot.
-    public func start() throws(ServerError) {
+    package func start() throws(ServerError) {
         let addresses = try ListenAddress.resolve(host: configuration.host, port: configuration.port)
         var port = configuration.port
         var started: [Daemon] = []
@@ -132,7 +132,7 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, lets requests in flight finish (up to `timeout`), then stops. From here
     /// on every answer closes its connection, so keep-alive clients cannot hold the drain open.
     /// Blocks the calling thread: call it from a thread of its own, not the cooperative pool.
-    public func shutdown(timeout: Duration = .seconds(10)) {
+    package func shutdown(timeout: Duration = .seconds(10)) {
         let stopping = daemons.withLock { daemons in
             defer { daemons = [] }
             return daemons

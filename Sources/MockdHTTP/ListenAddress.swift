@@ -90,11 +90,11 @@ struct ListenAddress: Sendable {
 }
 
 /// Why the server could not start, with what the user can do about it.
-public enum ServerError: Error, CustomStringConvertible {
+package enum ServerError: Error, CustomStringConvertible {
     case cannotResolve(host: String, reason: String)
     case cannotListen(address: String, port: Int, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotResolve(let host, let reason):
             "cannot listen on host '\(host)': \(reason)"

@@ -8,6 +8,7 @@ import Logging
 import MockdCore
 import MockdSystem
 import MockdLock
+import Synchronization
 
 
 /// Where log lines go: a file descriptor (stderr), written in batches.
@@ -19,7 +20,7 @@ import MockdLock
 /// batch itself, so the buffer stays bounded. At 80,000 requests a second that is ~6 MB/s of
 /// access lines: written by the request threads in 32 KiB batches before, a write per ~400
 /// requests.
-public final class LogSink: Sendable {
+package final class LogSink: Sendable {
     private let fd: Int32
     private let pending = Lock<Pending>(Pending())
     /// Signalled when enough is waiting for the flusher to write it before its next tick.
@@ -33,17 +34,17 @@ public final class LogSink: Sendable {
         var woken = false
     }
 
-    public init(fd: Int32 = 2) {
+    package init(fd: Int32 = 2) {
         self.fd = fd
         pending.withLock { $0.bytes.reserveCapacity(Self.wakeThreshold * 2) }
     }
 
-    public func write(_ line: String, urgent: Bool) {
+    package func write(_ line: String, urgent: Bool) {
         writeLine(urgent: urgent) { $0.append(contentsOf: line.utf8) }
     }
 
     /// Appends one line built straight into the buffer.
-    public func writeLine(urgent: Bool, _ build: (inout [UInt8]) -> Void) {
+    package func writeLine(urgent: Bool, _ build: (inout [UInt8]) -> Void) {
         append(urgent: urgent) { bytes in
             build(&bytes)
             bytes.append(UInt8(ascii: "\n"))
@@ -75,13 +76,13 @@ public final class LogSink: Sendable {
         return pending.bytes
     }
 
-    public func flush() {
+    package func flush() {
         let batch = pending.withLock { Self.take(&$0) }
         if !batch.isEmpty { writeAll(batch) }
     }
 
     /// Flushes every `interval` on a background thread for the life of the process.
-    public func startPeriodicFlush(every interval: Duration = .milliseconds(100)) {
+    package func startPeriodicFlush(every interval: Duration = .milliseconds(100)) {
         let nanoseconds = Int(interval.components.attoseconds / 1_000_000_000) + Int(interval.components.seconds) * 1_000_000_000
         // Never joined: it flushes until the process ends.
         let started = JoinableThread.spawn { [self] in

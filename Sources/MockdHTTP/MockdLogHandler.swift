@@ -3,28 +3,28 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Logging
-import MockdCore
-import MockdSystem
-import MockdLock
+package import Dispatch
+package import Logging
+package import MockdCore
+package import MockdSystem
+package import MockdLock
 
 
 /// mockd's log handler: one line per event, as text or JSON, with the access-log fields
 /// (`method`, `path`, `status`, `source`, `durationMs`) laid out for reading.
-public struct MockdLogHandler: LogHandler {
-    public enum Format: String, Sendable, CaseIterable {
+package struct MockdLogHandler: LogHandler {
+    package enum Format: String, Sendable, CaseIterable {
         case text, json
     }
 
-    public var logLevel: Logger.Level = .info
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
     let label: String
     let format: Format
     let sink: LogSink
 
-    public init(label: String, format: Format, sink: LogSink, level: Logger.Level = .info) {
+    package init(label: String, format: Format, sink: LogSink, level: Logger.Level = .info) {
         self.label = label
         self.format = format
         self.sink = sink
@@ -33,14 +33,14 @@ public struct MockdLogHandler: LogHandler {
 
     /// Writes access-log lines exactly as `log(event:)` would, without building a `LogEvent`;
     /// the server uses it directly when its logger's handler is this one.
-    public var accessWriter: AccessLogWriter { AccessLogWriter(format: format, sink: sink) }
+    package var accessWriter: AccessLogWriter { AccessLogWriter(format: format, sink: sink) }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         let fields: Logger.Metadata
         if metadata.isEmpty {
             fields = event.metadata ?? [:]

@@ -1,10 +1,11 @@
 import Logging
 import MockdLock
+import Synchronization
 
 /// A warning that an attacker can trigger thousands of times a second (refused connections,
 /// timed-out heads): the first is logged, the rest are counted, and at most one line per
 /// `interval` says how many more there were ("… and 4,123 more refused in the last 10 s").
-public final class RateLimitedWarning: Sendable {
+package final class RateLimitedWarning: Sendable {
     private struct State {
         var windowStart: UInt64 = 0
         var suppressed = 0
@@ -16,13 +17,13 @@ public final class RateLimitedWarning: Sendable {
     /// `… and N more <what> in the last 10 s`.
     private let what: String
 
-    public init(what: String, interval: Duration = .seconds(10)) {
+    package init(what: String, interval: Duration = .seconds(10)) {
         self.what = what
         self.intervalNanoseconds = UInt64(interval.components.seconds) * 1_000_000_000 + UInt64(interval.components.attoseconds / 1_000_000_000)
     }
 
     /// The line to log for one more occurrence at `now` (monotonic ns), or nil to stay quiet.
-    public func record(_ message: String, now: UInt64) -> String? {
+    package func record(_ message: String, now: UInt64) -> String? {
         state.withLock { state in
             if !state.started || now - state.windowStart >= intervalNanoseconds {
                 let summary = state.suppressed > 0 ? " (and \(Self.grouped(state.suppressed)) more \(what) in the last \(seconds) s)" : ""
@@ -36,7 +37,7 @@ public final class RateLimitedWarning: Sendable {
 
     /// The summary of what was counted when the interval is over (called from a periodic tick),
     /// so a burst that stops is still reported once.
-    public func flush(now: UInt64) -> String? {
+    package func flush(now: UInt64) -> String? {
         state.withLock { state in
             guard state.started, state.suppressed > 0, now - state.windowStart >= intervalNanoseconds else { return nil }
             let line = "… and \(Self.grouped(state.suppressed)) more \(what) in the last \(seconds) s"

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import MockdCore
 import MockdLock
+import Synchronization
 
 /// What mockd remembers about one request between libmicrohttpd's calls of the access handler:
 /// the target as sent, then the reader (head, body), then, while parked, what to do when resumed.

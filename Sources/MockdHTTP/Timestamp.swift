@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import MockdLock
+import Synchronization
 
 
 /// UTC timestamps with milliseconds; the formatted second is cached, as most lines share it.

@@ -9,11 +9,11 @@ import Darwin
 /// compiles with `-DMOCKD_PTHREAD_LOCK`), where it is this pthread mutex with the same API.
 /// TSan does not model Mutex's futex-based locking and reports every guarded access as a
 /// race; it understands pthread mutexes.
-public struct Lock<Value: ~Copyable>: ~Copyable {
+package struct Lock<Value: ~Copyable>: ~Copyable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let storage: UnsafeMutablePointer<Value>
 
-    public init(_ initialValue: consuming sending Value) {
+    package init(_ initialValue: consuming sending Value) {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
         storage = .allocate(capacity: 1)
@@ -27,7 +27,7 @@ public struct Lock<Value: ~Copyable>: ~Copyable {
         mutex.deallocate()
     }
 
-    public borrowing func withLock<Result: ~Copyable, E: Error>(
+    package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         pthread_mutex_lock(mutex)
@@ -39,8 +39,8 @@ public struct Lock<Value: ~Copyable>: ~Copyable {
 // As Mutex: the value is only reached under the lock.
 extension Lock: @unchecked Sendable where Value: ~Copyable {}
 #else
-import Synchronization
+package import Synchronization
 
 /// mockd's lock: `Synchronization.Mutex` (a pthread mutex in the TSan build; see above).
-public typealias Lock<Value: ~Copyable> = Mutex<Value>
+package typealias Lock<Value: ~Copyable> = Mutex<Value>
 #endif

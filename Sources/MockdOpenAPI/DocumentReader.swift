@@ -1,10 +1,7 @@
 import MockdCore
 import Yams
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
+// Foundation for `removingPercentEncoding` ($ref pointers), which FoundationEssentials lacks.
 import Foundation
-#endif
 
 /// Reads a description file (YAML or JSON) into a `JSONValue` tree, keys in document order (so
 /// generated bodies list properties as the document does). JSON goes through mockd's own

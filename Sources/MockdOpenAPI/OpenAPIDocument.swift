@@ -1,17 +1,19 @@
-import MockdCore
+package import MockdCore
 import MockdLock
+import Synchronization
+import Foundation
 
 /// One `--openapi` document as an operation source: read, converted (Swagger 2.0), its
 /// operations built with every answer prepared. Reading again on reload is this same call.
-public struct OpenAPIDocument: OperationSource {
-    public let path: String
-    public let validation: OperationTable.Validation
+package struct OpenAPIDocument: OperationSource {
+    package let path: String
+    package let validation: OperationTable.Validation
     /// `mockd check`: also report examples that violate their own schema (warnings).
-    public var checkExamples: Bool
+    package var checkExamples: Bool
     /// `--openapi-query-overrides`: `__code`, `__example`, `__dynamic` query parameters act as `Prefer`.
     package var queryOverrides = false
 
-    public init(path: String, validation: OperationTable.Validation = .enforce, checkExamples: Bool = false) {
+    package init(path: String, validation: OperationTable.Validation = .enforce, checkExamples: Bool = false) {
         self.path = path
         self.validation = validation
         self.checkExamples = checkExamples
@@ -22,7 +24,7 @@ public struct OpenAPIDocument: OperationSource {
 
     /// The document's folder (watched with everything under it), then the folder of each file
     /// its `$ref`s named at the last load that lies outside it (`../common/pet.yaml`).
-    public var watchedPaths: [String] {
+    package var watchedPaths: [String] {
         let home = Self.folder(of: path)
         var folders = [home]
         for file in readFiles.paths {
@@ -50,7 +52,7 @@ public struct OpenAPIDocument: OperationSource {
     /// `api.yaml` in listings and sources.
     var displayName: String { String(path.split(separator: "/").last ?? Substring(path)) }
 
-    public func load(into builder: inout ResponseBuilder) -> OperationSources.Loaded {
+    package func load(into builder: inout ResponseBuilder) -> OperationSources.Loaded {
         var diagnostics: [Diagnostic] = []
         let operations = build(into: &builder, diagnostics: &diagnostics, checkExamples: checkExamples)
         if !diagnostics.isEmpty { diagnostics = LineFinder.addLines(to: diagnostics) }

@@ -1,17 +1,17 @@
-import MockdCore
+package import MockdCore
 
 /// `mockd import openapi`: an editable starting point from a document. Fixed-path operations
 /// whose chosen answer is a 200 JSON body become convention files; everything else (templated
 /// paths, other statuses, named examples as scenarios) becomes route-table entries.
-public enum OpenAPIImport {
-    public struct Plan: Sendable {
+package enum OpenAPIImport {
+    package struct Plan: Sendable {
         /// Relative to the root: `mock_v1_pets_get.json` → its bytes.
-        public var files: [(name: String, bytes: [UInt8])] = []
+        package var files: [(name: String, bytes: [UInt8])] = []
         /// The route table's routes, in document order.
-        public var routes: [JSONValue] = []
+        package var routes: [JSONValue] = []
     }
 
-    public static func plan(_ table: OperationTable) -> Plan {
+    package static func plan(_ table: OperationTable) -> Plan {
         var plan = Plan()
         for operation in table.operations {
             let path = routePath(operation.pathTemplate)

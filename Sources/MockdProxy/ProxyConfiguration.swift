@@ -1,27 +1,27 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+package import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+package import Foundation
 #endif
 
 /// Where misses are forwarded (`--proxy URL`) and whether answers are saved (`--record`).
-public struct ProxyConfiguration: Sendable {
+package struct ProxyConfiguration: Sendable {
     /// `http` or `https`, with a host; a path (`https://api.example.com/v2`) is put before every forwarded path.
-    public var upstream: URL
+    package var upstream: URL
     /// `--proxy-timeout`, 30 s by default: the whole upstream exchange (connect, send, answer)
     /// must finish within it, or the client gets a 504.
-    public var timeout: Duration = .seconds(30)
-    public var record: Bool = false
-    public var recordOverwrite: Bool = false
+    package var timeout: Duration = .seconds(30)
+    package var record: Bool = false
+    package var recordOverwrite: Bool = false
     /// An upstream body larger than this is not relayed (502): mockd holds each answer in memory.
-    public var maxResponseBytes: Int = 64 * 1024 * 1024
+    package var maxResponseBytes: Int = 64 * 1024 * 1024
 
-    public init(upstream: URL) {
+    package init(upstream: URL) {
         self.upstream = upstream
     }
 
     /// Checks a `--proxy` value: an absolute `http://` or `https://` URL with a host, no query or fragment.
-    public init(upstream text: String) throws(ProxyConfigurationError) {
+    package init(upstream text: String) throws(ProxyConfigurationError) {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
             throw ProxyConfigurationError("--proxy: '\(text)' is not a URL; expected e.g. https://api.example.com")
         }
@@ -46,7 +46,7 @@ public struct ProxyConfiguration: Sendable {
     }
 }
 
-public struct ProxyConfigurationError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct ProxyConfigurationError: Error, CustomStringConvertible, Sendable {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

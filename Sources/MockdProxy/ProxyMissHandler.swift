@@ -1,20 +1,20 @@
-import Logging
-import MockdCore
+package import Logging
+package import MockdCore
 
 /// `--proxy` (and `--record`) as the server's miss handler: forwards what nothing matched,
 /// and saves real answers as mocks.
-public final class ProxyMissHandler: MissHandler {
-    public let proxy: UpstreamProxy
-    public let recorder: Recorder?
+package final class ProxyMissHandler: MissHandler {
+    package let proxy: UpstreamProxy
+    package let recorder: Recorder?
     let logger: Logger
 
-    public init(proxy: UpstreamProxy, recorder: Recorder?, logger: Logger) {
+    package init(proxy: UpstreamProxy, recorder: Recorder?, logger: Logger) {
         self.proxy = proxy
         self.recorder = recorder
         self.logger = logger
     }
 
-    public func answer(_ request: MockRequest) async -> BuiltResponse {
+    package func answer(_ request: MockRequest) async -> BuiltResponse {
         let outcome = await proxy.forward(request)
         var response = outcome.response
         let milliseconds = Double(outcome.upstreamDuration.components.attoseconds) / 1e15 + Double(outcome.upstreamDuration.components.seconds) * 1000
@@ -28,7 +28,7 @@ public final class ProxyMissHandler: MissHandler {
         return response
     }
 
-    public func shutdown() {
+    package func shutdown() {
         proxy.shutdown()
     }
 }

@@ -1,18 +1,18 @@
-import MockdCore
+package import MockdCore
 
 /// What `UpstreamProxy.forward` gives back: always a response to send, never a throw.
-public struct ProxyOutcome: Sendable {
+package struct ProxyOutcome: Sendable {
     /// The upstream's answer as relayed (`source` "proxy"), or mockd's JSON error answer (`source` "proxy error").
-    public var response: BuiltResponse
+    package var response: BuiltResponse
     /// From handing the request to the HTTP client to its last byte of answer (or the failure).
-    public var upstreamDuration: Duration
+    package var upstreamDuration: Duration
     /// nil when the upstream answered (whatever its status).
-    public var failure: ProxyFailure?
+    package var failure: ProxyFailure?
 
     /// The response came from the upstream (record it); false for mockd's own 502/504 answers.
-    public var fromUpstream: Bool { failure == nil }
+    package var fromUpstream: Bool { failure == nil }
 
-    public init(response: BuiltResponse, upstreamDuration: Duration, failure: ProxyFailure?) {
+    package init(response: BuiltResponse, upstreamDuration: Duration, failure: ProxyFailure?) {
         self.response = response
         self.upstreamDuration = upstreamDuration
         self.failure = failure
@@ -20,8 +20,8 @@ public struct ProxyOutcome: Sendable {
 }
 
 /// Why the upstream gave no answer.
-public struct ProxyFailure: Sendable, Equatable, Error, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+package struct ProxyFailure: Sendable, Equatable, Error, CustomStringConvertible {
+    package enum Kind: String, Sendable {
         /// Refused, down, DNS failure, connection lost: 502.
         case unreachable = "upstream unreachable"
         /// No complete answer within `--proxy-timeout`: 504.
@@ -38,16 +38,16 @@ public struct ProxyFailure: Sendable, Equatable, Error, CustomStringConvertible 
         case failed = "upstream failed"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The HTTP client's words (libcurl's), e.g. "Failed to connect to 127.0.0.1 port 9 …".
-    public var reason: String
+    package var reason: String
 
-    public init(_ kind: Kind, reason: String) {
+    package init(_ kind: Kind, reason: String) {
         self.kind = kind
         self.reason = reason
     }
 
-    public var status: Int {
+    package var status: Int {
         switch kind {
         case .timedOut: return 504
         case .cancelled: return 503
@@ -55,5 +55,5 @@ public struct ProxyFailure: Sendable, Equatable, Error, CustomStringConvertible 
         }
     }
 
-    public var description: String { "\(kind.rawValue): \(reason)" }
+    package var description: String { "\(kind.rawValue): \(reason)" }
 }

@@ -1,6 +1,6 @@
-import CCurl
-import Logging
-import MockdCore
+package import CCurl
+package import Logging
+package import MockdCore
 
 /// Forwards a request nothing matched to the `--proxy` upstream and relays its answer.
 ///
@@ -11,15 +11,15 @@ import MockdCore
 /// recording, where it is decoded to be saved readable. Every failure becomes a JSON answer
 /// (502/503/504) saying which and why; `forward` never throws and always returns within
 /// `configuration.timeout` (plus scheduling slack).
-public final class UpstreamProxy: Sendable {
-    public let configuration: ProxyConfiguration
+package final class UpstreamProxy: Sendable {
+    package let configuration: ProxyConfiguration
     let logger: Logger
     private let prefix: String
     /// nil when libcurl could not be loaded or its thread not started: `unavailable` says why, and every forward answers it (502).
     private let loop: CurlLoop?
     private let unavailable: ProxyFailure?
 
-    public convenience init(configuration: ProxyConfiguration, logger: Logger) {
+    package convenience init(configuration: ProxyConfiguration, logger: Logger) {
         self.init(configuration: configuration, logger: logger, library: CurlLibrary.shared)
     }
 
@@ -41,7 +41,7 @@ public final class UpstreamProxy: Sendable {
     }
 
     /// Cancels requests in flight (they answer 503) and stops the proxy's thread. Later forwards answer 503.
-    public func shutdown() {
+    package func shutdown() {
         loop?.shutdown()
     }
 
@@ -54,7 +54,7 @@ public final class UpstreamProxy: Sendable {
 
     /// Sends `request` upstream and returns what to answer the client. Safe to call from any
     /// thread or task, concurrently; cancelling the calling task cancels the upstream request.
-    public func forward(_ request: MockRequest) async -> ProxyOutcome {
+    package func forward(_ request: MockRequest) async -> ProxyOutcome {
         let started = ContinuousClock.now
         guard let loop else {
             return failed(unavailable ?? ProxyFailure(.failed, reason: "no HTTP client"), request: request, after: .zero)

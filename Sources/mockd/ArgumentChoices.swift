@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser  // the conformances below are public: swift-log's level is a public type
 import Logging
 import MockdHTTP
 

@@ -18,7 +18,7 @@ struct MockFileWriter: MockFileWriting {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            return .failed("cannot make the folder \(folder): \(error.localizedDescription)")
+            return .failed("cannot make the folder \(folder): \(error)")
         }
         do throws(AtomicFile.WriteError) {
             try AtomicFile.write(bytes, to: path, replace: false)

@@ -8,6 +8,7 @@ import MockdCore
 import MockdHTTP
 import MockdSystem
 import MockdLock
+import Synchronization
 
 /// Reads files and routes again and has the server serve them if they are valid; otherwise the
 /// server keeps the last good configuration. Asked by SIGHUP, the file watcher and

@@ -2,6 +2,7 @@ import Foundation
 import MockdCore
 import MockdLock
 import Testing
+import Synchronization
 
 /// The admin API without sockets: `AdminAPI.call(for:)` for every endpoint, and the journal's bound.
 @Suite("Admin API")

@@ -1,5 +1,6 @@
 import MockdCore
 import Testing
+import Foundation
 
 @Suite("MockFileName")
 struct MockFileNameTests {

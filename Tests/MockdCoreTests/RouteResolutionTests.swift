@@ -2,6 +2,7 @@ import Foundation
 import MockdCore
 import MockdLock
 import Testing
+import Synchronization
 
 extension Resolution {
     /// The body bytes, prepared or built.

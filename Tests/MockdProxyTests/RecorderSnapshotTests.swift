@@ -2,6 +2,7 @@ import Foundation
 import MockdCore
 @testable import MockdProxy
 import Testing
+import TestSupport
 
 /// Where the recorder looks for existing mocks (the served snapshot), and where it writes from.
 @Suite(.timeLimit(.minutes(1)))

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import MockdCore
 import MockdLock
+import Synchronization
 
 /// One request as a test upstream received it.
 struct ReceivedRequest: Sendable {

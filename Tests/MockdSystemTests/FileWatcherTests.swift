@@ -3,6 +3,7 @@ import Foundation
 import MockdLock
 import Testing
 import TestSupport
+import Synchronization
 
 /// Reload's watching half: edits, new, deleted and renamed files and folders are seen,
 /// a burst is one call, hidden and ignored paths are not, symbolic link swaps are, and `stop()`

@@ -3,7 +3,7 @@ import Foundation
 /// Runs blocking work (sockets, waiting for a process) on a thread of its own, so it never holds
 /// one of the few threads of Swift's cooperative pool or of GCD (which URLSession and Process's
 /// termination handler need) while tests run in parallel.
-public func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+package func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             continuation.resume(with: Result { try work() })
@@ -13,14 +13,14 @@ public func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) as
 }
 
 /// A point in time a wait must not pass.
-public struct Deadline: Sendable {
-    public let instant: ContinuousClock.Instant
+package struct Deadline: Sendable {
+    package let instant: ContinuousClock.Instant
 
-    public init(_ duration: Duration) { instant = .now + duration }
+    package init(_ duration: Duration) { instant = .now + duration }
 
-    public var hasPassed: Bool { ContinuousClock.now >= instant }
+    package var hasPassed: Bool { ContinuousClock.now >= instant }
     /// Milliseconds left, at least 0 (for poll(2)).
-    public var remainingMilliseconds: Int32 {
+    package var remainingMilliseconds: Int32 {
         let left = instant - .now
         if left <= .zero { return 0 }
         let (seconds, attoseconds) = left.components

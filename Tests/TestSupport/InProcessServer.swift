@@ -1,13 +1,13 @@
 import Foundation
-import Logging
-import MockdCore
-import MockdHTTP
+package import Logging
+package import MockdCore
+package import MockdHTTP
 
 /// The one way every suite runs an in-process mockd: an `HTTPServer` on 127.0.0.1 with a port
 /// of its own (port 0) and two threads, serving `snapshot`. It runs `body`, then always shuts the
 /// server down off the cooperative pool (`stopOffThePool`), also when `body` throws.
 /// `attach` sees the server before it starts (a reloader is wired to it there).
-public func withServer<T>(
+package func withServer<T>(
     snapshot: Snapshot,
     configure: (inout ServerConfiguration) -> Void = { _ in },
     runtime: RuntimeState = RuntimeState(),
@@ -39,7 +39,7 @@ public func withServer<T>(
 }
 
 /// `withServer` for a mock root on disk (the loader must accept it).
-public func withServer<T>(
+package func withServer<T>(
     root: String,
     configure: (inout ServerConfiguration) -> Void = { _ in },
     logger: Logger,
@@ -53,7 +53,7 @@ public func withServer<T>(
 /// Shuts `server` down on a thread of its own: shutdown waits (up to `timeout`) for requests in
 /// flight, and must not hold a thread of the cooperative pool, which runs the work those requests
 /// (and every other test) wait for.
-public func stopOffThePool(_ server: HTTPServer, timeout: Duration = .seconds(2)) async {
+package func stopOffThePool(_ server: HTTPServer, timeout: Duration = .seconds(2)) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         Thread {
             server.shutdown(timeout: timeout)
@@ -62,7 +62,7 @@ public func stopOffThePool(_ server: HTTPServer, timeout: Duration = .seconds(2)
     }
 }
 
-public struct ServerHarnessError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct ServerHarnessError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

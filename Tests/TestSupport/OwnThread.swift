@@ -5,7 +5,7 @@ import Foundation
 /// timeout, an upstream's): on Linux the pool has as many threads as cores, and while the suite
 /// runs, hundreds of other tests' synchronous bodies queue on it; on a busy machine a resumed
 /// task waited 20–28 s for its turn, so a 1 s timeout measured 28 s.
-public func onOwnThread<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+package func onOwnThread<T: Sendable>(_ body: () async throws -> T) async throws -> T {
     let executor = OwnThreadExecutor()
     defer { executor.stop() }
     return try await withTaskExecutorPreference(executor) { try await body() }
@@ -14,7 +14,7 @@ public func onOwnThread<T: Sendable>(_ body: () async throws -> T) async throws 
 /// `Task { body }` with its own thread (see `onOwnThread`), child tasks included: for requests
 /// a test starts and then waits for against a deadline. A plain `Task` may not even start
 /// before such a deadline when the pool is busy.
-public func taskOnOwnThread<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
+package func taskOnOwnThread<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
     let executor = OwnThreadExecutor()
     return Task(executorPreference: executor) {
         defer { executor.stop() }

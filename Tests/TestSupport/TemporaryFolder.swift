@@ -1,11 +1,11 @@
-import Foundation
+package import Foundation
 
 /// A fresh folder under the system temporary directory, for the test suites of every target;
 /// `remove()` deletes it (or use `withTemporaryFolder`).
-public struct TemporaryFolder: Sendable {
-    public let path: String
+package struct TemporaryFolder: Sendable {
+    package let path: String
 
-    public init() throws {
+    package init() throws {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("mockd-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -13,29 +13,29 @@ public struct TemporaryFolder: Sendable {
     }
 
     /// Writes `contents` at `relativePath`, creating the folders on the way.
-    public func write(_ relativePath: String, _ contents: String) throws {
+    package func write(_ relativePath: String, _ contents: String) throws {
         try write(relativePath, Data(contents.utf8))
     }
 
-    public func write(_ relativePath: String, _ data: Data) throws {
+    package func write(_ relativePath: String, _ data: Data) throws {
         let url = URL(fileURLWithPath: path).appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
     }
 
     /// Relative path → contents.
-    public func write(_ files: [String: String]) throws {
+    package func write(_ files: [String: String]) throws {
         for (relativePath, contents) in files { try write(relativePath, contents) }
     }
 
-    public func child(_ relativePath: String) -> String { path + "/" + relativePath }
+    package func child(_ relativePath: String) -> String { path + "/" + relativePath }
 
-    public func read(_ relativePath: String) -> String? {
+    package func read(_ relativePath: String) -> String? {
         FileManager.default.contents(atPath: child(relativePath)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Every regular file below, relative, sorted.
-    public func files() -> [String] {
+    package func files() -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: path) else { return [] }
         var result: [String] = []
         while let relative = enumerator.nextObject() as? String {
@@ -44,20 +44,20 @@ public struct TemporaryFolder: Sendable {
         return result.sorted()
     }
 
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }
 }
 
 /// Runs `body` with a temporary folder holding `files` (relative path → contents), then removes it.
-public func withTemporaryFolder<T>(_ files: [String: String] = [:], _ body: (TemporaryFolder) throws -> T) throws -> T {
+package func withTemporaryFolder<T>(_ files: [String: String] = [:], _ body: (TemporaryFolder) throws -> T) throws -> T {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     try folder.write(files)
     return try body(folder)
 }
 
-public func withTemporaryFolder<T>(_ files: [String: String] = [:], _ body: (TemporaryFolder) async throws -> T) async throws -> T {
+package func withTemporaryFolder<T>(_ files: [String: String] = [:], _ body: (TemporaryFolder) async throws -> T) async throws -> T {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     try folder.write(files)

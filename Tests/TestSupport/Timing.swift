@@ -6,8 +6,8 @@
 
 /// How much longer than on a quiet machine a wall-clock upper bound allows: with both cores
 /// kept busy, a task waiting to resume was seen to lose seconds.
-public let loadAllowance = 6
+package let loadAllowance = 6
 
 /// How long a test waits for something that should happen at once (a connection, a line, a
 /// reload): a deadline, not a sleep.
-public let eventDeadline: Duration = .seconds(30)
+package let eventDeadline: Duration = .seconds(30)

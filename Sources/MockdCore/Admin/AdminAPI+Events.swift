@@ -58,7 +58,7 @@ extension AdminAPI {
     }
 
     /// Whether a long poll waiting with these arguments has something to show now.
-    public static func hasNews(after: UInt64, state: UInt64?, journal: RequestJournal, runtime: RuntimeState) -> Bool {
+    package static func hasNews(after: UInt64, state: UInt64?, journal: RequestJournal, runtime: RuntimeState) -> Bool {
         journal.lastID > after || (state != nil && state != runtime.changes)
     }
 

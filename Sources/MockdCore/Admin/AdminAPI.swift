@@ -1,23 +1,23 @@
 /// The admin endpoints under `/__mockd/`: JSON in and out, errors as JSON with a message.
 /// Pure: `call(for:access:)` decides a request into an `AdminCall` (the access check first, then
 /// one table of endpoints), and the call answers from the context the adapter gives it.
-public struct AdminAPI: Sendable {
-    public static let prefix = "/__mockd/"
+package struct AdminAPI: Sendable {
+    package static let prefix = "/__mockd/"
 
     /// What an answer may read and change: facts the adapter has, never closures into it.
-    public struct Context: Sendable {
-        public var snapshot: Snapshot
-        public var state: RuntimeState
-        public var journal: RequestJournal
-        public var uptimeSeconds: Double
+    package struct Context: Sendable {
+        package var snapshot: Snapshot
+        package var state: RuntimeState
+        package var journal: RequestJournal
+        package var uptimeSeconds: Double
         /// Re-reads files and routes (`POST /__mockd/reload`, and after a new mock); nil: this server cannot.
-        public var reloads: (any Reloading)?
+        package var reloads: (any Reloading)?
         /// Writes new mock files (`POST /__mockd/mocks`); nil: this server cannot.
-        public var writer: (any MockFileWriting)?
+        package var writer: (any MockFileWriting)?
         /// Why writing is refused (mockd listens beyond loopback without `--admin-token`); nil: allowed.
-        public var writeRefusal: String?
+        package var writeRefusal: String?
 
-        public init(snapshot: Snapshot, state: RuntimeState, journal: RequestJournal, uptimeSeconds: Double,
+        package init(snapshot: Snapshot, state: RuntimeState, journal: RequestJournal, uptimeSeconds: Double,
                     reloads: (any Reloading)? = nil, writer: (any MockFileWriting)? = nil, writeRefusal: String? = nil) {
             self.snapshot = snapshot
             self.state = state
@@ -87,9 +87,9 @@ public struct AdminAPI: Sendable {
         Endpoint("POST", "/__mockd/mocks", work: .offThread) { api, request, context in api.createMock(request, context) },
     ]
 
-    public init() {}
+    package init() {}
 
-    public static func isAdminPath(_ path: String) -> Bool {
+    package static func isAdminPath(_ path: String) -> Bool {
         // The second byte first: nearly every path fails there, without a string comparison.
         // A plain byte read where the bytes are contiguous (always, for Swift's own strings),
         // not the UTF-8 view's index walk.
@@ -104,7 +104,7 @@ public struct AdminAPI: Sendable {
 
     /// The call `request` makes: a refusal (Host, token), a dashboard file, an endpoint with
     /// its arguments, or the 405/404 that lists what there is.
-    public static func call(for request: MockRequest, access: AdminAccess = AdminAccess()) -> AdminCall {
+    package static func call(for request: MockRequest, access: AdminAccess = AdminAccess()) -> AdminCall {
         let isPage = isDashboardAsset(request)
         if let refusal = access.refusal(request, isPage: isPage) { return .answered(refusal) }
         if isPage, let page = AdminAPI().dashboard(request) { return .answered(page) }
@@ -243,17 +243,17 @@ public struct AdminAPI: Sendable {
 }
 
 /// What a reload did, for `POST /__mockd/reload`, `GET /__mockd/health` and the log.
-public struct ReloadReport: Sendable {
-    public var time: Double
-    public var ok: Bool
-    public var files: Int
-    public var routes: Int
-    public var errors: [String]
-    public var durationMilliseconds: Double
+package struct ReloadReport: Sendable {
+    package var time: Double
+    package var ok: Bool
+    package var files: Int
+    package var routes: Int
+    package var errors: [String]
+    package var durationMilliseconds: Double
     /// What asked for it: `watch`, `SIGHUP`, `admin`.
-    public var trigger: String
+    package var trigger: String
 
-    public init(time: Double, ok: Bool, files: Int, routes: Int, errors: [String], durationMilliseconds: Double, trigger: String) {
+    package init(time: Double, ok: Bool, files: Int, routes: Int, errors: [String], durationMilliseconds: Double, trigger: String) {
         self.time = time
         self.ok = ok
         self.files = files
@@ -263,7 +263,7 @@ public struct ReloadReport: Sendable {
         self.trigger = trigger
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("status", .string(ok ? "ok" : "failed")),
             ("time", .string(RequestJournal.Entry.iso8601(time))),
@@ -279,7 +279,7 @@ public struct ReloadReport: Sendable {
 /// Who reads the configuration again when `POST /__mockd/reload` asks (the executable's
 /// reloader), and what the last reload did, for `GET /__mockd/health`. A class: the server holds
 /// it weakly (the reloader holds the server).
-public protocol Reloading: AnyObject, Sendable {
+package protocol Reloading: AnyObject, Sendable {
     func reload(trigger: String) -> ReloadReport
     /// Read without waiting for a reload in progress (health checks must not stall).
     var lastReload: ReloadReport? { get }

@@ -1,10 +1,10 @@
 /// One call of the admin API, decided: when its answer can be made (`work`) and how. Made by
 /// `AdminAPI.call(for:access:)`; the adapter runs `answer(_:)` when `work` says, with the
 /// context of that moment (a long poll answers with the snapshot served when news comes).
-public struct AdminCall: Sendable {
-    public let work: AdminWork
+package struct AdminCall: Sendable {
+    package let work: AdminWork
     /// It may change what dashboards show (a scenario set, a reset): they are told once it is answered.
-    public let changesState: Bool
+    package let changesState: Bool
     private let respond: @Sendable (AdminAPI.Context) -> BuiltResponse
 
     init(work: AdminWork = .now, changesState: Bool = false, _ respond: @escaping @Sendable (AdminAPI.Context) -> BuiltResponse) {
@@ -18,7 +18,7 @@ public struct AdminCall: Sendable {
         AdminCall { _ in response }
     }
 
-    public func answer(_ context: AdminAPI.Context) -> BuiltResponse {
+    package func answer(_ context: AdminAPI.Context) -> BuiltResponse {
         respond(context)
     }
 }

@@ -3,9 +3,9 @@
 
 /// The dashboard served at /__mockd/: the page and its two assets, as text. Serve
 /// them with `Array(x.utf8)`.
-public enum DashboardAssets {
+package enum DashboardAssets {
     /// `Dashboard/index.html`
-    public static let indexHTML: String = #"""
+    package static let indexHTML: String = #"""
 <!doctype html>
 <html lang="en">
 <head>
@@ -86,7 +86,7 @@ public enum DashboardAssets {
 """#
 
     /// `Dashboard/dashboard.css`
-    public static let css: String = ##"""
+    package static let css: String = ##"""
 /* mockd dashboard: system fonts only, nothing fetched. */
 :root {
   --bg: #f4f5f7; --pane: #fff; --ink: #1d2330; --muted: #6b7385; --line: #e1e4ea; --accent: #2f62d8;
@@ -240,7 +240,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
 """##
 
     /// `Dashboard/dashboard.js`
-    public static let javascript: String = ##"""
+    package static let javascript: String = ##"""
 // mockd dashboard: plain JavaScript, no dependencies, same-origin relative URLs only.
 // Every piece of data goes into the DOM as text (textContent / text nodes), never as HTML.
 'use strict';

@@ -1,12 +1,12 @@
 /// Writes new files under the root for `POST /__mockd/mocks`: the executable's, since the core
 /// does no I/O. A new file only: an existing one is never replaced.
-public protocol MockFileWriting: Sendable {
+package protocol MockFileWriting: Sendable {
     /// Writes `bytes` to `relativePath` under the root, making its folders; atomic (a reload
     /// sees the whole file or none).
     func writeNewFile(relativePath: String, bytes: [UInt8]) -> MockFileWriteResult
 }
 
-public enum MockFileWriteResult: Sendable, Equatable {
+package enum MockFileWriteResult: Sendable, Equatable {
     case written
     /// Something has that name already (it appeared since the snapshot was read).
     case exists

@@ -4,32 +4,33 @@ import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 import Foundation
 #endif
 import MockdLock
+import Synchronization
 
 /// The last requests mockd answered, oldest first, for tests to verify what an app sent
 /// (`GET /__mockd/requests`). A bounded ring: a long CI run cannot grow memory.
-public final class RequestJournal: Sendable {
+package final class RequestJournal: Sendable {
     /// A class, not a struct: entries are written once and only passed around, and moving one
     /// reference into the ring is cheaper per request than copying a dozen fields.
-    public final class Entry: Sendable {
+    package final class Entry: Sendable {
         /// Seconds since 1970 (UTC).
-        public let time: Double
-        public let method: String
-        public let path: String
-        public let query: String
-        public let headers: [HTTPHeader]
+        package let time: Double
+        package let method: String
+        package let path: String
+        package let query: String
+        package let headers: [HTTPHeader]
         /// Capped at `bodyLimit` bytes.
-        public let body: [UInt8]
-        public let bodyTruncated: Bool
-        public let scenario: String
-        public let session: String?
-        public let source: String
-        public let status: Int
-        public let durationMicroseconds: UInt64
+        package let body: [UInt8]
+        package let bodyTruncated: Bool
+        package let scenario: String
+        package let session: String?
+        package let source: String
+        package let status: Int
+        package let durationMicroseconds: UInt64
         /// The answer, when it was built for this request (a 404 report, an upstream's answer, a
         /// template), capped like `body`; nil for prepared answers, which the snapshot holds.
-        public let response: Response?
+        package let response: Response?
 
-        public init(time: Double, method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8], bodyTruncated: Bool,
+        package init(time: Double, method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8], bodyTruncated: Bool,
                     scenario: String, session: String?, source: String, status: Int, durationMicroseconds: UInt64, response: Response? = nil) {
             self.time = time
             self.method = method
@@ -48,11 +49,11 @@ public final class RequestJournal: Sendable {
     }
 
     /// What a built answer sent, for the dashboard (the file a 404 looked for, an upstream body to save as a mock).
-    public struct Response: Sendable {
-        public let contentType: String?
-        public let body: [UInt8]
+    package struct Response: Sendable {
+        package let contentType: String?
+        package let body: [UInt8]
 
-        public init(contentType: String?, body: [UInt8]) {
+        package init(contentType: String?, body: [UInt8]) {
             self.contentType = contentType
             self.body = body
         }
@@ -60,13 +61,13 @@ public final class RequestJournal: Sendable {
 
     /// An entry and its number: numbers grow by one per entry and survive `clear`, so a reader
     /// that remembers the last one it saw asks for what came after (`GET /__mockd/events`).
-    public struct Numbered: Sendable {
-        public let id: UInt64
-        public let entry: Entry
+    package struct Numbered: Sendable {
+        package let id: UInt64
+        package let entry: Entry
     }
 
-    public let capacity: Int
-    public let bodyLimit: Int
+    package let capacity: Int
+    package let bodyLimit: Int
     private let ring: Lock<Ring>
 
     struct Ring {
@@ -77,15 +78,15 @@ public final class RequestJournal: Sendable {
         var lastID: UInt64 = 0
     }
 
-    public init(capacity: Int = 1000, bodyLimit: Int = 64 * 1024) {
+    package init(capacity: Int = 1000, bodyLimit: Int = 64 * 1024) {
         self.capacity = max(0, capacity)
         self.bodyLimit = max(0, bodyLimit)
         self.ring = Lock(Ring())
     }
 
-    public var isEnabled: Bool { capacity > 0 }
+    package var isEnabled: Bool { capacity > 0 }
 
-    public func append(_ entry: Entry) {
+    package func append(_ entry: Entry) {
         guard capacity > 0 else { return }
         ring.withLock { ring in
             // Numbered under the lock: numbers are in the ring's order, so "after N" misses none.
@@ -101,19 +102,19 @@ public final class RequestJournal: Sendable {
     }
 
     /// Oldest first.
-    public func entries() -> [Entry] {
+    package func entries() -> [Entry] {
         numberedEntries().map(\.entry)
     }
 
     /// Oldest first, with their numbers.
-    public func numberedEntries() -> [Numbered] {
+    package func numberedEntries() -> [Numbered] {
         ring.withLock { ring in
             Array(ring.entries[ring.next...] + ring.entries[..<ring.next])
         }
     }
 
     /// The entries numbered after `id`, oldest first, at most the newest `limit`.
-    public func entries(after id: UInt64, limit: Int) -> [Numbered] {
+    package func entries(after id: UInt64, limit: Int) -> [Numbered] {
         ring.withLock { ring in
             guard ring.lastID > id else { return [] }
             let ordered = ring.entries[ring.next...] + ring.entries[..<ring.next]
@@ -122,16 +123,16 @@ public final class RequestJournal: Sendable {
     }
 
     /// The number of the newest entry ever appended (0: none yet).
-    public var lastID: UInt64 { ring.withLock { $0.lastID } }
+    package var lastID: UInt64 { ring.withLock { $0.lastID } }
 
-    public func clear() {
+    package func clear() {
         ring.withLock { $0 = Ring(lastID: $0.lastID) }
     }
 
     /// Removes one session's entries (`X-Mock-Session` or its port); returns how many. The rest
     /// keep their order and numbers.
     @discardableResult
-    public func clear(session: String) -> Int {
+    package func clear(session: String) -> Int {
         ring.withLock { ring in
             let ordered = ring.entries[ring.next...] + ring.entries[..<ring.next]
             let kept = ordered.filter { $0.entry.session != session }
@@ -142,12 +143,12 @@ public final class RequestJournal: Sendable {
     }
 
     /// Entries matching the filters, oldest first; `limit` keeps the newest N.
-    public func entries(method: String? = nil, path: String? = nil, session: String? = nil, limit: Int? = nil) -> [Entry] {
+    package func entries(method: String? = nil, path: String? = nil, session: String? = nil, limit: Int? = nil) -> [Entry] {
         numberedEntries(method: method, path: path, session: session, limit: limit).map(\.entry)
     }
 
     /// The same, with their numbers.
-    public func numberedEntries(method: String? = nil, path: String? = nil, session: String? = nil, limit: Int? = nil) -> [Numbered] {
+    package func numberedEntries(method: String? = nil, path: String? = nil, session: String? = nil, limit: Int? = nil) -> [Numbered] {
         let pathGlob = path.map(Glob.init)
         var selected = numberedEntries().filter { numbered in
             let entry = numbered.entry

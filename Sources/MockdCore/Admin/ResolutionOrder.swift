@@ -1,23 +1,24 @@
+import Foundation
 /// What answers which URL, in the order the Resolver tries them, per scenario: for
 /// `mockd routes` and `GET /__mockd/routes`. A request in scenario S tries S's routes, then the
 /// files under `scenarios/S/`, then the routes, files and `--openapi` operations every scenario shares.
-public enum ResolutionOrder {
+package enum ResolutionOrder {
     /// `GET /api/users  ← file users/mock_api_users_get.json`
-    public struct Entry: Sendable, Equatable {
-        public var method: String
+    package struct Entry: Sendable, Equatable {
+        package var method: String
         /// The URL path (a route's pattern, or a file's path with `_` read as `/`).
-        public var path: String
+        package var path: String
         /// What answers: `file users/mock_…json`, or `route routes/a.json#0 (header X=1)`.
-        public var answeredBy: String
+        package var answeredBy: String
     }
 
     /// One scenario's own entries (tried first), or the shared ones (`scenario` nil: tried by every scenario after its own).
-    public struct Section: Sendable {
-        public var scenario: String?
-        public var entries: [Entry]
+    package struct Section: Sendable {
+        package var scenario: String?
+        package var entries: [Entry]
     }
 
-    public static func sections(_ snapshot: Snapshot) -> [Section] {
+    package static func sections(_ snapshot: Snapshot) -> [Section] {
         var sections: [Section] = []
         for scenario in ([Scenario.default] + snapshot.scenarios.filter { $0 != Scenario.default }) {
             var entries = snapshot.routes.filter { $0.scenario == scenario }.map(routeEntry)
@@ -60,7 +61,7 @@ public enum ResolutionOrder {
     }
 
     /// The listing as text, a section per scenario.
-    public static func text(_ snapshot: Snapshot) -> String {
+    package static func text(_ snapshot: Snapshot) -> String {
         var lines: [String] = []
         let all = sections(snapshot)
         let width = min(48, all.flatMap(\.entries).map { $0.method.count + 1 + $0.path.count }.max() ?? 0)
@@ -78,7 +79,7 @@ public enum ResolutionOrder {
     }
 
     /// The listing as JSON: `[{"scenario": "empty", "answers": [{"method", "path", "answeredBy"}]}, …, {"scenario": null, …}]`.
-    public static func json(_ snapshot: Snapshot) -> JSONValue {
+    package static func json(_ snapshot: Snapshot) -> JSONValue {
         .array(sections(snapshot).map { section in
             .object([
                 ("scenario", section.scenario.map { .string($0) } ?? .null),

@@ -1,15 +1,15 @@
 /// The resolved table as data, for `GET /__mockd/routes` and `mockd routes`.
-public enum RouteDescription {
+package enum RouteDescription {
     /// One row per thing that answers, in resolution order within each kind.
-    public struct Row: Sendable {
-        public var method: String
-        public var path: String
-        public var scenario: String
-        public var conditions: [String]
-        public var source: String
+    package struct Row: Sendable {
+        package var method: String
+        package var path: String
+        package var scenario: String
+        package var conditions: [String]
+        package var source: String
     }
 
-    public static func rows(_ snapshot: Snapshot) -> [Row] {
+    package static func rows(_ snapshot: Snapshot) -> [Row] {
         var rows: [Row] = []
         for route in snapshot.routes {
             rows.append(Row(method: route.methods.description, path: route.path.source, scenario: route.scenario ?? "*",

@@ -3,18 +3,18 @@
 /// mockd has its own because it needs three things Foundation's parser does not give together:
 /// validating 10,000 mock files at start without building objects (startup time and memory),
 /// errors with line and column, and object keys kept in order for `json` bodies.
-public struct JSONParser {
+package struct JSONParser {
     /// Where and why a text is not JSON.
-    public struct SyntaxError: Error, Equatable, CustomStringConvertible {
-        public var line: Int
-        public var column: Int
-        public var message: String
-        public var location: String { "line \(line), column \(column)" }
-        public var description: String { "\(location): \(message)" }
+    package struct SyntaxError: Error, Equatable, CustomStringConvertible {
+        package var line: Int
+        package var column: Int
+        package var message: String
+        package var location: String { "line \(line), column \(column)" }
+        package var description: String { "\(location): \(message)" }
     }
 
     /// Checks `bytes` without building anything; nil when it is one valid JSON value.
-    public static func validate(_ bytes: UnsafeRawBufferPointer) -> SyntaxError? {
+    package static func validate(_ bytes: UnsafeRawBufferPointer) -> SyntaxError? {
         var reader = Reader(bytes: bytes, build: false)
         do {
             _ = try reader.document()
@@ -24,11 +24,11 @@ public struct JSONParser {
         }
     }
 
-    public static func validate(_ bytes: [UInt8]) -> SyntaxError? {
+    package static func validate(_ bytes: [UInt8]) -> SyntaxError? {
         bytes.withUnsafeBytes { validate($0) }
     }
 
-    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         let result: Result<JSONValue, SyntaxError> = bytes.withUnsafeBytes { raw in
             var reader = Reader(bytes: raw, build: true)
             do throws(SyntaxError) { return .success(try reader.document()) } catch { return .failure(error) }
@@ -36,7 +36,7 @@ public struct JSONParser {
         return try result.get()
     }
 
-    public static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 

@@ -1,6 +1,6 @@
 /// A JSON value that keeps object keys in the order they were written, so a `json` body in a
 /// route table is served the way the user wrote it.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     /// The number as written (`1`, `1.50`, `1e3`): kept as text so nothing is lost or reformatted.
@@ -9,7 +9,7 @@ public enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
@@ -23,20 +23,20 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The member named `key` of an object (the last one if repeated, as most parsers do).
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.last { $0.key == key }?.value
     }
 
     /// Serialized compactly, keys in their order.
-    public var serialized: String {
+    package var serialized: String {
         var output = ""
         write(to: &output, indent: nil, level: 0)
         return output
     }
 
     /// Serialized with two-space indentation, keys in their order.
-    public var prettyPrinted: String {
+    package var prettyPrinted: String {
         var output = ""
         write(to: &output, indent: "  ", level: 0)
         return output
@@ -83,22 +83,22 @@ public enum JSONValue: Sendable, Equatable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .number(String(value)) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements.map { (key: $0.0, value: $0.1) }) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .number(String(value)) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements.map { (key: $0.0, value: $0.1) }) }
+    package init(nilLiteral: ()) { self = .null }
 
-    public static func number(_ value: Int) -> JSONValue { .number(String(value)) }
-    public static func number(_ value: Double) -> JSONValue {
+    package static func number(_ value: Int) -> JSONValue { .number(String(value)) }
+    package static func number(_ value: Double) -> JSONValue {
         value.isFinite ? .number(value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)) : .null
     }
 }
 
 /// JSON string literals.
-public enum JSONText {
-    public static func quoted(_ text: String) -> String {
+package enum JSONText {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         result.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

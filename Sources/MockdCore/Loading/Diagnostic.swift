@@ -1,48 +1,48 @@
 /// One problem found in the configuration: which file, where inside it, and what is wrong.
 ///
 /// Rendered as `routes/auth.json: routes[2].response.status: expected an integer 100-599, found "ok"`.
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable {
+package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    package enum Severity: String, Sendable {
         /// mockd cannot serve this configuration (start fails, a reload keeps the last good one).
         case error
         /// Served anyway, but probably not what the user meant (`mockd check` still fails on it).
         case warning
     }
 
-    public var severity: Severity
+    package var severity: Severity
     /// The file, as a path the user can open (the root or routes folder as given, plus the relative path).
-    public var file: String
+    package var file: String
     /// Where inside the file: a JSON path (`routes[2].response.status`) or `line 3, column 7`.
-    public var location: String?
-    public var message: String
+    package var location: String?
+    package var message: String
 
-    public init(_ severity: Severity = .error, file: String, location: String? = nil, _ message: String) {
+    package init(_ severity: Severity = .error, file: String, location: String? = nil, _ message: String) {
         self.severity = severity
         self.file = file
         self.location = location
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         (severity == .warning ? "warning: " : "") + place
     }
 
     /// Without the `warning: ` prefix, for a log line whose level already says it.
-    public var place: String {
+    package var place: String {
         if let location { return "\(file): \(location): \(message)" }
         return "\(file): \(message)"
     }
 }
 
 /// Thrown when a configuration has errors; carries every one of them, not just the first.
-public struct ConfigurationError: Error, CustomStringConvertible {
-    public var diagnostics: [Diagnostic]
+package struct ConfigurationError: Error, CustomStringConvertible {
+    package var diagnostics: [Diagnostic]
 
-    public init(_ diagnostics: [Diagnostic]) {
+    package init(_ diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics
     }
 
-    public var description: String {
+    package var description: String {
         let errors = diagnostics.filter { $0.severity == .error }
         let header = "\(errors.count) configuration error\(errors.count == 1 ? "" : "s"):"
         return ([header] + diagnostics.map { "  " + $0.description }).joined(separator: "\n")

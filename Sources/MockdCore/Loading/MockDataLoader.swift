@@ -1,38 +1,38 @@
 /// Reads a MockData folder and a routes folder into a `Snapshot`: every
 /// `mock_<path>_<method>.json` file is read, checked to be JSON, and turned into a prepared
 /// response; every route table is decoded. Collects every problem instead of stopping at the first.
-public struct MockDataLoader: Sendable {
-    public let root: String
+package struct MockDataLoader: Sendable {
+    package let root: String
     /// Where the route tables are: given, or looked for beside the root on every load.
-    public let routesFolder: RoutesFolder
+    package let routesFolder: RoutesFolder
     /// The folder of route tables loaded now, if any.
-    public var routes: String? { routesFolder.current() }
+    package var routes: String? { routesFolder.current() }
     /// API descriptions loaded after files and routes, into the same snapshot.
-    public var operationSources: [any OperationSource]
+    package var operationSources: [any OperationSource]
 
-    public init(root: String, routes: String? = nil, operationSources: [any OperationSource] = []) {
+    package init(root: String, routes: String? = nil, operationSources: [any OperationSource] = []) {
         self.root = root
         self.routesFolder = RoutesFolder(routes)
         self.operationSources = operationSources
     }
 
-    public init(root: String, routesFolder: RoutesFolder, operationSources: [any OperationSource] = []) {
+    package init(root: String, routesFolder: RoutesFolder, operationSources: [any OperationSource] = []) {
         self.root = root
         self.routesFolder = routesFolder
         self.operationSources = operationSources
     }
 
     /// The folder under the root that holds per-scenario overlays.
-    public static let scenariosFolder = "scenarios"
+    package static let scenariosFolder = "scenarios"
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// nil when there were errors.
-        public var snapshot: Snapshot?
+        package var snapshot: Snapshot?
         /// Errors and warnings, in file order.
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
     }
 
-    public func load() -> Result {
+    package func load() -> Result {
         var builder = ResponseBuilder()
         let files = loadFiles(into: &builder)
         var diagnostics = files.diagnostics
@@ -165,12 +165,12 @@ public struct MockDataLoader: Sendable {
 }
 
 /// Hands out prepared responses with dense ids while a snapshot is being built.
-public struct ResponseBuilder {
+package struct ResponseBuilder {
     private(set) var responses: [PreparedResponse] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func prepare(status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String) -> PreparedResponse {
+    package mutating func prepare(status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String) -> PreparedResponse {
         let response = PreparedResponse(id: responses.count, status: status, contentType: contentType, customHeaders: headers, body: body, source: source)
         responses.append(response)
         return response

@@ -4,13 +4,13 @@
 /// folder beside the root (`<root>/../routes`, where an app keeps both), then `./routes` of
 /// the working directory. A default that does not exist is not an error: there are no routes
 /// until one is created, and every load looks again, so a reload picks up a folder made later.
-public struct RoutesFolder: Sendable, Equatable {
+package struct RoutesFolder: Sendable, Equatable {
     /// The folder the user named, if any.
-    public let given: String?
+    package let given: String?
     /// Where to look without one, in order.
-    public let candidates: [String]
+    package let candidates: [String]
 
-    public init(given: String?, root: String) {
+    package init(given: String?, root: String) {
         self.given = given
         if given != nil {
             candidates = []
@@ -27,27 +27,27 @@ public struct RoutesFolder: Sendable, Equatable {
     }
 
     /// An explicit folder (tests, embedders).
-    public init(_ given: String?) {
+    package init(_ given: String?) {
         self.given = given
         candidates = []
     }
 
     /// The folder to load now: the given one, else the first candidate that exists, else nil.
-    public func current() -> String? {
+    package func current() -> String? {
         given ?? candidates.first(where: FileTree.isDirectory)
     }
 
     /// The folders to watch: the given one, or every candidate (missing ones too, so a folder
     /// created after start is seen).
-    public var watched: [String] { given.map { [$0] } ?? candidates }
+    package var watched: [String] { given.map { [$0] } ?? candidates }
 
     /// Where recorded routes go: the folder in use, else where a default one would be.
-    public func forWriting() -> String {
+    package func forWriting() -> String {
         current() ?? candidates.first ?? "routes"
     }
 
     /// One line for the startup log: which folder and why, or where it looked.
-    public func summary() -> String {
+    package func summary() -> String {
         if let given { return "routes from \(given) (--routes)" }
         guard let found = current() else {
             return "no routes folder: looked for \(candidates.joined(separator: " and ")); create \(candidates[0]) for route tables (a reload picks it up) or give --routes DIR"

@@ -1,9 +1,9 @@
 /// One header field. Kept as an ordered list, not a dictionary: order and repeats matter on the wire.
-public struct HTTPHeader: Sendable, Hashable {
-    public var name: String
-    public var value: String
+package struct HTTPHeader: Sendable, Hashable {
+    package var name: String
+    package var value: String
 
-    public init(_ name: String, _ value: String) {
+    package init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }
@@ -12,7 +12,7 @@ public struct HTTPHeader: Sendable, Hashable {
     /// lengths first: most names compared on the request path differ in length (`Host` against
     /// `Content-Length`), and that answer costs no retain and no closure (callgrind: this was
     /// ~2,300 instructions a request, called ~45 times by the framing and body checks).
-    public static func namesEqual(_ a: String, _ b: String) -> Bool {
+    package static func namesEqual(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
         let contiguous = x.withContiguousStorageIfAvailable { xs in
@@ -36,7 +36,7 @@ public struct HTTPHeader: Sendable, Hashable {
 
 extension Array where Element == HTTPHeader {
     /// The first value for `name`, compared case-insensitively (HTTP field names are).
-    public func first(named name: String) -> String? {
+    package func first(named name: String) -> String? {
         for header in self where HTTPHeader.namesEqual(header.name, name) {
             return header.value
         }

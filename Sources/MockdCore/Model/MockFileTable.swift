@@ -14,9 +14,9 @@
 /// looks there too when it holds any. An ASCII name is matched byte for byte, so the three
 /// characters whose canonical form is ASCII (the Kelvin sign, U+037E, U+1FEF) in a request do not
 /// find an ASCII-named file; everything else matches as before.
-public struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
+package struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
     /// Every file, in the order it was inserted.
-    public private(set) var values: [MockFile] = []
+    package private(set) var values: [MockFile] = []
     /// Power-of-two count (or empty). 0: empty; otherwise the hash's upper 32 bits, then the
     /// file's index + 1 in the lower 32.
     private var slots: [UInt64] = []
@@ -26,9 +26,9 @@ public struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
     /// Files whose names are not all ASCII, by name.
     private var others: [String: Int] = [:]
 
-    public init() {}
+    package init() {}
 
-    public init(dictionaryLiteral elements: (String, MockFile)...) {
+    package init(dictionaryLiteral elements: (String, MockFile)...) {
         for (name, file) in elements {
             precondition(name == file.name, "MockFileTable: a file is kept under its own name")
             insert(file)
@@ -36,18 +36,18 @@ public struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
     }
 
     /// The file names.
-    public var keys: LazyMapSequence<[MockFile], String> { values.lazy.map(\.name) }
-    public var count: Int { values.count }
-    public var isEmpty: Bool { values.isEmpty }
+    package var keys: LazyMapSequence<[MockFile], String> { values.lazy.map(\.name) }
+    package var count: Int { values.count }
+    package var isEmpty: Bool { values.isEmpty }
 
-    public mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         values.reserveCapacity(count)
         nameEnds.reserveCapacity(count)
         if Self.slotCount(for: count) > slots.count { rebuild(slotCount: Self.slotCount(for: count)) }
     }
 
     /// Adds `file` under its name, replacing a file of the same name.
-    public mutating func insert(_ file: MockFile) {
+    package mutating func insert(_ file: MockFile) {
         if let index = index(of: file.name) {
             values[index] = file
             return
@@ -69,19 +69,19 @@ public struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
     }
 
     /// The file of this name (`mock_api_users_get.json`).
-    public subscript(name: String) -> MockFile? {
+    package subscript(name: String) -> MockFile? {
         index(of: name).map { values[$0] }
     }
 
     /// The response of the file a request for `method` and `path` names: only the response is
     /// read from the entry (the names are cold memory with 10,000 files).
-    public func response(method: String, path: String) -> PreparedResponse? {
+    package func response(method: String, path: String) -> PreparedResponse? {
         index(method: method, path: path).map { values[$0].response }
     }
 
     /// The file a request for `method` and `path` names (see `MockFileName.forRequest`),
     /// found without building the name.
-    public func file(method: String, path: String) -> MockFile? {
+    package func file(method: String, path: String) -> MockFile? {
         index(method: method, path: path).map { values[$0] }
     }
 

@@ -2,11 +2,11 @@
 ///
 /// The HTTP adapter hands this memory to libmicrohttpd without copying it (it keeps the body
 /// alive until libmicrohttpd says it is done), so each mock file exists once in memory.
-public final class ResponseBody: Sendable {
+package final class ResponseBody: Sendable {
     /// Immutable after init; freed in deinit.
-    public nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
+    package nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
 
-    public init<Bytes: Collection>(_ source: Bytes) where Bytes.Element == UInt8 {
+    package init<Bytes: Collection>(_ source: Bytes) where Bytes.Element == UInt8 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(source.count, 1), alignment: 1)
         buffer.copyBytes(from: source)
         bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<source.count])
@@ -17,8 +17,8 @@ public final class ResponseBody: Sendable {
         bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
     }
 
-    public var count: Int { bytes.count }
-    public var array: [UInt8] { Array(bytes) }
+    package var count: Int { bytes.count }
+    package var array: [UInt8] { Array(bytes) }
 
     deinit {
         // `bytes` may be an empty slice of a 1-byte allocation: free from the base address.

@@ -1,33 +1,33 @@
 /// Everything mockd serves, loaded at start (and on reload) and never changed afterwards.
 /// Requests read it without locks; a reload builds a new one and swaps it in whole. What a
 /// server learns while serving it (404 reports) lives beside it, in `NotFoundCache`.
-public final class Snapshot: Sendable {
+package final class Snapshot: Sendable {
     /// Every response that is the same for every request, built once; `id` = position.
-    public let preparedResponses: [PreparedResponse]
+    package let preparedResponses: [PreparedResponse]
     /// Files outside `scenarios/`: file name → the response that serves it.
-    public let files: MockFileTable
+    package let files: MockFileTable
     /// Files under `scenarios/<name>/`: scenario → file name → response.
-    public let overlays: [String: MockFileTable]
+    package let overlays: [String: MockFileTable]
     /// Route tables, in resolution order.
-    public var routes: [Route] { routeIndex.routes }
+    package var routes: [Route] { routeIndex.routes }
     let routeIndex: RouteIndex
     /// Operations from API descriptions (`--openapi`), answered after files and routes.
-    public let operations: OperationTable
+    package let operations: OperationTable
     /// Scenario names known from overlays, route tables and operations' named examples, sorted.
-    public let scenarios: [String]
+    package let scenarios: [String]
     /// The same, for a lookup per request that names one.
     let scenarioSet: Set<String>
     /// Problems that did not stop loading (unreachable names…), for logs and `mockd check`.
-    public let warnings: [Diagnostic]
+    package let warnings: [Diagnostic]
     /// Where it was loaded from, for messages.
-    public let rootDisplayPath: String
+    package let rootDisplayPath: String
     /// Files that look like mocks but are not served (`.josn`, `_GET`, `Mock_`), and why.
-    public let unserved: [UnservedFile]
+    package let unserved: [UnservedFile]
     /// Whether any route looks at request bodies (a `json`/`text` condition or a template);
     /// when none does, a body only feeds the journal and need not be held whole.
-    public let readsRequestBodies: Bool
+    package let readsRequestBodies: Bool
 
-    public init(preparedResponses: [PreparedResponse], files: MockFileTable, overlays: [String: MockFileTable],
+    package init(preparedResponses: [PreparedResponse], files: MockFileTable, overlays: [String: MockFileTable],
                 routes: [Route] = [], operations: OperationTable = OperationTable(), warnings: [Diagnostic], rootDisplayPath: String,
                 unserved: [UnservedFile] = []) {
         self.unserved = unserved
@@ -45,28 +45,28 @@ public final class Snapshot: Sendable {
     }
 
     /// Number of files served by the convention (overlays included).
-    public var fileCount: Int { files.count + overlays.values.reduce(0) { $0 + $1.count } }
+    package var fileCount: Int { files.count + overlays.values.reduce(0) { $0 + $1.count } }
 }
 
 /// A file under the root that looks like a mock but no request reaches.
-public struct UnservedFile: Sendable, Equatable {
-    public let name: String
+package struct UnservedFile: Sendable, Equatable {
+    package let name: String
     /// Relative to the root.
-    public let relativePath: String
+    package let relativePath: String
     /// Why it is not served, as the warning at load says.
-    public let why: String
+    package let why: String
 }
 
 /// A `mock_<path>_<method>.json` file and the response built from it.
-public struct MockFile: Sendable {
-    public let name: String
+package struct MockFile: Sendable {
+    package let name: String
     /// Relative to the root, e.g. `users/mock_api_users_get.json` or `scenarios/empty/mock_api_users_get.json`.
-    public let relativePath: String
-    public let response: PreparedResponse
+    package let relativePath: String
+    package let response: PreparedResponse
 
     /// The method its name answers (`GET` for `mock_api_users_get.json`); `?` for a name that
     /// is not a mock name (never the case for a served file).
-    public var method: String {
+    package var method: String {
         if case .mock(let method, _) = MockFileName.parse(name) { method } else { "?" }
     }
 }

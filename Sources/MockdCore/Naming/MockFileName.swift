@@ -1,12 +1,12 @@
 /// The naming rule apps already use for bundled mock JSON:
 /// `METHOD /a/b/c` is answered by `mock_a_b_c_<method>.json`.
-public enum MockFileName {
+package enum MockFileName {
     /// Methods whose lower-cased name may end a mock file name.
-    public static let knownMethods: [String] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+    package static let knownMethods: [String] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
 
     /// The file name for a request. `path` is the percent-decoded path without the query,
     /// as `URL.path` gives it; one trailing slash is ignored (`/api/users/` = `/api/users`).
-    public static func forRequest(method: String, path: String) -> String {
+    package static func forRequest(method: String, path: String) -> String {
         var path = path
         var method = method
         return path.withUTF8 { pathBytes in
@@ -63,7 +63,7 @@ public enum MockFileName {
     }
 
     /// What a file name says about the requests it answers, or why no request can reach it.
-    public enum Parsed: Equatable, Sendable {
+    package enum Parsed: Equatable, Sendable {
         /// `method` upper-cased; `pathStem` is the part between `mock` and `_<method>`.
         case mock(method: String, pathStem: String)
         /// Not a mock name at all (a body file for routes, a README…): not served by the convention.
@@ -99,20 +99,20 @@ public enum MockFileName {
 
     /// Why a name that is a mock name but for the case of `mock` (`Mock_api_feed_get.json`) is not
     /// served; nil for any other name. (`parse` leaves such names alone: they are not mock names.)
-    public static func miscasedPrefix(_ fileName: String) -> String? {
+    package static func miscasedPrefix(_ fileName: String) -> String? {
         guard !fileName.hasPrefix("mock"), fileName.utf8.count > 5, fileName.prefix(5).lowercased() == "mock_",
               case .mock = parse("mock" + fileName.dropFirst(4)) else { return nil }
         return "names are case-sensitive: it must start with 'mock_', not '\(fileName.prefix(5))'"
     }
 
     /// Statuses a file name may carry.
-    public static let fileStatuses = 200...599
+    package static let fileStatuses = 200...599
 
     /// `mock_api_users_get.500.json` → (`mock_api_users_get.json`, 500): the same request, answered
     /// with that status (an error dataset made of files). The rule is unambiguous: a method has
     /// no dot, so `_get.500` never named a request before (it was reported as not a method), and
     /// the name looked up per request stays `mock_<path>_<method>.json`. nil for any other name.
-    public static func splitStatus(_ fileName: String) -> (name: String, status: Int)? {
+    package static func splitStatus(_ fileName: String) -> (name: String, status: Int)? {
         let bytes = Array(fileName.utf8.suffix(9))
         // ".NNN.json"
         guard bytes.count == 9, bytes[0] == UInt8(ascii: "."), fileName.hasSuffix(".json"), fileName.hasPrefix("mock"),
@@ -124,7 +124,7 @@ public enum MockFileName {
     }
 
     /// Classifies a file name found under the root.
-    public static func parse(_ fileName: String) -> Parsed {
+    package static func parse(_ fileName: String) -> Parsed {
         guard fileName.hasPrefix("mock") else { return .other }
         if let fast = parseCommonCase(fileName) { return fast }
         guard fileName.hasSuffix(".json") else {

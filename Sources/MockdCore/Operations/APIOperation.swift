@@ -1,21 +1,21 @@
 /// One operation of an API description (method + templated path), with every answer it can
 /// give prepared at load. The core knows nothing of the description format: a loader (the
 /// OpenAPI target) fills these in; the resolver only picks among them.
-public struct APIOperation: Sendable {
-    public var method: String
+package struct APIOperation: Sendable {
+    package var method: String
     /// The path as documented, base path included: `/v1/pets/{petId}`.
-    public var pathTemplate: String
+    package var pathTemplate: String
     let segments: [OperationSegment]
     /// Documented answers, in the order of choice: the first one answers by default.
-    public var responses: [OperationResponse]
+    package var responses: [OperationResponse]
     /// Checks a request against the documented parameters and body; nil when none are documented.
-    public var validator: (any RequestValidator)?
+    package var validator: (any RequestValidator)?
     /// Alternatives (any one suffices); each lists schemes that must all be present. Empty: open.
-    public var security: [[SecurityScheme]]
+    package var security: [[SecurityScheme]]
     /// `openapi api.yaml GET /pets`, for X-Mockd-Source, listings and the 404 report.
-    public var source: String
+    package var source: String
 
-    public init(method: String, pathTemplate: String, responses: [OperationResponse], validator: (any RequestValidator)?,
+    package init(method: String, pathTemplate: String, responses: [OperationResponse], validator: (any RequestValidator)?,
                 security: [[SecurityScheme]], source: String) {
         self.method = method
         self.pathTemplate = pathTemplate
@@ -57,15 +57,15 @@ enum OperationSegment: Sendable, Equatable {
 }
 
 /// One documented status: its prepared default answer and its named examples.
-public struct OperationResponse: Sendable {
+package struct OperationResponse: Sendable {
     /// nil for `default`.
-    public var status: Int?
+    package var status: Int?
     /// The answer with the first named example (else `example`, else a generated body).
-    public var prepared: PreparedResponse
+    package var prepared: PreparedResponse
     /// Named examples, in document order, each prepared: `Prefer: example=NAME` and scenarios pick them.
-    public var examples: [(name: String, response: PreparedResponse)]
+    package var examples: [(name: String, response: PreparedResponse)]
     /// Makes a random valid body for `Prefer: dynamic=true`; nil when there is no schema.
-    public var dynamicBody: (@Sendable (UInt64) -> [UInt8])?
+    package var dynamicBody: (@Sendable (UInt64) -> [UInt8])?
     /// The documented media type of these answers, bare (lower case, no parameters); nil without content.
     package var mediaType: String?
     /// The same status in its other documented media types, in document order: `Accept`
@@ -76,7 +76,7 @@ public struct OperationResponse: Sendable {
     /// Documented as a class (`5XX`): `status` is its first code, and `Prefer: code` any of the class.
     package var isRange = false
 
-    public init(status: Int?, prepared: PreparedResponse, examples: [(name: String, response: PreparedResponse)] = [],
+    package init(status: Int?, prepared: PreparedResponse, examples: [(name: String, response: PreparedResponse)] = [],
                 dynamicBody: (@Sendable (UInt64) -> [UInt8])? = nil) {
         self.status = status
         self.prepared = prepared
@@ -105,7 +105,7 @@ public struct OperationResponse: Sendable {
 }
 
 /// How a request proves who it is, as far as a mock can tell: the credential is present.
-public enum SecurityScheme: Sendable, Equatable {
+package enum SecurityScheme: Sendable, Equatable {
     case apiKeyHeader(String)
     case apiKeyQuery(String)
     case apiKeyCookie(String)
@@ -114,7 +114,7 @@ public enum SecurityScheme: Sendable, Equatable {
     case digest
 
     /// The `WWW-Authenticate` challenge for a request that lacks it.
-    public var challenge: String {
+    package var challenge: String {
         switch self {
         case .bearer: "Bearer"
         case .basic: "Basic realm=\"mockd\""
@@ -161,8 +161,8 @@ extension Substring {
 }
 
 /// Cookies from the `Cookie` header.
-public enum RequestCookies {
-    public static func value(_ name: String, in request: MockRequest) -> String? {
+package enum RequestCookies {
+    package static func value(_ name: String, in request: MockRequest) -> String? {
         guard let header = request.headers.first(named: "Cookie") else { return nil }
         for pair in header.split(separator: ";") {
             let parts = pair.split(separator: "=", maxSplits: 1)
@@ -173,7 +173,7 @@ public enum RequestCookies {
 }
 
 /// Checks a request against what its operation documents. Compiled at load.
-public protocol RequestValidator: Sendable {
+package protocol RequestValidator: Sendable {
     /// Every violation, each with its place: `query.limit: expected integer, found "x"`.
     func violations(of request: MockRequest, pathParameters: [String: String]) -> [String]
 }

@@ -1,6 +1,6 @@
 /// Operations as listed by `mockd routes`, `GET /__mockd/routes` and the startup line.
-public enum OperationDescription {
-    public static func rows(_ table: OperationTable) -> [RouteDescription.Row] {
+package enum OperationDescription {
+    package static func rows(_ table: OperationTable) -> [RouteDescription.Row] {
         table.operations.map { operation in
             RouteDescription.Row(method: operation.method, path: operation.pathTemplate, scenario: "*", conditions: [], source: operation.source)
         }
@@ -19,7 +19,7 @@ public enum OperationDescription {
     }
 
     /// `, 3 operations from openapi petstore.yaml` (empty without documents).
-    public static func summary(_ table: OperationTable) -> String {
+    package static func summary(_ table: OperationTable) -> String {
         guard !table.documents.isEmpty else { return "" }
         return ", \(table.operations.count) operation\(table.operations.count == 1 ? "" : "s") from "
             + table.documents.map { "\($0.name)" }.joined(separator: " and ")

@@ -1,22 +1,22 @@
 /// Something that turns an API description into operations at load (the OpenAPI target does).
 /// Its prepared responses go into the snapshot's builder, so the adapter prepares them with the rest.
-public protocol OperationSource: Sendable {
+package protocol OperationSource: Sendable {
     /// The files it read, so a watcher can reload when one of them changes.
     var watchedPaths: [String] { get }
     func load(into builder: inout ResponseBuilder) -> OperationSources.Loaded
 }
 
-public enum OperationSources {
-    public struct Loaded: Sendable {
-        public var operations: [APIOperation]
-        public var diagnostics: [Diagnostic]
+package enum OperationSources {
+    package struct Loaded: Sendable {
+        package var operations: [APIOperation]
+        package var diagnostics: [Diagnostic]
         /// How the document is named in listings (`openapi api.yaml`).
-        public var document: String
-        public var validation: OperationTable.Validation
+        package var document: String
+        package var validation: OperationTable.Validation
         /// `__code`, `__example`, `__dynamic` in the query act as `Prefer` (Prism's overrides).
         package var queryOverrides = false
 
-        public init(operations: [APIOperation], diagnostics: [Diagnostic], document: String, validation: OperationTable.Validation) {
+        package init(operations: [APIOperation], diagnostics: [Diagnostic], document: String, validation: OperationTable.Validation) {
             self.operations = operations
             self.diagnostics = diagnostics
             self.document = document

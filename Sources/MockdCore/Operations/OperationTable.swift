@@ -1,25 +1,25 @@
 /// Operations from API descriptions, answered after files and routes. Built
 /// at load; a request costs a walk down a tree of path segments (whatever the number of
 /// operations) and, for a static answer, nothing more.
-public final class OperationTable: Sendable {
+package final class OperationTable: Sendable {
     /// What an invalid request (or one without the credentials its operation asks for) gets: an
     /// error answer (`enforce`), the answer anyway with the violations in the log and journal
     /// (`warn`), or no checks (`off`).
-    public enum Validation: String, Sendable, CaseIterable {
+    package enum Validation: String, Sendable, CaseIterable {
         case enforce, warn, off
     }
 
-    public let operations: [APIOperation]
-    public let validation: Validation
+    package let operations: [APIOperation]
+    package let validation: Validation
     /// The documents, as shown in listings (`openapi api.yaml`), with their operation counts.
-    public let documents: [(name: String, operations: Int)]
+    package let documents: [(name: String, operations: Int)]
     /// The operations by path segment.
     private let tree: SegmentTree
 
     /// `__code`, `__example` and `__dynamic` query parameters act as `Prefer` does (opt-in).
     package let queryOverrides: Bool
 
-    public init(operations: [APIOperation] = [], validation: Validation = .enforce, documents: [(name: String, operations: Int)] = [],
+    package init(operations: [APIOperation] = [], validation: Validation = .enforce, documents: [(name: String, operations: Int)] = [],
                 queryOverrides: Bool = false) {
         self.queryOverrides = queryOverrides
         self.operations = operations
@@ -30,16 +30,16 @@ public final class OperationTable: Sendable {
         self.tree = tree
     }
 
-    public var isEmpty: Bool { operations.isEmpty }
+    package var isEmpty: Bool { operations.isEmpty }
 
     /// The names of every named example: a scenario of that name picks it, so each is a known scenario.
-    public var exampleNames: Set<String> {
+    package var exampleNames: Set<String> {
         Set(operations.flatMap { $0.responses.flatMap { $0.examples.map(\.name) } })
     }
 
     /// The answer for a request whose path an operation documents; nil when none does. (The
     /// resolver adds `--delay`, as to every answer.)
-    public func answer(_ request: MockRequest, scenario: String) -> Reply? {
+    package func answer(_ request: MockRequest, scenario: String) -> Reply? {
         let parts = PathPattern.split(request.path)
         // Most specific template first (`/pets/mine` before `/pets/{id}`); the first with the
         // method answers. None: 405, allowing the methods of the most specific template.
@@ -143,7 +143,7 @@ public final class OperationTable: Sendable {
     }
 
     /// Operations whose path looks like `path`, for the 404 report: same literal segments, most first.
-    public func near(_ path: String, limit: Int = 5) -> [APIOperation] {
+    package func near(_ path: String, limit: Int = 5) -> [APIOperation] {
         let parts = PathPattern.split(path)
         var scored: [(score: Int, operation: APIOperation)] = []
         for operation in operations {

@@ -1,7 +1,7 @@
 /// Levenshtein distance between two byte strings, giving up (nil) once it must exceed `bound`.
 /// Used for the 404 report's "file names a small edit away".
-public enum EditDistance {
-    public static func bounded(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>, bound: Int) -> Int? {
+package enum EditDistance {
+    package static func bounded(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>, bound: Int) -> Int? {
         let a = Array(a), b = Array(b)
         if abs(a.count - b.count) > bound { return nil }
         if a.isEmpty { return b.count }

@@ -1,11 +1,12 @@
 import MockdLock
+import Synchronization
 
 /// What a server remembers about misses on one snapshot, so the snapshot itself stays
 /// immutable: the file names by length for "a small edit away", and the last 404 reports.
 /// One per server and snapshot (the resolver holds it); dropped with them on reload.
-public final class NotFoundCache: Sendable {
+package final class NotFoundCache: Sendable {
     /// Reports kept before the cache starts over.
-    public static let limit = 512
+    package static let limit = 512
 
     /// Three strings hashed in place: no key string is built for each miss.
     struct Key: Hashable {
@@ -17,7 +18,7 @@ public final class NotFoundCache: Sendable {
     private let names = Lock<[Int: [String]]?>(nil)
     private let reports = Lock<(byKey: [Key: BuiltResponse], nextID: Int)>(([:], 0))
 
-    public init() {}
+    package init() {}
 
     /// File names by length (lengths bound the edit distance). Built by the first miss that
     /// needs it, not at load: it would add to every start and reload, and many runs never ask.

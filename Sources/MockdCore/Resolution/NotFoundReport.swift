@@ -1,9 +1,9 @@
 /// The 404 a miss gets: what was looked for and what was near, so the user knows which
 /// file to create.
-public enum NotFoundReport {
+package enum NotFoundReport {
     /// At most this many near names are listed.
     static let nearLimit = 5
-    public static func response(for request: MockRequest, scenario: String, in snapshot: Snapshot,
+    package static func response(for request: MockRequest, scenario: String, in snapshot: Snapshot,
                                 cache: NotFoundCache = NotFoundCache()) -> BuiltResponse {
         // Near routes depend on headers and bodies, so only reports without them are cached.
         let near = nearRoutes(for: request, scenario: scenario, in: snapshot)

@@ -1,7 +1,7 @@
 /// The whole decision for one request: what to send, when, or whom to ask instead. The core
 /// decides it (`Resolver`), including which part wins; the adapter only carries it out. The
 /// adapter also parks a decision (a delay) and carries out what it said when the time comes.
-public enum Resolution: Sendable {
+package enum Resolution: Sendable {
     /// Send `reply` now.
     case respond(Reply)
     /// Send `reply` once `delay` is over (`--delay` plus the response's `delayMs`).
@@ -23,7 +23,7 @@ public enum Resolution: Sendable {
 }
 
 /// When an admin answer can be made.
-public enum AdminWork: Sendable, Equatable {
+package enum AdminWork: Sendable, Equatable {
     /// At once, on the request's thread.
     case now
     /// It reads or writes the configuration's files (reload, a new mock), which takes long
@@ -35,33 +35,33 @@ public enum AdminWork: Sendable, Equatable {
 }
 
 /// A response to send and what to log with it.
-public struct Reply: Sendable {
-    public enum Response: Sendable {
+package struct Reply: Sendable {
+    package enum Response: Sendable {
         /// Served from the snapshot's prepared responses (no per-request work).
         case prepared(PreparedResponse)
         /// Built for this request.
         case built(BuiltResponse)
     }
 
-    public var response: Response
+    package var response: Response
     /// The scenario the request was resolved in ("" when none applies: preflight, admin).
-    public var scenario: String
+    package var scenario: String
     /// Something the client should know but that does not change the answer (an unknown
     /// scenario named by `X-Mock-Scenario`): sent as `X-Mockd-Warning` and logged.
-    public var warning: String?
+    package var warning: String?
 
-    public init(_ response: Response, scenario: String) {
+    package init(_ response: Response, scenario: String) {
         self.response = response
         self.scenario = scenario
     }
 
     /// The header that carries a warning.
-    public static let warningHeader = "X-Mockd-Warning"
+    package static let warningHeader = "X-Mockd-Warning"
 
     /// This reply with `text` as its warning, sent as a header of a response built for this
     /// request (a prepared response is shared by every request, so it is copied, only in this
     /// rare case: the fast path never sees a warning).
-    public func warned(_ text: String) -> Reply {
+    package func warned(_ text: String) -> Reply {
         var built: BuiltResponse
         switch response {
         case .prepared(let prepared):
@@ -77,18 +77,18 @@ public struct Reply: Sendable {
     }
 
     /// The response when it was built for this request; nil for a prepared one.
-    public var builtResponse: BuiltResponse? {
+    package var builtResponse: BuiltResponse? {
         if case .built(let built) = response { built } else { nil }
     }
 
-    public var status: Int {
+    package var status: Int {
         switch response {
         case .prepared(let prepared): prepared.status
         case .built(let built): built.status
         }
     }
 
-    public var source: String {
+    package var source: String {
         switch response {
         case .prepared(let prepared): prepared.source
         case .built(let built): built.source
@@ -97,20 +97,20 @@ public struct Reply: Sendable {
 }
 
 /// What a server does beside serving its snapshot; the resolver weighs these against it.
-public struct ResolutionPolicy: Sendable {
+package struct ResolutionPolicy: Sendable {
     /// `--delay`: added to every answer but the admin API's, misses (the 404 report, and the
     /// upstream's answer with `--proxy`) included, so that mocked and real endpoints compare.
-    public var globalDelay: Duration
+    package var globalDelay: Duration
     /// `--cors`: a browser's preflight (`OPTIONS` with `Access-Control-Request-Method`) gets 204.
-    public var answersPreflight: Bool
+    package var answersPreflight: Bool
     /// `/__mockd/` is the admin API (not `--no-admin`).
-    public var adminEnabled: Bool
+    package var adminEnabled: Bool
     /// Who may call it (`--allowed-hosts`, `--admin-token`).
-    public var adminAccess: AdminAccess
+    package var adminAccess: AdminAccess
     /// `--proxy`: a miss goes upstream instead of getting the 404 report.
-    public var forwardsMisses: Bool
+    package var forwardsMisses: Bool
 
-    public init(globalDelay: Duration = .zero, answersPreflight: Bool = false, adminEnabled: Bool = false, adminAccess: AdminAccess = AdminAccess(),
+    package init(globalDelay: Duration = .zero, answersPreflight: Bool = false, adminEnabled: Bool = false, adminAccess: AdminAccess = AdminAccess(),
                 forwardsMisses: Bool = false) {
         self.globalDelay = globalDelay
         self.answersPreflight = answersPreflight

@@ -9,28 +9,28 @@
 ///
 /// A class: every request reaches it through the serving state, and as a struct it was copied
 /// (four references retained and released) per request.
-public final class Resolver: Sendable {
-    public let snapshot: Snapshot
-    public let state: RuntimeState
-    public let policy: ResolutionPolicy
+package final class Resolver: Sendable {
+    package let snapshot: Snapshot
+    package let state: RuntimeState
+    package let policy: ResolutionPolicy
     /// 404 reports and the near-name index for this snapshot, per server.
-    public let misses: NotFoundCache
+    package let misses: NotFoundCache
     /// `--delay`: added to every answer but the admin API's, misses (the 404 report, and the
     /// upstream's answer with `--proxy`) included, so that mocked and real endpoints compare.
-    public var globalDelay: Duration { policy.globalDelay }
+    package var globalDelay: Duration { policy.globalDelay }
 
-    public init(snapshot: Snapshot, state: RuntimeState, policy: ResolutionPolicy, misses: NotFoundCache = NotFoundCache()) {
+    package init(snapshot: Snapshot, state: RuntimeState, policy: ResolutionPolicy, misses: NotFoundCache = NotFoundCache()) {
         self.snapshot = snapshot
         self.state = state
         self.policy = policy
         self.misses = misses
     }
 
-    public convenience init(snapshot: Snapshot, state: RuntimeState, globalDelay: Duration = .zero) {
+    package convenience init(snapshot: Snapshot, state: RuntimeState, globalDelay: Duration = .zero) {
         self.init(snapshot: snapshot, state: state, policy: ResolutionPolicy(globalDelay: globalDelay))
     }
 
-    public func resolve(_ request: MockRequest) -> Resolution {
+    package func resolve(_ request: MockRequest) -> Resolution {
         // No preflight for the admin API: `--cors` must not let a page of another origin read it.
         if policy.answersPreflight, request.method == "OPTIONS", !AdminAPI.isAdminPath(request.path), let asked = request.headers.first(named: "Access-Control-Request-Method") {
             return .respond(Reply(.built(Self.preflight(request, method: asked)), scenario: ""))
@@ -193,7 +193,7 @@ struct RequestBody {
 extension JSONValue {
     /// `expected` is a subset of `self`: objects by key (extra keys allowed), arrays when every
     /// expected item is contained in some item, scalars by value (numbers numerically).
-    public func contains(_ expected: JSONValue) -> Bool {
+    package func contains(_ expected: JSONValue) -> Bool {
         switch (self, expected) {
         case (.object, .object(let wanted)):
             return wanted.allSatisfy { member in self[member.key].map { $0.contains(member.value) } ?? false }

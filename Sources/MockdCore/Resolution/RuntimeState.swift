@@ -3,9 +3,9 @@ import Synchronization
 
 /// The little state that changes while mockd runs: the runtime scenario (global or per
 /// session). It lives outside the snapshot so that a reload keeps it.
-public final class RuntimeState: Sendable {
+package final class RuntimeState: Sendable {
     /// `--scenario`, or `default`.
-    public let startupScenario: String
+    package let startupScenario: String
     private let scenarios = Lock<(global: String?, sessions: [String: String])>((nil, [:]))
     /// How many times each route with `responses` has answered, per session ("" = no session).
     private let sequenceCounters = Lock<[SequenceKey: Int]>([:])
@@ -17,26 +17,26 @@ public final class RuntimeState: Sendable {
         let route: String
     }
 
-    public init(startupScenario: String = Scenario.default) {
+    package init(startupScenario: String = Scenario.default) {
         self.startupScenario = startupScenario
     }
 
     /// The scenario a request runs in: its `X-Mock-Scenario` header, else the runtime scenario
     /// of its session, else the global runtime scenario, else `--scenario`, else `default`.
-    public func scenario(for request: MockRequest) -> String {
+    package func scenario(for request: MockRequest) -> String {
         let (requested, session) = request.mockHeaders
         return requested ?? runtimeScenario(session: session)
     }
 
     /// The runtime scenario for a session (or the global one when `session` is nil).
-    public func runtimeScenario(session: String? = nil) -> String {
+    package func runtimeScenario(session: String? = nil) -> String {
         scenarios.withLock { state in
             if let session, let scenario = state.sessions[session] { return scenario }
             return state.global ?? startupScenario
         }
     }
 
-    public func setScenario(_ scenario: String, session: String? = nil) {
+    package func setScenario(_ scenario: String, session: String? = nil) {
         scenarios.withLock { state in
             if let session { state.sessions[session] = scenario } else { state.global = scenario }
         }
@@ -44,15 +44,15 @@ public final class RuntimeState: Sendable {
     }
 
     /// The runtime scenario of each session that has one.
-    public func sessionScenarios() -> [String: String] {
+    package func sessionScenarios() -> [String: String] {
         scenarios.withLock { $0.sessions }
     }
 
     /// Grows on every change a dashboard shows (`GET /__mockd/events?state=`).
-    public var changes: UInt64 { changeCount.load(ordering: .acquiring) }
+    package var changes: UInt64 { changeCount.load(ordering: .acquiring) }
 
     /// Something a dashboard shows changed: a scenario, or the configuration (a reload).
-    public func noteChange() {
+    package func noteChange() {
         changeCount.add(1, ordering: .acquiringAndReleasing)
     }
 
@@ -74,31 +74,31 @@ public final class RuntimeState: Sendable {
     }
 
     /// Sequences start over (all sessions).
-    public func resetSequences() {
+    package func resetSequences() {
         sequenceCounters.withLock { $0.removeAll() }
     }
 
     /// One session back to the start: its scenario and its sequences; other sessions and the
     /// global state are untouched.
-    public func reset(session: String) {
+    package func reset(session: String) {
         scenarios.withLock { _ = $0.sessions.removeValue(forKey: session) }
         sequenceCounters.withLock { counters in counters = counters.filter { $0.key.session != session } }
         noteChange()
     }
 
     /// Back to the start: no runtime scenario, no sessions, sequences from their first response.
-    public func reset() {
+    package func reset() {
         scenarios.withLock { $0 = (nil, [:]) }
         resetSequences()
         noteChange()
     }
 }
 
-public enum Scenario {
-    public static let `default` = "default"
+package enum Scenario {
+    package static let `default` = "default"
 
     /// `default`, the startup scenario, and every scenario a route or an overlay folder names, sorted.
-    public static func known(in snapshot: Snapshot, startup: String = Scenario.default) -> [String] {
+    package static func known(in snapshot: Snapshot, startup: String = Scenario.default) -> [String] {
         var names = Set(snapshot.scenarios)
         names.insert(Scenario.default)
         names.insert(startup)
@@ -106,7 +106,7 @@ public enum Scenario {
     }
 
     /// Why `name` names no scenario, or nil when it does (`--scenario` at start, `X-Mock-Scenario`).
-    public static func unknown(_ name: String, in snapshot: Snapshot, startup: String = Scenario.default) -> String? {
+    package static func unknown(_ name: String, in snapshot: Snapshot, startup: String = Scenario.default) -> String? {
         if name == Scenario.default || name == startup || snapshot.scenarioSet.contains(name) { return nil }
         return "unknown scenario \(JSONText.quoted(name)); known: \(known(in: snapshot, startup: startup).joined(separator: ", "))"
     }

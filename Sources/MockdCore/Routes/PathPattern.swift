@@ -1,7 +1,7 @@
 /// The `path` of a route: literal segments, `:name` (one segment, captured), `*` (one
 /// segment), a final `**` (the rest); or `pathPattern`, a regular expression.
-public enum PathPattern: @unchecked Sendable {
-    public enum Segment: Sendable, Equatable {
+package enum PathPattern: @unchecked Sendable {
+    package enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
         case wildcard
@@ -12,14 +12,14 @@ public enum PathPattern: @unchecked Sendable {
     /// Regex values are immutable; Swift does not mark `Regex` Sendable yet.
     case regex(Regex<AnyRegexOutput>, source: String)
 
-    public var source: String {
+    package var source: String {
         switch self {
         case .segments(_, let source): source
         case .regex(_, let source): "~" + source
         }
     }
 
-    public static func parse(_ path: String) -> PathPattern {
+    package static func parse(_ path: String) -> PathPattern {
         let parts = Self.split(path)
         let segments: [Segment] = parts.map { part in
             if part == "**" { return .rest }
@@ -53,7 +53,7 @@ public enum PathPattern: @unchecked Sendable {
     }
 
     /// The captured parameters when `path` matches, nil otherwise.
-    public func match(_ path: String) -> [String: String]? {
+    package func match(_ path: String) -> [String: String]? {
         match(path, parts: Self.split(path))
     }
 

@@ -5,16 +5,17 @@ import Foundation
 #endif
 import Mustache
 import MockdLock
+import Synchronization
 
 /// A `template: true` body: parsed once at load, rendered per request over
 /// `path.<param>`, `query.<name>`, `headers.<name>`, `json.<field>`, `now`, `uuid`.
-public struct ResponseTemplate: Sendable {
+package struct ResponseTemplate: Sendable {
     let template: MustacheTemplate
-    public let status: Int
-    public let headers: [HTTPHeader]
-    public let source: String
+    package let status: Int
+    package let headers: [HTTPHeader]
+    package let source: String
     /// The template as written, for the dashboard.
-    public let text: String
+    package let text: String
 
     /// Parses `text`; values are escaped for JSON strings when the body is JSON, left alone otherwise.
     init(text: String, json: Bool, status: Int, headers: [HTTPHeader], source: String) throws {
@@ -27,7 +28,7 @@ public struct ResponseTemplate: Sendable {
         self.text = text
     }
 
-    public func render(request: MockRequest, parameters: [String: String]) -> BuiltResponse {
+    package func render(request: MockRequest, parameters: [String: String]) -> BuiltResponse {
         let body = template.render(Self.context(request: request, parameters: parameters))
         return BuiltResponse(status: status, headers: headers, body: Array(body.utf8), source: source)
     }

@@ -1,22 +1,22 @@
 /// One entry of a route table: when it applies and what it answers.
-public struct Route: Sendable {
+package struct Route: Sendable {
     /// Position in resolution order over all tables.
-    public let order: Int
-    public let name: String?
+    package let order: Int
+    package let name: String?
     /// `routes/auth.json#2` (the index is the one in the file's `routes` array, from 0).
-    public let source: String
+    package let source: String
     /// Survives reloads while the route keeps its file, name, methods, path and scenario;
     /// sequence counters are kept under it.
-    public let identity: String
-    public let methods: MethodSet
-    public let path: PathPattern
-    public let conditions: [Condition]
-    public let scenario: String?
-    public let responses: [RouteResponse]
-    public let sequence: SequenceMode
+    package let identity: String
+    package let methods: MethodSet
+    package let path: PathPattern
+    package let conditions: [Condition]
+    package let scenario: String?
+    package let responses: [RouteResponse]
+    package let sequence: SequenceMode
 }
 
-public enum SequenceMode: String, Sendable {
+package enum SequenceMode: String, Sendable {
     /// After the last response, keep answering with it.
     case repeatLast = "repeat-last"
     /// After the last response, start again from the first.
@@ -24,18 +24,18 @@ public enum SequenceMode: String, Sendable {
 }
 
 /// `"method": "GET"`, `["GET", "HEAD"]` or `"*"`.
-public enum MethodSet: Sendable, Equatable {
+package enum MethodSet: Sendable, Equatable {
     case any
     case only([String])
 
-    public func contains(_ method: String) -> Bool {
+    package func contains(_ method: String) -> Bool {
         switch self {
         case .any: true
         case .only(let methods): methods.contains(method) || (method == "HEAD" && methods.contains("GET"))
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .any: "*"
         case .only(let methods): methods.joined(separator: ",")
@@ -53,7 +53,7 @@ public enum MethodSet: Sendable, Equatable {
 }
 
 /// A condition of `match`.
-public enum Condition: Sendable {
+package enum Condition: Sendable {
     /// Header `name` (case-insensitive) is present (`"*"`) or matches a glob.
     case header(name: String, pattern: Glob)
     /// Query argument `name` is present (`"*"`) or matches a glob.
@@ -63,7 +63,7 @@ public enum Condition: Sendable {
     /// The raw body contains this text.
     case text(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .header(let name, let pattern): "header \(name): \(pattern.source)"
         case .query(let name, let pattern): "query \(name)=\(pattern.source)"
@@ -74,16 +74,16 @@ public enum Condition: Sendable {
 }
 
 /// A value pattern where `*` stands for any run of characters, and `"*"` alone for "present".
-public struct Glob: Sendable {
-    public let source: String
+package struct Glob: Sendable {
+    package let source: String
     private let parts: [Substring]
 
-    public init(_ source: String) {
+    package init(_ source: String) {
         self.source = source
         self.parts = source.split(separator: "*", omittingEmptySubsequences: false)
     }
 
-    public func matches(_ value: String) -> Bool {
+    package func matches(_ value: String) -> Bool {
         if parts.count == 1 { return value == source }
         var rest = Substring(value)
         guard rest.hasPrefix(parts[0]) else { return false }
@@ -98,8 +98,8 @@ public struct Glob: Sendable {
 }
 
 /// A status, headers and body, with what happens on the wire (delay, fault).
-public struct RouteResponse: Sendable {
-    public enum Body: Sendable {
+package struct RouteResponse: Sendable {
+    package enum Body: Sendable {
         /// The same bytes every time: built once at load.
         case prepared(PreparedResponse)
         /// A Mustache template rendered per request.
@@ -108,34 +108,34 @@ public struct RouteResponse: Sendable {
         case none
     }
 
-    public let body: Body
-    public let delay: Delay?
-    public let fault: Fault?
-    public let status: Int
+    package let body: Body
+    package let delay: Delay?
+    package let fault: Fault?
+    package let status: Int
 }
 
 /// Added latency: fixed, or uniform between two bounds.
-public struct Delay: Sendable, Equatable {
-    public let minimumMilliseconds: Int
-    public let maximumMilliseconds: Int
+package struct Delay: Sendable, Equatable {
+    package let minimumMilliseconds: Int
+    package let maximumMilliseconds: Int
 
-    public init(milliseconds: Int) {
+    package init(milliseconds: Int) {
         minimumMilliseconds = milliseconds
         maximumMilliseconds = milliseconds
     }
 
-    public init(minimum: Int, maximum: Int) {
+    package init(minimum: Int, maximum: Int) {
         minimumMilliseconds = minimum
         maximumMilliseconds = maximum
     }
 
-    public func sample() -> Duration {
+    package func sample() -> Duration {
         .milliseconds(minimumMilliseconds == maximumMilliseconds ? minimumMilliseconds : Int.random(in: minimumMilliseconds...maximumMilliseconds))
     }
 }
 
 /// What a broken network does instead of answering.
-public enum Fault: String, Sendable, CaseIterable {
+package enum Fault: String, Sendable, CaseIterable {
     /// The connection is reset with no response.
     case reset
     /// No answer at all; the client times out (mockd closes it after its stall limit, `ServerConfiguration.stallLimit`, 120 s).

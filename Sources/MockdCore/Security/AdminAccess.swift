@@ -1,12 +1,12 @@
 /// Who may call the admin API, decided before any endpoint runs: the Host guard first (DNS
 /// rebinding), then the token (`--admin-token`). The dashboard's page and files need no token:
 /// they hold no data, and a browser cannot send one when it opens a page.
-public struct AdminAccess: Sendable {
-    public let hosts: AdminHostGuard
+package struct AdminAccess: Sendable {
+    package let hosts: AdminHostGuard
     /// `Authorization: Bearer <token>` is required when set.
-    public let token: String?
+    package let token: String?
 
-    public init(allowedHosts: [String] = [], token: String? = nil) {
+    package init(allowedHosts: [String] = [], token: String? = nil) {
         hosts = AdminHostGuard(allowedHosts: allowedHosts)
         self.token = token
     }

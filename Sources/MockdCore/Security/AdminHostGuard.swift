@@ -6,16 +6,16 @@
 /// the admin API answers only names that cannot be rebound that way: loopback names, IP
 /// literals, single-label names (a compose service such as `mockd`), and the names given
 /// with `--allowed-hosts`.
-public struct AdminHostGuard: Sendable {
+package struct AdminHostGuard: Sendable {
     /// Lower-cased, without ports.
-    public let allowedHosts: Set<String>
+    package let allowedHosts: Set<String>
 
-    public init(allowedHosts: [String] = []) {
+    package init(allowedHosts: [String] = []) {
         self.allowedHosts = Set(allowedHosts.map { Self.hostName(of: $0).lowercased() }.filter { !$0.isEmpty })
     }
 
     /// A request without `Host` (HTTP/1.0) does not come from a browser, which always sends one.
-    public func allows(host: String?) -> Bool {
+    package func allows(host: String?) -> Bool {
         guard let host else { return true }
         let name = Self.hostName(of: host).lowercased()
         if name.isEmpty { return false }
@@ -28,7 +28,7 @@ public struct AdminHostGuard: Sendable {
     }
 
     /// The JSON 403 body for a refused host.
-    public static func refusal(host: String) -> String {
+    package static func refusal(host: String) -> String {
         let message = "the admin API does not answer requests for Host \(host) (a web page could be reading it through DNS rebinding); "
             + "allow the name with --allowed-hosts \(hostName(of: host)) (env MOCKD_ALLOWED_HOSTS)"
         return #"{"error":"# + JSONText.quoted(message) + "}\n"

@@ -1,17 +1,17 @@
 /// Hides credential values in journal entries, keeping the header names and the auth scheme,
 /// so `GET /__mockd/requests` still shows *that* a client authenticated, and how.
-public enum CredentialRedactor {
-    public static let mask = "[redacted]"
+package enum CredentialRedactor {
+    package static let mask = "[redacted]"
 
     /// Whether a header carries a credential: `Authorization`, `Proxy-Authorization`,
     /// `Cookie`, and any name containing token, secret, password, api-key or apikey.
-    public static func isCredential(_ name: String) -> Bool {
+    package static func isCredential(_ name: String) -> Bool {
         let lower = name.lowercased()
         if lower == "authorization" || lower == "proxy-authorization" || lower == "cookie" { return true }
         return ["token", "secret", "password", "api-key", "apikey", "api_key"].contains { lower.contains($0) }
     }
 
-    public static func redact(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+    package static func redact(_ headers: [HTTPHeader]) -> [HTTPHeader] {
         guard headers.contains(where: { isCredential($0.name) }) else { return headers }
         return headers.map { header in
             guard isCredential(header.name) else { return header }

@@ -5,8 +5,8 @@
 /// Transfer-Encoding it does not know waits for a body that never ends, a missing Host is
 /// fine); 0.9.77 and 1.0 refuse most of them themselves ("client discipline"). The adapter
 /// runs this on the header list it gets before it answers, so the same rules hold on any version.
-public enum RequestFraming {
-    public enum Verdict: Equatable, Sendable {
+package enum RequestFraming {
+    package enum Verdict: Equatable, Sendable {
         /// Nothing wrong.
         case accept
         /// Read the body with chunked framing, answer, then close the connection: the
@@ -18,17 +18,17 @@ public enum RequestFraming {
 
     /// What the rules read from the headers, in one pass: the adapter takes the body's facts
     /// from the same pass (`hasBody`, `declaredLength`) instead of scanning the headers again.
-    public struct Head: Sendable {
-        public private(set) var hosts = 0
+    package struct Head: Sendable {
+        package private(set) var hosts = 0
         /// Every `Content-Length` value, lists split at commas.
-        public private(set) var lengths: [String] = []
+        package private(set) var lengths: [String] = []
         /// Every `Transfer-Encoding` coding, lower-cased, empty ones left out.
-        public private(set) var codings: [String] = []
+        package private(set) var codings: [String] = []
         /// A `Transfer-Encoding` header was sent, even an empty one.
         private var sawTransferEncoding = false
 
         /// `headers` in order, repeats included.
-        public init(_ headers: [HTTPHeader]) {
+        package init(_ headers: [HTTPHeader]) {
             // By length first: this runs on every request, and most names match none of the three.
             for header in headers {
                 switch header.name.utf8.count {
@@ -47,18 +47,18 @@ public enum RequestFraming {
         }
 
         /// A body follows the head: a non-zero `Content-Length`, or any `Transfer-Encoding`.
-        public var hasBody: Bool { sawTransferEncoding || lengths.contains { $0 != "0" } }
+        package var hasBody: Bool { sawTransferEncoding || lengths.contains { $0 != "0" } }
 
         /// The declared body length, as a number (`check` refuses unequal or non-numeric ones).
-        public var declaredLength: Int? { lengths.first.flatMap { Int($0) } }
+        package var declaredLength: Int? { lengths.first.flatMap { Int($0) } }
     }
 
     /// `version` as on the request line (`HTTP/1.1`); `headers` in order, repeats included.
-    public static func check(method: String, version: String, headers: [HTTPHeader]) -> Verdict {
+    package static func check(method: String, version: String, headers: [HTTPHeader]) -> Verdict {
         check(method: method, version: version, head: Head(headers))
     }
 
-    public static func check(method: String, version: String, head: Head) -> Verdict {
+    package static func check(method: String, version: String, head: Head) -> Verdict {
         if let problem = methodProblem(method) { return .refuse(status: 501, reason: problem) }
         let hosts = head.hosts, lengths = head.lengths, codings = head.codings
         if version == "HTTP/1.1" && hosts != 1 {

@@ -6,6 +6,7 @@ import Darwin
 import CCurl
 import MockdSystem
 import MockdLock
+import Synchronization
 
 /// One libcurl multi handle and the one thread that drives it: it sleeps in curl_multi_poll
 /// until a socket is ready, a libcurl timer is due, or `curl_multi_wakeup` says a request was

@@ -1,5 +1,6 @@
 import MockdCore
 import MockdLock
+import Synchronization
 
 /// What the loop thread needs to start one upstream request; built by `UpstreamProxy.makeRequest`.
 struct UpstreamRequest: Sendable {

@@ -1,7 +1,7 @@
 /// How a recording reads in the log: `recorded … outcome="wrote MockData/mock_api_users_get.json"`,
 /// not the enum's debug form (`wroteMock("…")`).
 extension RecordOutcome: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .wroteMock(let file): "wrote \(file)"
         case .wroteRoute(let index): "wrote route #\(index) of \(Recorder.routesFileName)"

@@ -1,5 +1,5 @@
 /// What `Recorder.record` did with one proxied answer.
-public enum RecordOutcome: Sendable, Equatable {
+package enum RecordOutcome: Sendable, Equatable {
     /// A 200 JSON answer, saved as `mock_<path>_<method>.json` at this path.
     case wroteMock(String)
     /// Any other answer, saved as the route at this index of `recorded.json` (appended, or replaced with overwrite).

@@ -3,16 +3,17 @@ import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
 import Foundation
 #endif
-import Logging
-import MockdCore
-import MockdSystem
-import MockdLock
+package import Logging
+package import MockdCore
+package import MockdSystem
+package import MockdLock
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
+package import Dispatch
+package import Synchronization
 
 /// Saves proxied answers as mocks (`--record`): a 200 JSON answer becomes
 /// `mock_<path>_<method>.json` in the root, anything else a route in `<routes>/recorded.json`
@@ -23,10 +24,10 @@ import Dispatch
 /// replace), so a reload or a reader never sees half a file; file names are built so no request
 /// path can make it write outside the root or the routes folder. Existing mocks are looked up in
 /// the server's current snapshot (`findMocks(in:)`). Thread-safe: writes are serialized.
-public final class Recorder: Sendable {
-    public let root: String
-    public let routesDirectory: String
-    public let overwrite: Bool
+package final class Recorder: Sendable {
+    package let root: String
+    package let routesDirectory: String
+    package let overwrite: Bool
     let logger: Logger
     /// Answers seen per `METHOD path` during this run (bounded: past `maxTracked` keys, new ones
     /// are not tracked, and the existing-file check alone keeps them from being written twice).
@@ -42,11 +43,11 @@ public final class Recorder: Sendable {
     private let writer = DispatchQueue(label: "mockd-record")
 
     /// The route table the recorder writes, in the routes folder.
-    public static let routesFileName = "recorded.json"
+    package static let routesFileName = "recorded.json"
     /// The folder under the root that holds recorded route bodies.
-    public static let bodiesFolder = "recorded"
+    package static let bodiesFolder = "recorded"
 
-    public init(root: String, routesDirectory: String, overwrite: Bool, logger: Logger) {
+    package init(root: String, routesDirectory: String, overwrite: Bool, logger: Logger) {
         self.root = Self.trimmed(root)
         self.routesDirectory = Self.trimmed(routesDirectory)
         self.overwrite = overwrite
@@ -55,11 +56,11 @@ public final class Recorder: Sendable {
     }
 
     /// `<routes>/recorded.json`.
-    public var routesFile: String { routesDirectory + "/" + Self.routesFileName }
+    package var routesFile: String { routesDirectory + "/" + Self.routesFileName }
 
     /// Where to look for the mocks already served: the server's current snapshot (which it
     /// replaces on reload). Set once the server exists, before the first answer is recorded.
-    public func findMocks(in snapshot: @escaping @Sendable () -> Snapshot?) {
+    package func findMocks(in snapshot: @escaping @Sendable () -> Snapshot?) {
         snapshotSource.withLock { $0 = snapshot }
     }
 
@@ -69,14 +70,14 @@ public final class Recorder: Sendable {
 
     /// `record` on the recorder's own thread, so its blocking writes (fsync) never hold a
     /// thread of the Swift concurrency pool; the calling task waits without blocking.
-    public func recordOffThePool(_ request: MockRequest, _ response: BuiltResponse) async -> RecordOutcome {
+    package func recordOffThePool(_ request: MockRequest, _ response: BuiltResponse) async -> RecordOutcome {
         await withCheckedContinuation { continuation in
             writer.async { continuation.resume(returning: self.record(request, response)) }
         }
     }
 
     /// `record(_:_:)` of a whole proxy outcome on the recorder's own thread.
-    public func recordOffThePool(_ request: MockRequest, _ outcome: ProxyOutcome) async -> RecordOutcome {
+    package func recordOffThePool(_ request: MockRequest, _ outcome: ProxyOutcome) async -> RecordOutcome {
         await withCheckedContinuation { continuation in
             writer.async { continuation.resume(returning: self.record(request, outcome)) }
         }
@@ -84,7 +85,7 @@ public final class Recorder: Sendable {
 
     /// Records what the proxy got for `request`: the upstream's answer, never mockd's own
     /// 502/503/504 (decided on the outcome's typed `failure`, not on how its answer is labelled).
-    public func record(_ request: MockRequest, _ outcome: ProxyOutcome) -> RecordOutcome {
+    package func record(_ request: MockRequest, _ outcome: ProxyOutcome) -> RecordOutcome {
         if let failure = outcome.failure {
             return .skipped("not an upstream answer (\(failure.status) from mockd: \(failure.kind.rawValue))")
         }
@@ -93,7 +94,7 @@ public final class Recorder: Sendable {
 
     /// Records one answer the upstream gave (`ProxyOutcome.response` of an outcome without a
     /// failure). Does blocking file I/O: call it off the server's network threads.
-    public func record(_ request: MockRequest, _ response: BuiltResponse) -> RecordOutcome {
+    package func record(_ request: MockRequest, _ response: BuiltResponse) -> RecordOutcome {
         if let why = Self.notRecordable(request, response) { return .skipped(why) }
         let path = Self.normalized(request.path)
         // The query is part of what was asked: /api/feed?page=2 is not a repeat of ?page=1.
@@ -118,7 +119,7 @@ public final class Recorder: Sendable {
     /// True for a file this recorder wrote (a mock, a body, `recorded.json`) and for the hidden
     /// temp files of its atomic writes (`.dat.nosync…`, renamed away at once): a file watcher
     /// ignores these so recording does not trigger reloads.
-    public func isOwnWrite(_ path: String) -> Bool {
+    package func isOwnWrite(_ path: String) -> Bool {
         if PathText.lastComponent(path).hasPrefix(Self.temporaryFilePrefix) { return true }
         let key = writtenKey(path)
         return written.withLock { $0.contains(key) }
@@ -129,7 +130,7 @@ public final class Recorder: Sendable {
     static let temporaryFilePrefix = AtomicFile.temporaryPrefix
 
     /// The files written so far, absolute and standardized, sorted.
-    public var writtenFiles: [String] { written.withLock { $0.sorted() } }
+    package var writtenFiles: [String] { written.withLock { $0.sorted() } }
 
     /// One spelling per file: absolute (the default root, `MockData`, is relative, and the
     /// watcher asks with absolute paths) and standardized.

@@ -12,23 +12,23 @@ import Darwin
 /// EEXIST when the name is taken: a file that appeared meanwhile is never overwritten silently.
 /// On any failure the temp file is removed. The calls block (fsync): keep them off the Swift
 /// concurrency pool.
-public enum AtomicFile {
+package enum AtomicFile {
     /// The temp file's name starts with this (then the process id and a random part), as
     /// Foundation's `Data.write(options: .atomic)` names it: file watchers skip hidden names.
-    public static let temporaryPrefix = ".dat.nosync"
+    package static let temporaryPrefix = ".dat.nosync"
 
-    public struct WriteError: Error, Equatable, Sendable {
+    package struct WriteError: Error, Equatable, Sendable {
         /// The `errno` of the call that failed.
-        public let code: Int32
+        package let code: Int32
         /// The system's wording of `code` (`strerror`).
-        public var reason: String { String(cString: strerror(code)) }
+        package var reason: String { String(cString: strerror(code)) }
         /// True when `replace: false` found the name taken.
-        public var alreadyExists: Bool { code == EEXIST }
+        package var alreadyExists: Bool { code == EEXIST }
     }
 
     /// Writes `bytes` to `path` (mode 0666 less the umask, as any new file). With `replace: false`, throws an
     /// error with `alreadyExists` when `path` exists, and leaves it alone.
-    public static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws(WriteError) {
+    package static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws(WriteError) {
         let folder = folder(of: path)
         var random = SystemRandomNumberGenerator()
         let suffix = String(random.next() & 0xFFFF_FFFF, radix: 36)

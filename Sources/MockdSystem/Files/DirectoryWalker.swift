@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #elseif canImport(Darwin)
-import Darwin
+package import Darwin
 #endif
 
 /// The one directory walk of mockd: the loader lists mock files with it, the file watcher
@@ -13,46 +13,46 @@ import Darwin
 /// points to). Folders are read to a depth of 64 below the root, which also ends link cycles;
 /// pass `visited` to read each folder only once instead. A folder's entries are listed and its
 /// handle closed before any of them is visited, so a deep tree holds one descriptor at a time.
-public enum DirectoryWalker {
-    public enum Kind: Sendable, Equatable {
+package enum DirectoryWalker {
+    package enum Kind: Sendable, Equatable {
         case folder, regularFile, other
     }
 
     /// One entry of a folder being walked.
-    public struct Entry {
+    package struct Entry {
         /// The entry's own name.
-        public let name: String
+        package let name: String
         /// The folder's path + "/" + `name`, spelled from the root as given.
-        public let path: String
+        package let path: String
         /// The path below the root, e.g. `users/mock_api_users_get.json`.
-        public var relativePath: String { prefix + name }
+        package var relativePath: String { prefix + name }
         /// What it is, links followed (`other` for a dangling link or a device).
-        public let kind: Kind
+        package let kind: Kind
         /// Its `stat` (links followed), when the walk made one: with `Options.statEveryEntry`,
         /// and always for links, for entries whose type readdir did not give, and for folders
         /// when a `visited` set is passed.
-        public let info: stat?
+        package let info: stat?
         /// How many folders down from the root (0: an entry of the root).
-        public let depth: Int
+        package let depth: Int
         /// A folder already walked through another path (only with a `visited` set): it is
         /// not descended into again.
-        public internal(set) var isRevisit = false
+        package internal(set) var isRevisit = false
         let prefix: String
 
-        public var isHidden: Bool { name.hasPrefix(".") }
+        package var isHidden: Bool { name.hasPrefix(".") }
     }
 
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Visit entries whose name starts with `.` (never descended into). Off: skipped before
         /// any `stat` (`.git`, editor swap files, atomic-write temporaries).
-        public var includeHidden = false
+        package var includeHidden = false
         /// Only entries that may be folders (or links to them) are visited; the rest are skipped
         /// before a String is made (a folder of 10,000 mocks would cost 20,000 strings).
-        public var foldersOnly = false
+        package var foldersOnly = false
         /// `stat` every entry (for sizes and times), not only those readdir cannot type.
-        public var statEveryEntry = false
+        package var statEveryEntry = false
 
-        public init(includeHidden: Bool = false, foldersOnly: Bool = false, statEveryEntry: Bool = false) {
+        package init(includeHidden: Bool = false, foldersOnly: Bool = false, statEveryEntry: Bool = false) {
             self.includeHidden = includeHidden
             self.foldersOnly = foldersOnly
             self.statEveryEntry = statEveryEntry
@@ -60,7 +60,7 @@ public enum DirectoryWalker {
     }
 
     /// What the visitor wants next.
-    public enum Decision {
+    package enum Decision {
         /// Go on; for a folder (not hidden), also walk what is inside it.
         case descend
         /// Go on, but not into this folder.
@@ -70,12 +70,12 @@ public enum DirectoryWalker {
     }
 
     /// The deepest folder level read (0 is the root's own entries).
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
     /// Walks the folders below `root` (the root itself is not visited). Returns false when the
     /// visitor stopped the walk.
     @discardableResult
-    public static func walk(_ root: String, options: Options = Options(), _ visit: (Entry) -> Decision) -> Bool {
+    package static func walk(_ root: String, options: Options = Options(), _ visit: (Entry) -> Decision) -> Bool {
         var visited: Set<FileID>? = nil
         return walk(root, prefix: "", depth: 0, options: options, visited: &visited, visit)
     }
@@ -84,7 +84,7 @@ public enum DirectoryWalker {
     /// reaches it wins, and a link to a folder already walked is visited but not descended.
     /// Put the roots' own IDs in `visited` first to keep the walk from coming back to them.
     @discardableResult
-    public static func walk(_ root: String, options: Options = Options(), visited: inout Set<FileID>, _ visit: (Entry) -> Decision) -> Bool {
+    package static func walk(_ root: String, options: Options = Options(), visited: inout Set<FileID>, _ visit: (Entry) -> Decision) -> Bool {
         var set: Set<FileID>? = visited
         defer { visited = set ?? [] }
         return walk(root, prefix: "", depth: 0, options: options, visited: &set, visit)
@@ -143,7 +143,7 @@ public enum DirectoryWalker {
         return result
     }
 
-    public static func kind(of info: stat) -> Kind {
+    package static func kind(of info: stat) -> Kind {
         switch info.st_mode & S_IFMT {
         case S_IFDIR: .folder
         case S_IFREG: .regularFile
@@ -152,13 +152,13 @@ public enum DirectoryWalker {
     }
 
     /// True for a folder, or a symbolic link to one.
-    public static func isFolder(_ path: String) -> Bool {
+    package static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// True for a symbolic link that points to a folder.
-    public static func isLinkToFolder(_ path: String) -> Bool {
+    package static func isLinkToFolder(_ path: String) -> Bool {
         var link = stat()
         var target = stat()
         return lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
@@ -167,11 +167,11 @@ public enum DirectoryWalker {
 }
 
 /// A file's identity (device and inode), to walk each folder once when symbolic links loop.
-public struct FileID: Hashable, Sendable {
-    public let device: UInt64
-    public let inode: UInt64
+package struct FileID: Hashable, Sendable {
+    package let device: UInt64
+    package let inode: UInt64
 
-    public init(_ info: stat) {
+    package init(_ info: stat) {
         device = UInt64(truncatingIfNeeded: info.st_dev)  // dev_t is signed on Darwin
         inode = UInt64(truncatingIfNeeded: info.st_ino)
     }

@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// System calls and constants spelled differently by Glibc and Darwin, under one name.
-public enum SystemCalls {
+package enum SystemCalls {
     /// `SOCK_STREAM` as `socket(2)` and `getaddrinfo` take it (an enum case on Glibc).
-    public static var streamSocketType: Int32 {
+    package static var streamSocketType: Int32 {
         #if os(Linux)
         Int32(SOCK_STREAM.rawValue)
         #else
@@ -17,7 +17,7 @@ public enum SystemCalls {
 
     /// `read(2)` for code that has a method of the same name in scope (which hides the C
     /// function; `Glibc.read` does not compile on a Mac).
-    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.read(fd, buffer, count)
         #else
@@ -26,7 +26,7 @@ public enum SystemCalls {
     }
 
     /// `write(2)`, as `read`.
-    public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    package static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.write(fd, buffer, count)
         #else

@@ -8,10 +8,10 @@ import CMockdSystem
 #endif
 
 /// How many CPUs mockd may use, for its default thread count.
-public enum CPUSet {
+package enum CPUSet {
     /// Number of CPUs in this process's affinity mask (Linux: taskset, container cpusets); the
     /// online count elsewhere (Darwin has no affinity masks).
-    public static var usableCount: Int {
+    package static var usableCount: Int {
         #if os(Linux)
         let count = Int(msys_usable_cpu_count())
         if count > 0 { return count }

@@ -5,10 +5,10 @@ import Darwin
 #endif
 
 /// The process's open-file limit (`RLIMIT_NOFILE`).
-public enum OpenFileLimit {
+package enum OpenFileLimit {
     /// Raises the soft limit toward `wanted`, never past the hard limit; more connections need
     /// more descriptors than the usual soft limit of 1024. Never lowers it.
-    public static func raise(to wanted: UInt64 = 1 << 16) {
+    package static func raise(to wanted: UInt64 = 1 << 16) {
         #if os(Linux)
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         #else

@@ -7,24 +7,24 @@ import Darwin
 /// systemd's readiness protocol (`Type=notify`): datagrams such as `READY=1` sent to the Unix
 /// socket named by `NOTIFY_SOCKET`. Does nothing when that variable is not set (always so on a
 /// Mac, where it compiles but nothing sets it).
-public struct SystemdNotifier: Sendable {
-    public let socketPath: String?
+package struct SystemdNotifier: Sendable {
+    package let socketPath: String?
 
-    public init(socketPath: String? = SystemdNotifier.environmentSocket) {
+    package init(socketPath: String? = SystemdNotifier.environmentSocket) {
         self.socketPath = socketPath
     }
 
-    public static var environmentSocket: String? {
+    package static var environmentSocket: String? {
         guard let value = getenv("NOTIFY_SOCKET") else { return nil }
         let path = String(cString: value)
         return path.isEmpty ? nil : path
     }
 
-    public var isEnabled: Bool { socketPath != nil }
+    package var isEnabled: Bool { socketPath != nil }
 
     /// Sends `message` (e.g. `"READY=1\nSTATUS=serving 41 files"`). Returns false when it could not.
     @discardableResult
-    public func notify(_ message: String) -> Bool {
+    package func notify(_ message: String) -> Bool {
         guard let socketPath else { return false }
         #if os(Linux)
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -53,7 +53,7 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// CLOCK_MONOTONIC in microseconds, which systemd wants with RELOADING=1 (Type=notify-reload).
-    public static func monotonicMicroseconds() -> UInt64 {
+    package static func monotonicMicroseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000 + UInt64(time.tv_nsec) / 1000

@@ -1,24 +1,24 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #elseif canImport(Darwin)
-import Darwin
+package import Darwin
 #endif
 
 /// A joinable pthread running a Swift closure: the file watcher and the proxy's libcurl loop
 /// each own one and wait for it when they stop; the log sink's flusher detaches its own.
 /// Foundation's `Thread` cannot be joined, and Dispatch would lend them a shared thread they
 /// then block for good.
-public struct JoinableThread: @unchecked Sendable {
+package struct JoinableThread: @unchecked Sendable {
     // @unchecked: `pthread_t` is a pointer on Darwin; it is only compared, joined or detached.
-    public let id: pthread_t
+    package let id: pthread_t
 
-    public struct StartError: Error {
+    package struct StartError: Error {
         /// The `pthread_create` error number.
-        public let code: Int32
+        package let code: Int32
     }
 
     /// Starts a thread that runs `body` once.
-    public static func spawn(_ body: @escaping @Sendable () -> Void) -> Result<JoinableThread, StartError> {
+    package static func spawn(_ body: @escaping @Sendable () -> Void) -> Result<JoinableThread, StartError> {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         #if os(Linux)
         var thread = pthread_t()
@@ -46,13 +46,13 @@ public struct JoinableThread: @unchecked Sendable {
     }
 
     /// True on the thread itself (it cannot join itself).
-    public var isCurrent: Bool { pthread_equal(id, pthread_self()) != 0 }
+    package var isCurrent: Bool { pthread_equal(id, pthread_self()) != 0 }
 
     /// Waits for the thread to end.
-    public func join() { pthread_join(id, nil) }
+    package func join() { pthread_join(id, nil) }
 
     /// Lets the thread end on its own; for when it is the one stopping itself.
-    public func detach() { pthread_detach(id) }
+    package func detach() { pthread_detach(id) }
 
     private final class Body: Sendable {
         let run: @Sendable () -> Void

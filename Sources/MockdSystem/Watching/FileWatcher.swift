@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import MockdLock
+import Synchronization
 
 /// Watches folders (recursively) and calls `onChange` once per burst of changes.
 ///
@@ -24,21 +25,21 @@ import MockdLock
 /// One thread per watcher, blocked in `poll(2)`. After the first event it waits until `debounce`
 /// passes without a new one, but no longer than a second from the first, then calls `onChange`
 /// once, on the watcher thread (so calls never overlap, and `ignore` runs there too).
-public final class FileWatcher: Sendable {
+package final class FileWatcher: Sendable {
     /// Why `start()` could not watch: which path, and the system's reason.
-    public struct WatchError: Error, CustomStringConvertible, Sendable {
-        public let path: String
-        public let reason: String
-        public var description: String { "cannot watch \(path): \(reason)" }
+    package struct WatchError: Error, CustomStringConvertible, Sendable {
+        package let path: String
+        package let reason: String
+        package var description: String { "cannot watch \(path): \(reason)" }
     }
 
-    public let paths: [String]
+    package let paths: [String]
     private let settings: Settings
     private let state: Lock<State>
 
     /// `mayBeMissing`: paths that need not exist at start (a default routes folder not made yet);
     /// like a root that disappears, each is looked for again and its appearing is a change.
-    public convenience init(
+    package convenience init(
         paths: [String], mayBeMissing: Set<String> = [], debounce: Duration = .milliseconds(150),
         ignore: @escaping @Sendable (String) -> Bool = { _ in false },
         onChange: @escaping @Sendable () -> Void
@@ -69,7 +70,7 @@ public final class FileWatcher: Sendable {
     deinit { stop() }
 
     /// "inotify" or "polling", for the startup log. Before `start()`, the mode it will try.
-    public var mode: String {
+    package var mode: String {
         state.withLock { state in
             if let running = state.running { return running.worker.currentMode.rawValue }
             return state.mode.rawValue
@@ -77,13 +78,13 @@ public final class FileWatcher: Sendable {
     }
 
     /// Why inotify was given up for polling (e.g. the `fs.inotify.max_user_watches` limit), if it was.
-    public var fallbackReason: String? {
+    package var fallbackReason: String? {
         state.withLock { state in state.running?.worker.fallbackReason.withLock { $0 } ?? state.fallbackReason }
     }
 
     /// Watches every path (each must be a folder, or a symbolic link to one) and starts the
     /// watcher thread. Changes made after `start()` returns are seen. Does nothing if running.
-    public func start() throws {
+    package func start() throws {
         try state.withLock { (state: inout State) throws(WatchError) in
             guard state.running == nil else { return }
             for root in settings.roots where !(settings.mayBeMissing.contains(root) && access(root, F_OK) != 0) {
@@ -128,7 +129,7 @@ public final class FileWatcher: Sendable {
     /// Ends the watcher thread and waits for it, so no `onChange` call happens after this returns
     /// (one in progress is let finish). A burst still being debounced is dropped. Safe to call
     /// twice, and from inside `onChange` (then it does not wait for the thread, which is running it).
-    public func stop() {
+    package func stop() {
         let running = state.withLock { state in
             defer { state.running = nil }
             return state.running

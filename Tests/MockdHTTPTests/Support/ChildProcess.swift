@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 struct ProcessResult: Sendable, CustomStringConvertible {
     var status: Int32

@@ -1,5 +1,6 @@
 import Logging
 import MockdLock
+import Synchronization
 
 /// Keeps every log event, for tests that check the access log.
 final class LogRecorder: Sendable {
