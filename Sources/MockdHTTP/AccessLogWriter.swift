@@ -3,8 +3,8 @@ package import Glibc
 #elseif canImport(Darwin)
 package import Darwin
 #endif
-package import Logging
-package import MockdCore
+import Logging
+import MockdCore
 
 
 /// The access log's fast path: one line per request into the log sink.

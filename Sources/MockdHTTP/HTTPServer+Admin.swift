@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import MockdCore
+import MockdLock
 import Synchronization
 
 /// Carrying out an admin call the core decided (`AdminCall`): at once, off the server's threads

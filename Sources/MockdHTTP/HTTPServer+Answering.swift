@@ -6,6 +6,7 @@ import Darwin
 import CMicroHTTPD
 import Dispatch
 import MockdCore
+import MockdLock
 import Synchronization
 import Logging
 

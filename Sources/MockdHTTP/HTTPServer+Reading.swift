@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CMicroHTTPD
 import MockdCore
+import MockdLock
 import Synchronization
 
 /// Reading one request through libmicrohttpd's calls of the access handler: the head (decided

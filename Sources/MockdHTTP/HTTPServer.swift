@@ -5,9 +5,9 @@ import Darwin
 #endif
 package import Logging
 package import MockdCore
-package import MockdSystem
-package import MockdLock
-package import Synchronization
+import MockdSystem
+import MockdLock
+import Synchronization
 
 /// mockd's HTTP server: one libmicrohttpd daemon per listen address, answering every request
 /// from the current snapshot. This file is the package face (start, install, shutdown); one

@@ -3,11 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-package import Dispatch
+import Dispatch
 package import Logging
-package import MockdCore
-package import MockdSystem
-package import MockdLock
+import MockdCore
+import MockdSystem
+import MockdLock
 
 
 /// mockd's log handler: one line per event, as text or JSON, with the access-log fields

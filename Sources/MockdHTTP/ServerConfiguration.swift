@@ -1,5 +1,5 @@
 package import MockdCore
-package import MockdSystem
+import MockdSystem
 
 /// How the HTTP server listens and what it puts up with. Defaults suit a laptop.
 package struct ServerConfiguration: Sendable {

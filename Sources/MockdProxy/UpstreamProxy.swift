@@ -1,4 +1,4 @@
-package import CCurl
+import CCurl
 package import Logging
 package import MockdCore
 

@@ -5,15 +5,15 @@ import Foundation
 #endif
 package import Logging
 package import MockdCore
-package import MockdSystem
-package import MockdLock
+import MockdSystem
+import MockdLock
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-package import Dispatch
-package import Synchronization
+import Dispatch
+import Synchronization
 
 /// Saves proxied answers as mocks (`--record`): a 200 JSON answer becomes
 /// `mock_<path>_<method>.json` in the root, anything else a route in `<routes>/recorded.json`
