@@ -34,9 +34,9 @@ final class BodyBudget: Sendable {
 extension HTTPServer {
     /// On the handler's first call: how much of this request's body to hold, decided on its head
     /// (the origin-form path, and the configuration it is served with).
-    func bodyKeepLimit(_ head: RequestHead, hasBody: Bool) -> Int {
+    func bodyKeepLimit(path: String?, serving: ServingState, hasBody: Bool) -> Int {
         if !hasBody { return Int.max }
-        if missHandler != nil || head.serving.snapshot.readsRequestBodies || head.isAdmin { return Int.max }
+        if missHandler != nil || serving.snapshot.readsRequestBodies || path.map(AdminAPI.isAdminPath) == true { return Int.max }
         // One byte past the journal's cap, so the journal still sees that the body was longer.
         return journal.isEnabled ? journal.bodyLimit + 1 : 0
     }
@@ -53,7 +53,7 @@ extension HTTPServer {
             state.reader?.overBudget = true
             return
         }
-        state.reader?.heldBytes = keep
+        state.heldBodyBytes = keep
         state.reader?.body.reserveCapacity(keep)
     }
 
@@ -61,24 +61,22 @@ extension HTTPServer {
     /// counts the array's capacity, not its count: growing it doubles the allocation, and memory
     /// is what the budget bounds.
     func hold(_ chunk: UnsafePointer<CChar>, count: Int, state: RequestState) {
-        guard var reader = state.reader else { return }
-        // Moved out and back: the array is mutated in place, not copied.
-        state.reader = nil
-        defer { state.reader = reader }
+        guard var reader = state.takeReader() else { return }
+        defer { state.reader = reader }  // moved out and back: the array grows in place, not copied
         reader.bytesSeen += count
         let room = reader.keepLimit - reader.body.count
         guard room > 0, !reader.overBudget else { return }
         let kept = min(room, count)
         let needed = reader.body.count + kept
-        if needed > reader.heldBytes {
+        if needed > state.heldBodyBytes {
             // A chunked body (or one longer than declared): grow geometrically, as the array
             // would, but never past what will be kept, and reserve the growth first.
-            let capacity = min(max(needed, reader.heldBytes * 2, 4096), reader.keepLimit)
-            guard bodyBudget.reserve(capacity - reader.heldBytes) else {
+            let capacity = min(max(needed, state.heldBodyBytes * 2, 4096), reader.keepLimit)
+            guard bodyBudget.reserve(capacity - state.heldBodyBytes) else {
                 reader.overBudget = true
                 return
             }
-            reader.heldBytes = capacity
+            state.heldBodyBytes = capacity
             reader.body.reserveCapacity(capacity)
         }
         chunk.withMemoryRebound(to: UInt8.self, capacity: kept) { bytes in

@@ -46,12 +46,11 @@ extension HTTPServer {
             return refuse(connection, method: methodName, url: url, state: state, status: 400, reason: reason)
         }
         let headers = Self.headers(of: connection)
-        let head = RequestHead(method: methodName, path: String(validatingCString: url).map(Self.originForm), headers: headers,
-                               framing: RequestFraming.Head(headers), serving: current.withLock { $0 })
+        let framing = RequestFraming.Head(headers)
         // libmicrohttpd 0.9.75 lets these through; 0.9.77 and 1.0 refuse most of them themselves
         // (`MHD_OPTION_CLIENT_DISCIPLINE_LVL`). Kept after upgrading: cheap, and it says why in JSON.
         let versionText = version.map { strcmp($0, "HTTP/1.1") == 0 ? "HTTP/1.1" : String(cString: $0) } ?? "HTTP/1.0"
-        switch RequestFraming.check(method: methodName, version: versionText, head: head.framing) {
+        switch RequestFraming.check(method: methodName, version: versionText, head: framing) {
         case .accept:
             break
         case .acceptThenClose:
@@ -61,9 +60,15 @@ extension HTTPServer {
         case .refuse(let status, let reason):
             return refuse(connection, method: methodName, url: url, state: state, status: status, reason: reason)
         }
-        let hasBody = head.framing.hasBody
-        state.reader = RequestReader(head: head, keepLimit: bodyKeepLimit(head, hasBody: hasBody))
-        if let bytes = head.framing.declaredLength {
+        let hasBody = framing.hasBody
+        let declaredLength = framing.declaredLength
+        let path = String(validatingCString: url).map(Self.originForm)
+        let serving = current.withLock { $0 }
+        let keepLimit = bodyKeepLimit(path: path, serving: serving, hasBody: hasBody)
+        state.reader = RequestReader(head: RequestHead(method: methodName, path: path, headers: headers, hasBody: hasBody,
+                                                       declaredLength: declaredLength, serving: serving),
+                                     keepLimit: keepLimit)
+        if let bytes = declaredLength {
             if bytes > configuration.maxBodyBytes {
                 return refuse(connection, method: methodName, url: url, state: state, status: 413,
                               reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
@@ -90,31 +95,33 @@ extension HTTPServer {
 
     /// The body is in: the refusals it earned, else the request goes to the core.
     private func bodyComplete(_ connection: OpaquePointer, url: UnsafePointer<CChar>, state: RequestState) -> MHD_Result {
-        guard let reader = state.reader else { return .NO }
+        // Moved out for good: nothing reads it after this call.
+        guard let reader = state.takeReader() else { return .NO }
         // The slow-body tick closed this connection as its body completed: too late.
         if reader.watched {
             guard connections.bodyDone(connection, now: RequestState.monotonicNanoseconds()) else { return .NO }
         }
-        let head = reader.head
         if reader.tooLarge {
-            return refuse(connection, method: head.method, url: url, state: state, status: 413,
+            return refuse(connection, method: reader.head.method, url: url, state: state, status: 413,
                           reason: "the chunked body exceeded \(configuration.maxBodyBytes) bytes (--max-body-bytes)")
         }
         if reader.overBudget {
-            let request = MockRequest(method: head.method, path: head.path ?? String(cString: url))
+            let request = MockRequest(method: reader.head.method, path: reader.head.path ?? String(cString: url))
             return execute(.respond(Reply(.built(bodyBudgetRefusal), scenario: "")), for: request, serving: nil,
                            connection: connection, state: state)
         }
-        guard let path = head.path else {
-            return refuse(connection, method: head.method, url: url, state: state, status: 400, reason: "the path is not UTF-8 once percent-decoded")
+        guard let path = reader.head.path else {
+            return refuse(connection, method: reader.head.method, url: url, state: state, status: 400,
+                          reason: "the path is not UTF-8 once percent-decoded")
         }
         guard path.utf8.first == UInt8(ascii: "/") else {
-            return refuse(connection, method: head.method, url: url, state: state, status: 400,
+            return refuse(connection, method: reader.head.method, url: url, state: state, status: 400,
                           reason: "the request target must be a path starting with '/' (or an absolute URL)")
         }
+        let serving = reader.head.serving
         let request = reader.request(path: path, target: state.target,
                                      query: state.target.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection))
-        return execute(head.serving.resolver.resolve(request), for: request, serving: head.serving, connection: connection, state: state)
+        return execute(serving.resolver.resolve(request), for: request, serving: serving, connection: connection, state: state)
     }
 
     /// Answers a request that cannot be read (framing, limits) at once, with `Connection: close`.

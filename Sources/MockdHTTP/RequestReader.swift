@@ -9,18 +9,20 @@ struct RequestHead: Sendable {
     /// Percent-decoded, in origin form (`http://host:port/a` → `/a`); nil when it is not UTF-8.
     let path: String?
     let headers: [HTTPHeader]
-    /// What the framing rules read from the headers (the body's facts among them).
-    let framing: RequestFraming.Head
+    /// The body's framing facts, once the framing rules accepted the head: whether a body
+    /// follows, and its declared `Content-Length` (nil when chunked or absent).
+    let hasBody: Bool
+    let declaredLength: Int?
     /// The configuration this request is served with, from its head to its answer: a reload
     /// during its upload changes neither how much of its body is kept nor who answers it.
     let serving: ServingState
-
-    /// `/__mockd/…`, by the origin-form path (an absolute-form admin call is one too).
-    var isAdmin: Bool { path.map(AdminAPI.isAdminPath) ?? false }
 }
 
 /// One request as it is read: its head, then its body as it arrives (held as far as something
 /// reads it: see `BodyBudget`), then the `MockRequest` the core resolves.
+///
+/// Moved, never copied: into `RequestState` at the head, out of it (and back) to grow the body,
+/// and out for good when the body is in (a copy is a retain and a release of every field).
 struct RequestReader: Sendable {
     let head: RequestHead
     /// How much of the body to hold.
@@ -28,8 +30,6 @@ struct RequestReader: Sendable {
     var body: [UInt8] = []
     /// Body bytes received (`body` may hold fewer).
     var bytesSeen = 0
-    /// Bytes reserved from the server's body budget for `body` (its capacity), returned at completion.
-    var heldBytes = 0
     /// A chunk did not fit in the body budget: answered 503.
     var overBudget = false
     /// A chunked body went past `--max-body-bytes`: answered 413.
@@ -42,9 +42,9 @@ struct RequestReader: Sendable {
         self.keepLimit = keepLimit
     }
 
-    /// The request for the core, once the body is in. `query`: the decoded arguments (read
-    /// from libmicrohttpd only when there is a query).
-    func request(path: String, target: RequestTarget, query: [(name: String, value: String?)]) -> MockRequest {
+    /// The request for the core, once the body is in (the headers and the body move into it).
+    /// `query`: the decoded arguments (read from libmicrohttpd only when there is a query).
+    consuming func request(path: String, target: RequestTarget, query: [(name: String, value: String?)]) -> MockRequest {
         MockRequest(method: head.method, path: path, query: query, rawQuery: target.rawQuery, headers: head.headers, body: body,
                     rawPath: target.rawPath.map(HTTPServer.originForm))
     }

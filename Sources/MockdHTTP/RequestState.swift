@@ -11,7 +11,9 @@ import Synchronization
 /// the target as sent, then the reader (head, body), then, while parked, what to do when resumed.
 ///
 /// libmicrohttpd calls the handler for a connection from one thread at a time, so the fields
-/// need no lock; it is created in the URI-log callback and released in the completion callback.
+/// need no lock, and no run-time exclusivity check either (`@exclusivity(unchecked)`: two
+/// checks a request otherwise); it is created in the URI-log callback and released in the
+/// completion callback.
 final class RequestState: @unchecked Sendable {  // mutable fields: one libmicrohttpd thread at a time
     enum Phase {
         /// Only the request line has been seen (URI-log callback).
@@ -37,23 +39,30 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     /// that follows on the libmicrohttpd thread.
     let pending = Lock<Pending?>(nil)
 
-    var phase = Phase.new
+    @exclusivity(unchecked) var phase = Phase.new
     let target: RequestTarget
     /// Set on the handler's first call, when the head is in.
-    var reader: RequestReader?
+    @exclusivity(unchecked) var reader: RequestReader?
+    /// Bytes reserved from the server's body budget for the body (its capacity), returned at completion.
+    @exclusivity(unchecked) var heldBodyBytes = 0
+    /// The reader, moved out (nil left behind): its arrays are then grown or handed on in place,
+    /// not copied. (`Optional.take()` did the same through the type's generic value witnesses.)
+    func takeReader() -> RequestReader? {
+        var taken: RequestReader?
+        swap(&taken, &reader)
+        return taken
+    }
+
     /// Monotonic nanoseconds when the request line arrived, for the access log's duration.
     let startNanoseconds: UInt64
     /// Monotonic nanoseconds when the answer was logged (0 until then): the connection's idle
     /// time starts there, without another clock read at completion.
-    var loggedNanoseconds: UInt64 = 0
+    @exclusivity(unchecked) var loggedNanoseconds: UInt64 = 0
 
     init(rawURI: UnsafePointer<CChar>?) {
         target = rawURI.map(RequestTarget.init) ?? .empty
         startNanoseconds = Self.monotonicNanoseconds()
     }
-
-    /// Bytes reserved from the server's body budget, returned at completion.
-    var heldBodyBytes: Int { reader?.heldBytes ?? 0 }
 
     static func monotonicNanoseconds() -> UInt64 {
         var time = timespec()
