@@ -16,7 +16,7 @@ import Logging
 extension HTTPServer {
     /// `serving` is nil only for refusals, which never send a prepared response. `admin`: the
     /// admin API answers (its answers never carry `--cors` headers), also once resumed.
-    func execute(_ resolution: Resolution, for request: MockRequest, serving: ServingState?, admin: Bool = false,
+    func execute(_ resolution: consuming Resolution, for request: MockRequest, serving: ServingState?, admin: Bool = false,
                  connection: OpaquePointer, state: RequestState) -> MHD_Result {
         switch resolution {
         case .respondAfter(let delay, let reply):
@@ -85,13 +85,13 @@ extension HTTPServer {
     }
 
     /// Sends an answer that is due now, or breaks the connection; logs the request first.
-    private func send(_ resolution: Resolution, for request: MockRequest, serving: ServingState?, admin: Bool,
+    private func send(_ resolution: consuming Resolution, for request: MockRequest, serving: ServingState?, admin: Bool,
               connection: OpaquePointer, state: RequestState) -> MHD_Result {
         state.phase = .answered
         // Stopping: every answer closes its connection, so the drain ends with the requests in flight.
         let closing = parking.isClosed
         let extraHeaders = admin ? [] : configuration.corsHeaders
-        switch resolution {
+        switch consume resolution {
         case .close(let reason):
             log.record(request, status: 0, source: reason, scenario: "", state: state)
             return .NO
@@ -101,43 +101,44 @@ extension HTTPServer {
             body.headers.append(HTTPHeader("Connection", "close"))
             return queue(MHDResponse(built: body, extraHeaders: extraHeaders), status: status, on: connection)
         case .fault(.reset, let reply, _):
-            warnIfNeeded(reply, request)
+            if reply.warning != nil { warn(reply, request) }
             log.record(request, status: 0, source: reply.source + " (fault reset)", scenario: reply.scenario, state: state)
             Self.resetOnClose(connection)
             return .NO
         case .fault(.truncated, let reply, _):
-            warnIfNeeded(reply, request)
+            if reply.warning != nil { warn(reply, request) }
             log.record(request, status: reply.status, source: reply.source + " (fault truncated)", scenario: reply.scenario, state: state,
                        response: reply.builtResponse)
             return queue(MHDResponse(truncating: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
         case .respond(let reply), .fault(_, let reply, _):  // a timeout fault never gets here: it is parked, then closed
-            warnIfNeeded(reply, request)
-            log.record(request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state, response: reply.builtResponse)
+            if reply.warning != nil { warn(reply, request) }
             if closing {
+                log.record(request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state,
+                           response: reply.builtResponse)
                 return queue(MHDResponse(closing: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
             }
+            // One switch for what is logged and what is sent (the reply's accessors are calls into the core).
             switch reply.response {
             case .prepared(let prepared):
+                log.record(request, status: prepared.status, source: prepared.source, scenario: reply.scenario, state: state)
                 guard let serving, let response = serving.response(for: prepared) else { return .NO }
                 return MHD_queue_response(connection, UInt32(prepared.status), response)
             case .built(let built):
+                log.record(request, status: built.status, source: built.source, scenario: reply.scenario, state: state, response: built)
                 if let id = built.reuseID, let serving {
                     return queue(serving.reusedResponse(id, { MHDResponse(built: built, extraHeaders: extraHeaders) }),
                                  status: built.status, on: connection)
                 }
                 return queue(MHDResponse(built: built, extraHeaders: extraHeaders), status: built.status, on: connection)
             }
-        case .respondAfter, .forward, .admin:
-            // Decisions that wait: `execute` parks them and sends what they leave.
-            return execute(resolution, for: request, serving: serving, admin: admin, connection: connection, state: state)
+        case let waiting:  // .respondAfter, .forward, .admin: `execute` parks them and sends what they leave
+            return execute(waiting, for: request, serving: serving, admin: admin, connection: connection, state: state)
         }
     }
 
     /// An unknown X-Mock-Scenario: answered with the defaults, said in the header and in the log.
-    private func warnIfNeeded(_ reply: Reply, _ request: MockRequest) {
-        if let warning = reply.warning {
-            logger.warning("\(warning)", metadata: ["method": "\(request.method)", "path": "\(request.path)"])
-        }
+    private func warn(_ reply: Reply, _ request: MockRequest) {
+        logger.warning("\(reply.warning ?? "")", metadata: ["method": "\(request.method)", "path": "\(request.path)"])
     }
 
     private func queue(_ response: MHDResponse?, status: Int, on connection: OpaquePointer) -> MHD_Result {
