@@ -1,20 +1,22 @@
 /// A request as the core sees it: plain Swift values, filled in by the HTTP adapter.
-package struct MockRequest: Sendable {
+///
+/// `public` like `HTTPHeader`, for the same reason: the adapter builds and reads one per request.
+public struct MockRequest: Sendable {
     /// Upper-case as sent (`GET`, `POST`…).
-    package var method: String
+    public var method: String
     /// Percent-decoded path without the query string.
-    package var path: String
+    public var path: String
     /// Decoded query arguments, in order.
-    package var query: [(name: String, value: String?)]
+    public var query: [(name: String, value: String?)]
     /// The query string as sent (still percent-encoded, without `?`); empty when there is none.
-    package var rawQuery: String
-    package var headers: [HTTPHeader]
+    public var rawQuery: String
+    public var headers: [HTTPHeader]
     /// The path as sent, still percent-encoded, when it held a `%` (else nil: `path` is what
     /// was sent). The proxy forwards this, so `/a%2Fb` stays one segment upstream.
-    package var rawPath: String?
-    package var body: [UInt8]
+    public var rawPath: String?
+    public var body: [UInt8]
 
-    package init(method: String, path: String, query: [(name: String, value: String?)] = [], rawQuery: String = "",
+    public init(method: String, path: String, query: [(name: String, value: String?)] = [], rawQuery: String = "",
                 headers: [HTTPHeader] = [], body: [UInt8] = [], rawPath: String? = nil) {
         self.method = method
         self.path = path
@@ -26,13 +28,13 @@ package struct MockRequest: Sendable {
     }
 
     /// The scenario this request asks for with `X-Mock-Scenario`, if any.
-    package var requestedScenario: String? { mockHeaders.scenario }
+    public var requestedScenario: String? { mockHeaders.scenario }
 
     /// The session this request belongs to (`X-Mock-Session`), if any.
-    package var session: String? { mockHeaders.session }
+    public var session: String? { mockHeaders.session }
 
     /// Both of mockd's own headers in one pass over the headers (this runs for every request).
-    package var mockHeaders: (scenario: String?, session: String?) {
+    public var mockHeaders: (scenario: String?, session: String?) {
         var scenario: String?, session: String?
         for header in headers where header.name.utf8.count == 15 || header.name.utf8.count == 14 {
             if scenario == nil, HTTPHeader.namesEqual(header.name, "X-Mock-Scenario"), !header.value.isEmpty { scenario = header.value }
