@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The request target as sent (still percent-encoded), read once when the request line arrives:
 /// what libmicrohttpd's decoded URL no longer shows.
 struct RequestTarget: Sendable {
@@ -18,32 +24,29 @@ struct RequestTarget: Sendable {
         self.rawPath = rawPath
     }
 
-    /// One pass over the raw URI (this runs for every request).
+    /// One pass over the raw URI (this runs for every request): libc's `strcspn` skips to the
+    /// next byte that matters, so a path without `%` costs a fraction of a byte-by-byte loop.
     init(_ uri: UnsafePointer<CChar>) {
         var cursor = uri
         var encoded = false
         var error: String?
         while true {
-            let byte = UInt8(bitPattern: cursor.pointee)
-            if byte == 0 || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            if byte == UInt8(ascii: "%") {
-                encoded = true
-                let high = UInt8(bitPattern: cursor[1])
-                let low = high == 0 ? 0 : UInt8(bitPattern: cursor[2])
-                // Past what was checked, never past the terminating NUL.
-                let length = high == 0 ? 1 : (low == 0 ? 2 : 3)
-                if error == nil {
-                    if !Self.isHex(high) || !Self.isHex(low) {
-                        let sent = String(decoding: UnsafeRawBufferPointer(start: cursor, count: length), as: UTF8.self)
-                        error = "the URL has an invalid percent-encoding: '\(sent)' (% must be followed by two hex digits)"
-                    } else if high == UInt8(ascii: "0") && low == UInt8(ascii: "0") {
-                        error = "the URL has %00 (a NUL byte), which no path may contain"
-                    }
+            cursor += strcspn(cursor, "%?#")
+            guard cursor.pointee == CChar(UInt8(ascii: "%")) else { break }  // the NUL, `?` or `#`
+            encoded = true
+            let high = UInt8(bitPattern: cursor[1])
+            let low = high == 0 ? 0 : UInt8(bitPattern: cursor[2])
+            // Past what was checked, never past the terminating NUL.
+            let length = high == 0 ? 1 : (low == 0 ? 2 : 3)
+            if error == nil {
+                if !Self.isHex(high) || !Self.isHex(low) {
+                    let sent = String(decoding: UnsafeRawBufferPointer(start: cursor, count: length), as: UTF8.self)
+                    error = "the URL has an invalid percent-encoding: '\(sent)' (% must be followed by two hex digits)"
+                } else if high == UInt8(ascii: "0") && low == UInt8(ascii: "0") {
+                    error = "the URL has %00 (a NUL byte), which no path may contain"
                 }
-                cursor += length
-                continue
             }
-            cursor += 1
+            cursor += length
         }
         percentEncodingError = error
         rawPath = encoded ? String(decoding: UnsafeRawBufferPointer(start: uri, count: cursor - uri), as: UTF8.self) : nil
