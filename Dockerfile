@@ -22,7 +22,7 @@ WORKDIR /src
 # libmicrohttpd (without HTTPS) and libcurl (HTTP(S) only) as static libraries, from Debian's
 # sources: see the script for why Debian's own .a files cannot be linked. Its own layer, so a
 # change in Sources/ does not rebuild them.
-COPY scripts/static-deps.sh /usr/local/bin/static-deps.sh
+COPY scripts/static-deps.sh scripts/debian-source.sh /usr/local/bin/
 RUN static-deps.sh /opt/static-deps
 
 # The context as .dockerignore filters it: Package.swift, Sources/, and Tests/ without its

@@ -13,7 +13,7 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	scripts/readme-test.py
+	scripts/readme-test.py README.md docs/ROUTES.md
 	scripts/schemathesis-test.sh
 	scripts/browser-test.sh
 

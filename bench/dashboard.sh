@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Dashboards never slow the mocks (issue 14): wrk on a plain file with no dashboard and with 10
+# Dashboards never slow the mocks: wrk on a plain file with no dashboard and with 10
 # dashboards long-polling GET /__mockd/events, in ROUNDS interleaved rounds (req/s and µs of
 # mockd CPU per request); then mockd's CPU with 10 idle dashboards (no requests at all).
 #   make release && bench/dashboard.sh            (ROUNDS=3 DURATION=5 by default)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory per mock file beside its bytes (issue 16: goal ≤ 700 B), for mockd and bare libmicrohttpd:
+# Memory per mock file beside its bytes (goal: ≤ 700 B), for mockd and bare libmicrohttpd:
 # resident memory after one request with one 325 B file, then with the 10,000-file fixture, then
 # after every one of the 10,000 files has been asked for once (mockd makes libmicrohttpd's
 # response for a file on its first request). Three starts each; medians.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions per request for OpenAPI answers (issue 13), counted by callgrind as in
+# Instructions per request for OpenAPI answers, counted by callgrind as in
 # bench/instructions.sh: figures the load on a busy machine does not move. The workloads of
 # bench/openapi.sh (which compares req/s and CPU time with wrk):
 #   plain-get, example, generated     a file and two operations answering the same 17 bytes

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Serving OpenAPI documents (issue 13).
+# Serving OpenAPI documents.
 # 1. Start-up: a generated Stripe-sized description (bench/gen-openapi.py: ~4 MB of JSON, 600
 #    operations, 241 schemas in cycles), 5 runs: time from exec to the first answer, mockd's CPU
 #    time (user + sys) by then, and peak RSS (goal: within 1 s, <= 100 MB). On a busy machine the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Delays never hold a thread (issue 4): wrk on a plain file with and without 2,000 connections
+# Delays never hold a thread: wrk on a plain file with and without 2,000 connections
 # parked on a 2 s delay; 2,000 requests delayed 100 ms at once; mockd's CPU while only parked
 # requests exist; peak RSS with 2,000 parked connections.
 #   make release && bench/parked.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proxying (issue 7): proxied req/s and added latency against a local upstream (a second
+# Proxying: proxied req/s and added latency against a local upstream (a second
 # mockd), and mocked answers' req/s while 200 proxied requests wait on a slow upstream.
 #   make release && bench/proxy.sh
 source "$(dirname "$0")/common.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reload under load (issue 5): wrk on the 10,000-file fixture while the folder is reloaded 20
+# Reload under load: wrk on the 10,000-file fixture while the folder is reloaded 20
 # times (10 edits picked up by --watch, 10 SIGHUPs), with a checker comparing every body it
 # gets with the file. Reports failed or wrong answers, the reload times, and peak RSS.
 #   make release && bench/reload.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Route matching cost (issue 3): req/s of a route with two header conditions and a path
+# Route matching cost: req/s of a route with two header conditions and a path
 # parameter, as a ratio to a plain file, with 200 other routes in the table.
 #   make release && bench/routes.sh
 source "$(dirname "$0")/common.sh"

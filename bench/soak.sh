@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak (issue 15): minutes of mixed load (mocks, misses, POSTs, admin calls, 1 % hostile
+# Soak: minutes of mixed load (mocks, misses, POSTs, admin calls, 1 % hostile
 # requests) on the bundled MockData while mockd reloads every second (SIGHUP). Prints, every
 # 10 s, the requests answered and the errors (failed connections, unexpected statuses), and
 # mockd's RSS, so a leak or a stall shows as a trend.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# What libmicrohttpd's suspend/resume support costs by itself (issue 2's req/s goal): bare
-# libmicrohttpd (bench/peer/mhd_raw.c), the same program started with
+# What libmicrohttpd's suspend/resume support costs by itself, against mockd's goal of at
+# least 0.9× bare libmicrohttpd's req/s (docs/BENCHMARKS.md): bare libmicrohttpd
+# (bench/peer/mhd_raw.c), the same program started with
 # MHD_ALLOW_SUSPEND_RESUME (which mockd needs to park delayed requests without a thread),
 # and mockd, each serving the 10,000-file fixture, in rounds. Prints req/s and µs of server
 # CPU per request for small files, random files and 404s.

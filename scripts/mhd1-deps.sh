@@ -12,6 +12,7 @@
 # Needs apt (deb-src read from a private list, the system's apt configuration is not changed),
 # dpkg-dev, gcc, make. Idempotent: a finished PREFIX is kept (delete it to rebuild).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/debian-source.sh"
 
 PREFIX=$(realpath -m "${1:-.build-mhd1/prefix}")
 [ -f "$PREFIX/.done" ] && { echo "mhd1-deps: $PREFIX is ready ($(cat "$PREFIX/.done"))" >&2; exit 0; }
@@ -19,20 +20,8 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 log() { printf '[mhd1-deps] %s\n' "$*" >&2; }
 
-# ---- sources: the Debian mirror apt uses, as a deb-src line for trixie, in a private list
-mirror=$( { sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
-            awk '$1 == "deb" { print $2 }' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null; } \
-          | grep -E "debian/?$" | sed "s,/*$,," | sort -u | head -1 || true)
-[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
-printf 'deb-src %s trixie main\n' "$mirror" > "$WORK/sources.list"
-mkdir -p "$WORK/lists/partial"
-APT=(-o "Dir::Etc::SourceList=$WORK/sources.list" -o Dir::Etc::SourceParts=/nonexistent
-     -o "Dir::State::Lists=$WORK/lists" -o APT::Sandbox::User=root)
-log "apt-get source libmicrohttpd (trixie, from $mirror)"
-apt-get -q "${APT[@]}" update >&2
-(cd "$WORK" && apt-get -q "${APT[@]}" source --download-only libmicrohttpd >&2)
-# --no-check: dpkg-source would want the uploader's key; apt already checked the files.
-(cd "$WORK" && dpkg-source -x --no-check libmicrohttpd_*.dsc mhd >/dev/null)
+# ---- sources: trixie's, through a private apt list
+debian_source "$WORK" trixie -- libmicrohttpd
 version=$(cd "$WORK" && ls libmicrohttpd_*.dsc | sed 's/^libmicrohttpd_//; s/\.dsc$//')
 case "$version" in
   1.*) ;;
@@ -42,7 +31,7 @@ esac
 # ---- the library only, no TLS
 log "building libmicrohttpd $version (static, no HTTPS) into $PREFIX"
 mkdir -p "$PREFIX"
-(cd "$WORK/mhd" && ./configure -q --prefix="$PREFIX" --enable-static --disable-shared --disable-https \
+(cd "$WORK/libmicrohttpd" && ./configure -q --prefix="$PREFIX" --enable-static --disable-shared --disable-https \
    --disable-doc --disable-examples --disable-curl --disable-nls --without-gnutls >&2 \
  && make -s -j"$(nproc)" -C src/microhttpd install >&2 \
  && make -s -C src/include install >&2 && make -s install-pkgconfigDATA >&2)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The test suite under ASan, then under TSan (issue 15); fails on any sanitizer report.
+# The test suite under ASan, then under TSan; fails on any sanitizer report.
 # Each build has its own build folder, so the ordinary .build/debug stays as it is.
 #
 # TSan: Synchronization.Mutex is built on futexes TSan cannot see, so every lock would look

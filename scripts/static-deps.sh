@@ -16,6 +16,7 @@
 # private list, the system's apt configuration is not changed), gcc, make, libssl-dev, zlib1g-dev.
 # Idempotent: a finished PREFIX is kept (delete it to rebuild).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/debian-source.sh"
 
 PREFIX=$(realpath -m "${1:-.build/static-deps}")
 [ -f "$PREFIX/.done" ] && { echo "static-deps: $PREFIX is ready" >&2; exit 0; }
@@ -24,27 +25,14 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 log() { printf '[static-deps] %s\n' "$*" >&2; }
 
-# ---- sources: the Debian mirror apt uses, as deb-src lines for bookworm (the build image's
-# release), in a private list
-mirrors=$( { sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
-             awk '$1 == "deb" { print $2 }' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null; } \
-           | grep -E "debian/?$" | sed "s,/*$,," | sort -u | head -1 || true)
-[ -n "$mirrors" ] || mirrors=http://deb.debian.org/debian
-printf 'deb-src %s bookworm main\ndeb-src %s-security bookworm-security main\n' "$mirrors" "$mirrors" > "$WORK/sources.list"
-mkdir -p "$WORK/lists/partial"
-APT=(-o "Dir::Etc::SourceList=$WORK/sources.list" -o Dir::Etc::SourceParts=/nonexistent
-     -o "Dir::State::Lists=$WORK/lists" -o APT::Sandbox::User=root)
-log "apt-get source libmicrohttpd curl (from $mirrors)"
-apt-get -q "${APT[@]}" update >&2
-(cd "$WORK" && apt-get -q "${APT[@]}" source --download-only libmicrohttpd curl >&2)
-# --no-check: dpkg-source would want the uploader's key; apt already checked every file against
-# the signed Sources index.
-(cd "$WORK" && dpkg-source -x --no-check libmicrohttpd_*.dsc mhd >/dev/null && dpkg-source -x --no-check curl_*.dsc curl >/dev/null)
+# ---- sources: bookworm's (the build image's release) and its security updates, through a
+# private apt list
+debian_source "$WORK" bookworm bookworm-security -- libmicrohttpd curl
 
 mkdir -p "$PREFIX"
 # ---- libmicrohttpd: the library only, no TLS
 log "building libmicrohttpd (no HTTPS)"
-(cd "$WORK/mhd" && ./configure -q --prefix="$PREFIX" --enable-static --disable-shared --disable-https \
+(cd "$WORK/libmicrohttpd" && ./configure -q --prefix="$PREFIX" --enable-static --disable-shared --disable-https \
    --disable-doc --disable-examples --disable-curl --disable-nls --without-gnutls >&2 \
  && make -s -j"$JOBS" -C src/microhttpd install >&2 \
  && make -s -C src/include install >&2 && make -s install-pkgconfigDATA >&2)

@@ -8,8 +8,8 @@ import MockdProxy
 import Testing
 import TestSupport
 
-/// `--delay` on every answer but the admin API's (issue 17.7): with partial mocking, the real
-/// endpoints must not look faster than the mocks.
+/// `--delay` on every answer but the admin API's, proxied ones included: with partial mocking,
+/// the real endpoints must not look faster than the mocks.
 @Suite(.timeLimit(.minutes(1)))
 struct GlobalDelayTests {
     /// A mockd with `delay` in front of an upstream mockd; `body` gets its port and the server.

@@ -239,7 +239,8 @@ struct RecorderTests {
         let request = MockRequest(method: "GET", path: "/api/items", query: [("page", "1")], rawQuery: "page=1")
 
         #expect(recorder.record(request, Self.json(#"{"page":1}"#)) == .wroteMock(space.root + "/mock_api_items_get.json"))
-        // Another query is another request (issue 17.12): recorded as a route matching it, below.
+        // The same request again is a duplicate; another query is another request, recorded as a
+        // route matching that query once a plain mock exists (RecorderTests+Decisions.swift).
         #expect(recorder.record(request, Self.json("{}", status: 404)) == .duplicate(2))
         #expect(recorder.record(request, Self.json("{}", status: 404)) == .duplicate(3))
         #expect(recorder.record(MockRequest(method: "POST", path: "/api/items"), Self.json(#"{"made":1}"#))

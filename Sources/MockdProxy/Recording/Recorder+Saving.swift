@@ -14,8 +14,9 @@ extension Recorder {
         case .success(let read): table = read
         case .failure(let problem): return .failed(problem.message)
         }
-        // A query that matters (issue 17.12): once this method and path have a plain mock (the
-        // first answer recorded), an answer for another query becomes a route matching that query.
+        // A query that matters: once this method and path have a plain mock (the first answer
+        // recorded), an answer for another query becomes a route matching that query, so every
+        // page of a paged endpoint is kept, not only the first.
         let queryMatters = plainMockExists(request, path: path, table: table)
         let queryMatch = queryMatters ? Self.queryMatch(request) : nil
         if queryMatters && queryMatch == nil {

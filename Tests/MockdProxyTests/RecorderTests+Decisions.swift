@@ -7,8 +7,8 @@ import Testing
 import TestSupport
 
 extension RecorderTests {
-    /// Issue 17.12: /api/feed?page=2 after ?page=1 was recorded is a route matching the query;
-    /// the plain file keeps the first answer, and a mockd on the recorded root serves both.
+    /// A query that matters: /api/feed?page=2 after ?page=1 was recorded is a route matching the
+    /// query; the plain file keeps the first answer, and a mockd on the recorded root serves both.
     /// (While recording, mockd does not reload on its own writes, so every page reaches the upstream.)
     @Test func aQueryThatMattersIsRecordedAsARouteMatchingIt() throws {
         let space = try Workspace()
@@ -53,7 +53,7 @@ extension RecorderTests {
 }
 
 extension RecorderTests {
-    /// Issue 17.8: the log says what happened in words, not `wroteMock("…")`.
+    /// The log says what recording did in words, not as a Swift value (`wroteMock("…")`).
     @Test func outcomesReadAsWords() {
         #expect("\(RecordOutcome.wroteMock("MockData/mock_a_get.json"))" == "wrote MockData/mock_a_get.json")
         #expect("\(RecordOutcome.wroteRoute(3))" == "wrote route #3 of recorded.json")
