@@ -16,7 +16,7 @@ literal() {  # name, file
   run=$(LC_ALL=C grep -o '#*' "$file" | awk '{ if (length > max) max = length } END { print max + 0 }')
   hashes=$(printf '#%.0s' $(seq 1 $((run + 1))))
   printf '    /// `%s`\n' "$file"
-  printf '    public static let %s: String = %s"""\n' "$name" "$hashes"
+  printf '    package static let %s: String = %s"""\n' "$name" "$hashes"
   cat "$file"
   # The literal ends at the line before the delimiter: one newline more keeps the file's own.
   printf '\n"""%s\n' "$hashes"
@@ -30,7 +30,7 @@ trap 'rm -f "$tmp"' EXIT
   echo
   echo "/// The dashboard served at /__mockd/: the page and its two assets, as text. Serve"
   echo "/// them with \`Array(x.utf8)\`."
-  echo "public enum DashboardAssets {"
+  echo "package enum DashboardAssets {"
   literal indexHTML Dashboard/index.html
   echo
   literal css Dashboard/dashboard.css
