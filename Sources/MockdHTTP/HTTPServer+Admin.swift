@@ -34,6 +34,15 @@ extension HTTPServer {
                           answer: { [self] in call.answer(adminContext(current.withLock { $0 })) },
                           deliver: { [self] response in finishWork(state, .respond(Reply(.built(response), scenario: ""))) })
             })
+        case .waitForRequests(let filter, let count, let wait):
+            // Answered within a few ms of the request that completes the count (see `requestWaits`).
+            return park(connection, state: state, request: request, serving: serving, admin: true, .work { [self, journal] in
+                // Waiters asking the same (filter and count) share one answer.
+                requestWaits.wait(question: "\(filter) \(count)", timeout: wait,
+                                  hasNews: { AdminAPI.hasRequests(filter, count: count, journal: journal) },
+                                  answer: { [self] in call.answer(adminContext(current.withLock { $0 })) },
+                                  deliver: { [self] response in finishWork(state, .respond(Reply(.built(response), scenario: ""))) })
+            })
         }
     }
 

@@ -5,6 +5,7 @@ import Darwin
 #endif
 package import Logging
 package import MockdCore
+import Dispatch
 import MockdSystem
 import MockdLock
 import Synchronization
@@ -43,7 +44,9 @@ package final class HTTPServer: Sendable {
     let log: RequestLog
     let parking: ParkingLot
     /// Dashboards waiting for news (`GET /__mockd/events`).
-    let news = NewsFeed()
+    let news = NewsFeed(label: "mockd.news", cadence: .milliseconds(250))
+    /// Tests waiting for their app's requests (`GET /__mockd/requests?count=N&wait=S`).
+    let requestWaits = NewsFeed(label: "mockd.request-waits", cadence: .milliseconds(2))
     /// Writes the files `POST /__mockd/mocks` creates; nil: the server cannot.
     let mockWriter: (any MockFileWriting)?
     let missHandler: (any MissHandler)?
@@ -61,7 +64,7 @@ package final class HTTPServer: Sendable {
         self.logger = logger
         self.journal = journal
         self.mockWriter = mockWriter
-        self.log = RequestLog(logger: logger, journal: journal, news: news, redactsCredentials: configuration.redactsJournalCredentials)
+        self.log = RequestLog(logger: logger, journal: journal, news: news, requestWaits: requestWaits, redactsCredentials: configuration.redactsJournalCredentials)
         self.parking = ParkingLot(limit: configuration.maxParked)
         self.missHandler = missHandler
         self.reloads = reloads
@@ -151,8 +154,9 @@ package final class HTTPServer: Sendable {
             for request in parking.close() where request.kind == .timer {
                 parking.resume(request.state)
             }
-            // Dashboards' long polls are answered now, not at their timeout.
+            // Dashboards' and tests' long polls are answered now, not at their timeout.
             news.flush()
+            requestWaits.flush()
             let deadline = ContinuousClock.now + timeout
             while activeRequests.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
                 var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)

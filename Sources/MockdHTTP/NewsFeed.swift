@@ -3,8 +3,8 @@ import MockdCore
 import MockdLock
 import Synchronization
 
-/// Dashboards waiting for news (`GET /__mockd/events`), parked until the journal or the
-/// runtime state changes. It costs a request one relaxed load while no dashboard waits, and
+/// Long polls waiting for news: dashboards (`GET /__mockd/events`), parked until the journal or
+/// the runtime state changes, and tests waiting for their app's requests (`count=`, `wait=`). It costs a request one relaxed load while no dashboard waits, and
 /// never more than that on libmicrohttpd's threads: waiters are answered on the feed's own
 /// queue, together, at most once per `cadence` however many requests come in meanwhile. Under
 /// load every dashboard has seen the same entries, so they ask the same question: each answer
@@ -25,10 +25,17 @@ final class NewsFeed: Sendable {
     private let listening = Atomic<Bool>(false)
     /// A delivery is scheduled; news until then joins it.
     private let scheduled = Atomic<Bool>(false)
-    private let queue = DispatchQueue(label: "mockd.news")
-    /// How often waiting dashboards are answered at most: live enough for a person, and few
-    /// enough answers that dashboards do not take CPU from the mocks under load.
-    private let cadence: DispatchTimeInterval = .milliseconds(250)
+    private let queue: DispatchQueue
+    /// How often waiters are answered at most.
+    private let cadence: DispatchTimeInterval
+
+    /// `cadence`: for dashboards 250 ms, live enough for a person, and few enough answers that
+    /// dashboards do not take CPU from the mocks under load; for tests waiting for their app's
+    /// requests a few ms, as they wait for one request, not a stream.
+    init(label: String, cadence: DispatchTimeInterval) {
+        queue = DispatchQueue(label: label)
+        self.cadence = cadence
+    }
 
     /// Waits for news until `timeout`, then `deliver`s `answer()` exactly once, on the feed's
     /// queue. A waiter that has news already is answered with the next delivery, not at once:

@@ -14,6 +14,8 @@ final class RequestLog: Sendable {
     let journal: RequestJournal
     /// Told of every journal entry, for dashboards waiting on `GET /__mockd/events`.
     let news: NewsFeed
+    /// Told of every journal entry, for tests waiting on `GET /__mockd/requests?count=N&wait=S`.
+    let requestWaits: NewsFeed
     /// Hide credential values in journal entries (see `ServerConfiguration.redactsJournalCredentials`).
     let redactsCredentials: Bool
     /// Set when the logger is mockd's own handler: access lines skip swift-log's event machinery
@@ -22,10 +24,11 @@ final class RequestLog: Sendable {
     /// The logger's level allows access lines (read once: asking the handler costs an existential copy per request).
     private let logsRequests: Bool
 
-    init(logger: Logger, journal: RequestJournal, news: NewsFeed, redactsCredentials: Bool = false) {
+    init(logger: Logger, journal: RequestJournal, news: NewsFeed, requestWaits: NewsFeed, redactsCredentials: Bool = false) {
         self.logger = logger
         self.journal = journal
         self.news = news
+        self.requestWaits = requestWaits
         self.redactsCredentials = redactsCredentials
         self.logsRequests = logger.logLevel <= .info
         if let handler = logger.handler as? MockdLogHandler, handler.metadata.isEmpty {
@@ -63,6 +66,7 @@ final class RequestLog: Sendable {
             scenario: scenario, session: session, source: source, status: status, durationMicroseconds: micros,
             response: response.map(journaled)))
         news.announce()
+        requestWaits.announce()
     }
 
     /// A built answer as the journal keeps it: its bytes shared, not copied, unless past the body limit.

@@ -50,11 +50,12 @@ extension AdminAPI {
             }
             return .success(query)
         }
+    }
 
-        struct Refusal: Error {
-            let message: String
-            init(_ message: String) { self.message = message }
-        }
+    /// Why a query argument cannot be used: the message of a 400 that names it and what was found.
+    struct Refusal: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
     }
 
     /// Whether a long poll waiting with these arguments has something to show now.

@@ -72,7 +72,7 @@ package struct AdminAPI: Sendable {
         },
         Endpoint("PUT", "/__mockd/scenario") { api, request, context in api.setScenario(request, context) },
         Endpoint("POST", "/__mockd/scenario", listed: false) { api, request, context in api.setScenario(request, context) },
-        Endpoint("GET", "/__mockd/requests") { api, request, context in api.requests(request, context) },
+        Endpoint("GET", "/__mockd/requests", calling: AdminAPI.requestsCall),
         Endpoint("DELETE", "/__mockd/requests") { api, request, context in api.clearRequests(request, context) },
         Endpoint("POST", "/__mockd/reset") { api, request, context in api.reset(request, context) },
         // Reading 10,000 files takes a few hundred ms: not on a server thread.
@@ -168,18 +168,38 @@ package struct AdminAPI: Sendable {
         Scenario.known(in: context.snapshot, startup: context.state.startupScenario)
     }
 
-    func requests(_ request: MockRequest, _ context: Context) -> BuiltResponse {
-        if let refusal = unknownArguments(request, known: ["method", "path", "session", "limit"]) { return refusal }
-        func argument(_ name: String) -> String? {
-            request.query.first { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 }
+    /// `GET /__mockd/requests`: the entries the filters select, at once, or with `count` and
+    /// `wait` once that many have come (a long poll: the adapter parks the request meanwhile).
+    static func requestsCall(_ request: MockRequest) -> AdminCall {
+        let api = AdminAPI()
+        if let refusal = api.unknownArguments(request, known: RequestsQuery.known) { return .answered(refusal) }
+        switch RequestsQuery.parse(request) {
+        case .failure(let refusal):
+            return .answered(api.json(400, ["error": .string(refusal.message)]))
+        case .success(let query):
+            let work: AdminWork = if let count = query.count, query.wait > 0 {
+                .waitForRequests(query.filter, count: count, wait: .seconds(query.wait))
+            } else {
+                .now
+            }
+            return AdminCall(work: work) { context in api.requests(query, context) }
         }
-        var limit: Int?
-        if let text = argument("limit") {
-            guard let value = Int(text), value >= 0 else { return json(400, ["error": .string("limit must be a whole number, found \(JSONText.quoted(text))")]) }
-            limit = value
+    }
+
+    /// Whether a test waiting for `count` entries `filter` selects has them now.
+    package static func hasRequests(_ filter: RequestFilter, count: Int, journal: RequestJournal) -> Bool {
+        let matches = filter.matcher()
+        return journal.count(where: matches) >= count
+    }
+
+    func requests(_ query: RequestsQuery, _ context: Context) -> BuiltResponse {
+        let entries = context.journal.numberedEntries(query.filter, limit: query.limit)
+        var members: [(key: String, value: JSONValue)] = [("requests", .array(entries.map(\.json)))]
+        if let count = query.count {
+            // Counted before `limit`: whether what the test waits for has come.
+            members.append(("complete", .bool(context.journal.count(where: query.filter.matcher()) >= count)))
         }
-        let entries = context.journal.numberedEntries(method: argument("method"), path: argument("path"), session: argument("session"), limit: limit)
-        return json(200, ["requests": .array(entries.map(\.json))])
+        return json(200, .object(members))
     }
 
     /// `DELETE /__mockd/requests`: the whole journal, or one session's entries (`?session=ID`).

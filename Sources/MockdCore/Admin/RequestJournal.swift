@@ -149,15 +149,21 @@ package final class RequestJournal: Sendable {
 
     /// The same, with their numbers.
     package func numberedEntries(method: String? = nil, path: String? = nil, session: String? = nil, limit: Int? = nil) -> [Numbered] {
-        let pathGlob = path.map(Glob.init)
-        var selected = numberedEntries().filter { numbered in
-            let entry = numbered.entry
-            return (method == nil || entry.method == method!.uppercased())
-                && (pathGlob == nil || pathGlob!.matches(entry.path))
-                && (session == nil || entry.session == session)
-        }
+        numberedEntries(RequestFilter(method: method, path: path, session: session), limit: limit)
+    }
+
+    /// The entries `filter` selects, oldest first, at most the newest `limit`.
+    package func numberedEntries(_ filter: RequestFilter, limit: Int? = nil) -> [Numbered] {
+        let matches = filter.matcher()
+        var selected = numberedEntries().filter { matches($0.entry) }
         if let limit, limit >= 0, selected.count > limit { selected.removeFirst(selected.count - limit) }
         return selected
+    }
+
+    /// How many entries `matches` selects, without copying the ring (a waiting test asks on
+    /// every delivery of news).
+    func count(where matches: (Entry) -> Bool) -> Int {
+        ring.withLock { ring in ring.entries.reduce(0) { $0 + (matches($1.entry) ? 1 : 0) } }
     }
 }
 

@@ -32,6 +32,9 @@ package enum AdminWork: Sendable, Equatable {
     /// A dashboard's long poll (`GET /__mockd/events`): answer once the journal has an entry
     /// numbered after `after` or the runtime state's `changes` differ from `state`, or after `wait`.
     case waitForNews(after: UInt64, state: UInt64?, wait: Duration)
+    /// A test waiting for its app (`GET /__mockd/requests?count=N&wait=S`): answer once the
+    /// journal holds `count` entries `filter` selects, or after `wait` with what there is.
+    case waitForRequests(RequestFilter, count: Int, wait: Duration)
 }
 
 /// A response to send and what to log with it.
