@@ -41,7 +41,7 @@ extension AdminAPI {
     /// scenarios and who runs in which.
     func sources(_ context: Context) -> BuiltResponse {
         json(200, .object([
-            ("sources", .array(SourceCatalog.list(context.snapshot))),
+            ("sources", .array(SourceCatalog.list(context.snapshot, stubs: context.state.stubs.all()))),
             ("scenarios", .array(knownScenarios(context).map { .string($0) })),
             ("scenario", .string(context.state.runtimeScenario())),
             ("sessions", sessions(context)),
@@ -53,7 +53,7 @@ extension AdminAPI {
         guard let origin = request.query.first(where: { $0.name == "origin" })?.value, !origin.isEmpty else {
             return json(400, ["error": "name the source: ?origin=routes/auth.json%230 or ?origin=users/mock_api_users_get.json"])
         }
-        guard let detail = SourceCatalog.detail(origin: origin, context.snapshot) else {
+        guard let detail = SourceCatalog.detail(origin: origin, context.snapshot, stubs: context.state.stubs.all()) else {
             return json(404, ["error": .string("nothing answers as \(JSONText.quoted(origin)) (reloaded since?)")])
         }
         return json(200, detail)

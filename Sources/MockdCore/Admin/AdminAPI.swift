@@ -41,10 +41,19 @@ package struct AdminAPI: Sendable {
     /// at once; a few parse arguments that decide when they can answer).
     struct Endpoint: Sendable {
         let method: String
+        /// Ending in `/`: a prefix, and what follows names one item (`/__mockd/stubs/3`).
         let path: String
         /// Listed in the 404's `endpoints` and a 405's `allowed` (aliases are not).
         var listed = true
         let call: @Sendable (MockRequest) -> AdminCall
+
+        /// `path` (without a trailing `/`) is this endpoint's.
+        func serves(_ path: String) -> Bool {
+            if self.path.hasSuffix("/") && self.path != AdminAPI.prefix {
+                return path.count > self.path.count && path.hasPrefix(self.path) && !path.dropFirst(self.path.count).contains("/")
+            }
+            return AdminAPI.endpointPath(self.path) == path
+        }
 
         /// An endpoint answered at once, or off the server's threads (`work`), from the request and the context.
         init(_ method: String, _ path: String, listed: Bool = true, work: AdminWork = .now,
@@ -85,6 +94,9 @@ package struct AdminAPI: Sendable {
         Endpoint("GET", "/__mockd/source") { api, request, context in api.source(request, context) },
         Endpoint("GET", "/__mockd/events", calling: AdminAPI.eventsCall),
         Endpoint("POST", "/__mockd/mocks", work: .offThread) { api, request, context in api.createMock(request, context) },
+        Endpoint("POST", "/__mockd/stubs") { api, request, context in api.addStub(request, context) },
+        Endpoint("GET", "/__mockd/stubs") { api, _, context in api.listStubs(context) },
+        Endpoint("DELETE", "/__mockd/stubs/") { api, request, context in api.removeStub(request, context) },
     ]
 
     package init() {}
@@ -110,10 +122,10 @@ package struct AdminAPI: Sendable {
         if isPage, let page = AdminAPI().dashboard(request) { return .answered(page) }
         let path = endpointPath(request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
-        if let endpoint = endpoints.first(where: { $0.method == method && endpointPath($0.path) == path }) {
+        if let endpoint = endpoints.first(where: { $0.method == method && $0.serves(path) }) {
             return endpoint.call(request)
         }
-        let allowed = endpoints.filter { $0.listed && endpointPath($0.path) == path }.map(\.method)
+        let allowed = endpoints.filter { $0.listed && $0.serves(path) }.map(\.method)
         let api = AdminAPI()
         if !allowed.isEmpty {
             var response = api.json(405, ["error": .string("\(request.method) is not allowed on \(path)"),

@@ -1,10 +1,16 @@
 /// Everything that can answer, as the dashboard lists it (`GET /__mockd/sources`), and one
 /// source's responses in full (`GET /__mockd/source?origin=`). Read from the snapshot only.
 enum SourceCatalog {
-    /// Routes, then scenario overlay files, then files, then OpenAPI operations: the order the
-    /// resolver tries them (per scenario, a scenario's own routes and files come first).
-    static func list(_ snapshot: Snapshot) -> [JSONValue] {
-        var sources: [JSONValue] = snapshot.routes.map { route in
+    /// Stubs (newest first), routes, then scenario overlay files, then files, then OpenAPI
+    /// operations: the order the resolver tries them (per scenario, a scenario's own routes and
+    /// files come first; a session's stubs before everyone's).
+    static func list(_ snapshot: Snapshot, stubs: [Stub] = []) -> [JSONValue] {
+        var sources: [JSONValue] = stubs.reversed().map { stub in
+            row(kind: "stub", method: stub.route.methods.description, url: stub.route.path.source, scenario: stub.route.scenario,
+                status: stub.route.responses.first { $0.fault == nil }?.status, origin: stub.origin, name: stub.route.name,
+                conditions: stub.route.conditions.map(\.description), session: stub.session)
+        }
+        sources += snapshot.routes.map { route in
             row(kind: "route", method: route.methods.description, url: route.path.source, scenario: route.scenario,
                 status: route.responses.first { $0.fault == nil }?.status, origin: route.source, name: route.name,
                 conditions: route.conditions.map(\.description))
@@ -26,21 +32,26 @@ enum SourceCatalog {
     }
 
     static func row(kind: String, method: String, url: String, scenario: String?, status: Int?, origin: String,
-                    name: String?, conditions: [String]) -> JSONValue {
-        .object([
+                    name: String?, conditions: [String], session: String? = nil) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
             ("kind", .string(kind)), ("method", .string(method)), ("url", .string(url)),
             ("scenario", scenario.map { .string($0) } ?? .null), ("status", status.map { .number($0) } ?? .null),
             ("origin", .string(origin)), ("name", name.map { .string($0) } ?? .null),
             ("conditions", .array(conditions.map { .string($0) })),
-        ])
+        ]
+        if kind == "stub" { members.append(("session", session.map { .string($0) } ?? .null)) }
+        return .object(members)
     }
 
     /// The responses of the source named `origin`: a route's `source` (`routes/auth.json#2`), a
     /// file's path under the root, an operation's `source`, or what `X-Mockd-Source` and the
     /// journal say (`file …`, `route …`, `openapi … 200 example "cat"`). nil when nothing has that name.
-    static func detail(origin: String, _ snapshot: Snapshot) -> JSONValue? {
+    static func detail(origin: String, _ snapshot: Snapshot, stubs: [Stub] = []) -> JSONValue? {
         var name = origin
         for prefix in ["file ", "route "] where name.hasPrefix(prefix) { name = String(name.dropFirst(prefix.count)) }
+        if let stub = stubs.first(where: { $0.origin == name }) {
+            return describe(kind: "stub", origin: stub.origin, stub.route.responses.map(routeResponse))
+        }
         if let route = snapshot.routes.first(where: { $0.source == name }) {
             return describe(kind: "route", origin: route.source, route.responses.map(routeResponse))
         }

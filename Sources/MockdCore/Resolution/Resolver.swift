@@ -1,7 +1,7 @@
 /// Decides the answer to a request from a snapshot. Pure: no I/O, no sockets.
 ///
 /// Precedence, first hit wins: a CORS preflight (`--cors`; never on `/__mockd/`), the admin API
-/// (`/__mockd/`), then for a request in scenario S: routes with `"scenario": S`, files under
+/// (`/__mockd/`), then stubs a test added (its session's first), then for a request in scenario S: routes with `"scenario": S`, files under
 /// `scenarios/S/`, routes with no scenario, files anywhere else, operations from API descriptions
 /// (`--openapi`); then the upstream (`--proxy`), and only when nothing else will answer, the 404
 /// report. A route's fault wins over its delay; `--delay` applies to every answer but the admin
@@ -51,6 +51,7 @@ package final class Resolver: Sendable {
     /// Everything after the preflight and the admin API: routes, files, the upstream, the miss.
     private func decide(_ request: MockRequest, scenario: String) -> Resolution {
         var body = RequestBody(request.body)
+        if !state.stubs.isEmpty, let stubbed = stub(for: request, scenario: scenario, &body) { return stubbed }
         let parts = snapshot.routeIndex.isEmpty ? [] : PathPattern.split(request.path)
         let candidates = snapshot.routeIndex.isEmpty ? [] : snapshot.routeIndex.candidates(method: request.method, parts: parts)
         if !candidates.isEmpty, scenario != Scenario.default || hasScenarioRoutes(candidates) {
@@ -81,6 +82,35 @@ package final class Resolver: Sendable {
         }
         return delayed(Reply(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot, cache: misses)), scenario: scenario),
                        by: globalDelay)
+    }
+
+    /// The answer of the first stub (a test's route) that matches, built for this request: a
+    /// stub's responses are not among the snapshot's prepared ones.
+    private func stub(for request: MockRequest, scenario: String, _ body: inout RequestBody) -> Resolution? {
+        let parts = PathPattern.split(request.path)
+        for stub in state.stubs.candidates(session: request.session) where stub.route.scenario == nil || stub.route.scenario == scenario {
+            if let parameters = Self.match(stub.route, request, parts, &body) {
+                return Self.built(answer(stub.route, parameters, request, scenario))
+            }
+        }
+        return nil
+    }
+
+    /// `resolution` with a prepared response turned into one built for the request.
+    static func built(_ resolution: Resolution) -> Resolution {
+        func built(_ reply: Reply) -> Reply {
+            guard case .prepared(let prepared) = reply.response else { return reply }
+            var copy = reply
+            copy.response = .built(BuiltResponse(status: prepared.status, headers: prepared.headersWithoutSource, body: prepared.body.array,
+                                                 source: prepared.source))
+            return copy
+        }
+        switch resolution {
+        case .respond(let reply): return .respond(built(reply))
+        case .respondAfter(let delay, let reply): return .respondAfter(delay, built(reply))
+        case .fault(let fault, let reply, let delay): return .fault(fault, built(reply), after: delay)
+        case .forward, .admin, .refuse, .close: return resolution
+        }
     }
 
     /// `resolution` carrying `warning` (what is sent is unchanged but for the warning header).
@@ -121,7 +151,7 @@ package final class Resolver: Sendable {
         case .template(let template):
             reply = Reply(.built(template.render(request: request, parameters: parameters)), scenario: scenario)
         case .none:
-            reply = Reply(.built(BuiltResponse(status: response.status, source: "route \(route.source)")), scenario: scenario)
+            reply = Reply(.built(BuiltResponse(status: response.status, source: route.answerSource)), scenario: scenario)
         }
         if let fault = response.fault { return .fault(fault, reply, after: delay) }
         return delayed(reply, by: delay)

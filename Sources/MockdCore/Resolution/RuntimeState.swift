@@ -2,7 +2,8 @@ import MockdLock
 import Synchronization
 
 /// The little state that changes while mockd runs: the runtime scenario (global or per
-/// session). It lives outside the snapshot so that a reload keeps it.
+/// session), the sequences' places, the stubs tests added. It lives outside the snapshot so
+/// that a reload keeps it.
 package final class RuntimeState: Sendable {
     /// `--scenario`, or `default`.
     package let startupScenario: String
@@ -11,6 +12,8 @@ package final class RuntimeState: Sendable {
     private let sequenceCounters = Lock<[SequenceKey: Int]>([:])
     /// Counts changes a dashboard shows: scenarios set, resets, reloads (`noteChange`).
     private let changeCount = Atomic<UInt64>(0)
+    /// Routes tests added (`POST /__mockd/stubs`), kept across reloads like the scenarios.
+    package let stubs = StubTable()
 
     struct SequenceKey: Hashable {
         let session: String
@@ -78,17 +81,19 @@ package final class RuntimeState: Sendable {
         sequenceCounters.withLock { $0.removeAll() }
     }
 
-    /// One session back to the start: its scenario and its sequences; other sessions and the
-    /// global state are untouched.
+    /// One session back to the start: its scenario, its sequences and its stubs; other sessions
+    /// and the global state are untouched.
     package func reset(session: String) {
         scenarios.withLock { _ = $0.sessions.removeValue(forKey: session) }
+        stubs.removeAll(session: session)
         sequenceCounters.withLock { counters in counters = counters.filter { $0.key.session != session } }
         noteChange()
     }
 
-    /// Back to the start: no runtime scenario, no sessions, sequences from their first response.
+    /// Back to the start: no runtime scenario, no sessions, no stubs, sequences from their first response.
     package func reset() {
         scenarios.withLock { $0 = (nil, [:]) }
+        stubs.removeAll()
         resetSequences()
         noteChange()
     }

@@ -14,6 +14,9 @@ package struct Route: Sendable {
     package let scenario: String?
     package let responses: [RouteResponse]
     package let sequence: SequenceMode
+
+    /// What answers say they came from: `route routes/auth.json#2`, or a stub's own name (`stub#3`).
+    package var answerSource: String { source.hasPrefix(Stub.originPrefix) ? source : "route \(source)" }
 }
 
 package enum SequenceMode: String, Sendable {

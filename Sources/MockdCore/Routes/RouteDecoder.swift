@@ -13,6 +13,9 @@ struct RouteDecoder {
     let firstOrder: Int
     var routes: [Route] = []
     var diagnostics: [Diagnostic] = []
+    /// What `X-Mockd-Source` and the journal say before a route's source (`route routes/a.json#0`);
+    /// a stub from a test is named by itself (`stub#3`).
+    var sourceLabel = "route "
 
     init(file: String, root: String, builder: ResponseBuilder, firstOrder: Int) {
         self.file = file
@@ -40,8 +43,9 @@ struct RouteDecoder {
         }
     }
 
-    mutating func decodeRoute(_ value: JSONValue, index: Int) -> Route? {
-        let at = "routes[\(index)]"
+    /// `at`: where the route is in its JSON, for errors (a table's `routes[3]` by default).
+    mutating func decodeRoute(_ value: JSONValue, index: Int, at: String? = nil) -> Route? {
+        let at = at ?? "routes[\(index)]"
         guard case .object = value else { error(at, "expected a route object, found \(found(value))"); return nil }
         let errorsBefore = diagnostics.count
         checkKeys(value, allowed: Self.routeKeys, at: at)
@@ -270,14 +274,14 @@ struct RouteDecoder {
             do {
                 let effectiveType = all.first(named: "Content-Type") ?? ""
                 body = .template(try ResponseTemplate(text: String(decoding: bytes, as: UTF8.self), json: effectiveType.contains("json"),
-                                                      status: status, headers: all, source: "route \(source)"))
+                                                      status: status, headers: all, source: sourceLabel + source))
             } catch {
                 self.error(at, "the template does not parse: \(error)")
                 return nil
             }
         } else {
             body = .prepared(builder.prepare(status: status, contentType: bodyBytes == nil ? nil : contentType, headers: headers,
-                                             body: ResponseBody(bodyBytes ?? []), source: "route \(source)"))
+                                             body: ResponseBody(bodyBytes ?? []), source: sourceLabel + source))
         }
         return RouteResponse(body: body, delay: delay, fault: fault, status: status)
     }

@@ -1,0 +1,37 @@
+/// `POST /__mockd/stubs`, `GET /__mockd/stubs`, `DELETE /__mockd/stubs/ID`: routes a test adds
+/// for itself (its session) or for everyone, answered before anything in the mock folder.
+extension AdminAPI {
+    func addStub(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+        guard let body = try? JSONParser.parse(request.body) else {
+            return json(400, ["error": #"expected one route as JSON, like {"method": "GET", "path": "/api/users", "response": {"json": []}, "session": "sim-3"}"#])
+        }
+        let stubs = context.state.stubs
+        switch Stub.decode(body, id: stubs.nextID(), root: context.snapshot.rootDisplayPath) {
+        case .failure(let refusal):
+            return json(400, ["error": "the stub is not a route mockd can serve", "errors": .array(refusal.messages.map { .string($0) })])
+        case .success(let stub):
+            stubs.add(stub)
+            return json(201, describe(stub))
+        }
+    }
+
+    func listStubs(_ context: Context) -> BuiltResponse {
+        json(200, ["stubs": .array(context.state.stubs.all().reversed().map(describe))])
+    }
+
+    func removeStub(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+        let name = String(request.path.dropFirst("/__mockd/stubs/".count))
+        let number = name.hasPrefix(Stub.originPrefix) ? String(name.dropFirst(Stub.originPrefix.count)) : name
+        guard let id = Int(number), let removed = context.state.stubs.remove(id: id) else {
+            return json(404, ["error": .string("no stub \(JSONText.quoted(name)); GET /__mockd/stubs lists them")])
+        }
+        return json(200, ["id": .string(String(removed.id)), "deleted": true])
+    }
+
+    func describe(_ stub: Stub) -> JSONValue {
+        .object([
+            ("id", .string(String(stub.id))), ("origin", .string(stub.origin)), ("session", stub.session.map { .string($0) } ?? .null),
+            ("method", .string(stub.route.methods.description)), ("path", .string(stub.route.path.source)), ("route", stub.definition),
+        ])
+    }
+}
