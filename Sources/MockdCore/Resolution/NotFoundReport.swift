@@ -4,18 +4,19 @@ package enum NotFoundReport {
     /// At most this many near names are listed.
     static let nearLimit = 5
     package static func response(for request: MockRequest, scenario: String, in snapshot: Snapshot,
-                                cache: NotFoundCache = NotFoundCache()) -> BuiltResponse {
+                                cache: NotFoundCache = NotFoundCache(), failedReload: FailedReload? = nil) -> BuiltResponse {
         // Near routes depend on headers and bodies, so only reports without them are cached.
         let near = nearRoutes(for: request, scenario: scenario, in: snapshot)
         let key = NotFoundCache.Key(method: request.method, path: request.path, scenario: scenario)
         if near.isEmpty, let cached = cache.report(for: key) { return cached }
-        let report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot, nearRoutes: near, cache: cache),
+        let report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot, nearRoutes: near, cache: cache,
+                                                                 failedReload: failedReload),
                                         source: "404")
         return near.isEmpty ? cache.keep(report, for: key) : report
     }
 
     static func body(for request: MockRequest, scenario: String, in snapshot: Snapshot, nearRoutes: [JSONValue] = [],
-                     cache: NotFoundCache = NotFoundCache()) -> String {
+                     cache: NotFoundCache = NotFoundCache(), failedReload: FailedReload? = nil) -> String {
         let name = MockFileName.forRequest(method: request.method == "HEAD" ? "GET" : request.method, path: request.path)
         var lookedFor: [String] = []
         if snapshot.overlays[scenario] != nil || scenario != Scenario.default {
@@ -31,7 +32,8 @@ package enum NotFoundReport {
         if let first = unserved.first {
             hint = "rename \(snapshot.rootDisplayPath)/\(first.relativePath) (\(first.why)), or " + hint
         }
-        let report: JSONValue = [
+        if let failedReload { hint = failedReload.hint(file: "\(snapshot.rootDisplayPath)/\(name)") }
+        var report: JSONValue = [
             "error": .string("no mock for \(request.method) \(request.path)"),
             "method": .string(request.method),
             "path": .string(request.path),
@@ -45,6 +47,10 @@ package enum NotFoundReport {
             "nearOperations": .array(snapshot.operations.near(request.path).map { .string("\($0.method) \($0.pathTemplate)") }),
             "hint": .string(hint),
         ]
+        if let failedReload, case .object(var members) = report {
+            members.insert(("reloadFailed", failedReload.json), at: members.count - 1)
+            report = .object(members)
+        }
         return report.prettyPrinted + "\n"
     }
 
