@@ -230,6 +230,10 @@ struct ServeCommand: ParsableCommand {
         logger.logLevel = level
 
         let loader = data.loader
+        if settings.proxy?.record == true, loader.routesFolder == .none {
+            // Answers a file cannot hold are recorded as routes, which --no-routes would never load.
+            throw ValidationError("--record needs a routes folder for the answers it saves as routes: give --routes DIR instead of --no-routes")
+        }
         let loaded = loader.load()
         guard let snapshot = loaded.snapshot else {
             sink.flush()

@@ -40,6 +40,9 @@ package struct MockDataLoader: Sendable {
         if let routes {
             let tables = RouteTableLoader(directory: routes, root: root).load(into: &builder)
             routeList = tables.routes
+            if tables.diagnostics.contains(where: { $0.severity == .error }), let note = routesFolder.fallbackNote() {
+                diagnostics.append(Diagnostic(.warning, file: Self.displayPath(routes), note))
+            }
             diagnostics += tables.diagnostics
         }
         let operations = OperationSources.load(operationSources, into: &builder)
