@@ -37,9 +37,11 @@ package struct MockDataLoader: Sendable {
         let files = loadFiles(into: &builder)
         var diagnostics = files.diagnostics
         var routeList: [Route] = []
+        var bodyFiles: Set<String> = []
         if let routes {
             let tables = RouteTableLoader(directory: routes, root: root).load(into: &builder)
             routeList = tables.routes
+            bodyFiles = tables.bodyFiles
             if tables.diagnostics.contains(where: { $0.severity == .error }), let note = routesFolder.fallbackNote() {
                 diagnostics.append(Diagnostic(.warning, file: Self.displayPath(routes), note))
             }
@@ -47,10 +49,13 @@ package struct MockDataLoader: Sendable {
         }
         let operations = OperationSources.load(operationSources, into: &builder)
         diagnostics += operations.diagnostics
+        let shadowed = ShadowedFiles.find(files: files.base, overlays: files.overlays, routes: routeList, bodyFiles: bodyFiles)
+        diagnostics += shadowed.map { ShadowedFiles.diagnostic($0, rootDisplay: Self.displayPath(root)) }
         let errors = diagnostics.contains { $0.severity == .error }
         let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
                                                routes: routeList, operations: operations.table, warnings: diagnostics,
-                                               rootDisplayPath: Self.displayPath(root), unserved: files.unserved)
+                                               rootDisplayPath: Self.displayPath(root), unserved: files.unserved,
+                                               shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first })
         return Result(snapshot: snapshot, diagnostics: diagnostics)
     }
 

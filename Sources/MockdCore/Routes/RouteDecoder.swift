@@ -13,6 +13,8 @@ struct RouteDecoder {
     let firstOrder: Int
     var routes: [Route] = []
     var diagnostics: [Diagnostic] = []
+    /// Body files read, relative to the root (as the root's walk names them).
+    var bodyFiles: Set<String> = []
 
     init(file: String, root: String, builder: ResponseBuilder, firstOrder: Int) {
         self.file = file
@@ -317,6 +319,7 @@ struct RouteDecoder {
             error(at, "\(JSONText.quoted(path)) is outside the mock root \(rootDisplay); body files must stay inside it")
             return nil
         }
+        bodyFiles.insert(String(resolved.dropFirst(resolvedRoot.count + 1)))
         do {
             return try FileTree.read(resolved).array
         } catch {

@@ -9,6 +9,8 @@ struct RouteTableLoader {
     struct Output {
         var routes: [Route] = []
         var diagnostics: [Diagnostic] = []
+        /// Files under the root that routes serve as bodies, relative to the root.
+        var bodyFiles: Set<String> = []
     }
 
     func load(into builder: inout ResponseBuilder) -> Output {
@@ -40,6 +42,7 @@ struct RouteTableLoader {
             builder = decoder.builder
             output.routes += decoder.routes
             output.diagnostics += decoder.diagnostics
+            output.bodyFiles.formUnion(decoder.bodyFiles)
         }
         output.diagnostics += Self.shadowed(output.routes)
         return output

@@ -1,0 +1,54 @@
+import MockdCore
+import Testing
+import TestSupport
+
+/// A file an earlier route always answers for can never be served: said at load (check, start,
+/// reload), in `mockd routes` and in the sources the dashboard lists.
+@Suite("Files a route shadows")
+struct ShadowedFileTests {
+    static let table = #"""
+    {"routes": [
+      {"scenario": "error", "method": "GET", "path": "/api/users", "response": {"status": 500, "json": {}}},
+      {"method": "POST", "path": "/api/v1/login", "response": {"status": 401, "json": {}}},
+      {"method": "GET", "path": "/api/me", "match": {"headers": {"Authorization": "*"}}, "response": {"json": {}}},
+      {"method": "GET", "path": "/api/things/**", "response": {"json": []}},
+      {"method": "PUT", "path": "/api/profile", "response": {"file": "mock_api_profile_put.json"}}
+    ]}
+    """#
+
+    static let files = [
+        "MockData/scenarios/error/mock_api_users_get.500.json": "{}",  // behind routes[0] in scenario error
+        "MockData/mock_api_users_get.json": "[]",  // routes[0] is only in scenario error: served by default
+        "MockData/mock_api_v1_login_post.json": "{}",  // behind routes[1] always
+        "MockData/mock_api_me_get.json": "{}",  // routes[2] has a condition
+        "MockData/mock_api_things_1_get.json": "{}",  // behind routes[3]'s /**
+        "MockData/mock_api_profile_put.json": "{}",  // routes[4]'s own body: served through it
+        "routes/a.json": table,
+    ]
+
+    @Test func aFileBehindAnUnconditionalRouteIsAWarningNamingTheRoute() throws {
+        try withTemporaryFolder(Self.files) { folder in
+            let loaded = MockDataLoader(root: folder.child("MockData"), routes: folder.child("routes")).load()
+            let snapshot = try #require(loaded.snapshot, "\(loaded.diagnostics)")
+            let warnings = loaded.diagnostics.filter { $0.message.contains("never answers") }
+            #expect(warnings.allSatisfy { $0.severity == .warning })
+            #expect(Set(warnings.map(\.file)) == [
+                folder.child("MockData/scenarios/error/mock_api_users_get.500.json"),
+                folder.child("MockData/mock_api_v1_login_post.json"),
+                folder.child("MockData/mock_api_things_1_get.json"),
+            ], "\(loaded.diagnostics)")
+            let error = try #require(warnings.first { $0.file.hasSuffix("mock_api_users_get.500.json") })
+            #expect(error.message.contains(folder.child("routes") + "/a.json#0"), "\(error)")
+            #expect(error.message.contains("scenario error"), "\(error)")
+
+            // The dashboard's sources say it too.
+            #expect(snapshot.shadowed["scenarios/error/mock_api_users_get.500.json"] == folder.child("routes") + "/a.json#0")
+            #expect(snapshot.shadowed["mock_api_profile_put.json"] == nil)
+            // `mockd routes` marks it where it is listed.
+            let listing = ResolutionOrder.text(snapshot)
+            #expect(listing.contains("file scenarios/error/mock_api_users_get.500.json (never answers: \(folder.child("routes"))/a.json#0 comes first)"),
+                    "\(listing)")
+            #expect(!listing.contains("mock_api_me_get.json (never"), "\(listing)")
+        }
+    }
+}
