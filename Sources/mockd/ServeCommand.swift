@@ -280,7 +280,8 @@ struct ServeCommand: ParsableCommand {
         if let warning = Self.exposureWarning(settings.server) { logger.warning("\(warning)") }
         FileHandleOutput.standardOutput(StartupLines.listening(urls: server.urls, files: snapshot.fileCount, routes: snapshot.routes.count,
                                                                operations: snapshot.operations,
-                                                               scenario: settings.scenario, json: json))
+                                                               scenario: settings.scenario, rootPath: snapshot.rootPath,
+                                                               routesPath: snapshot.routesPath, json: json))
         if let proxy = settings.proxy {
             FileHandleOutput.standardOutput(StartupLines.proxying(upstream: proxy.upstream.absoluteString,
                                                                   recordingInto: recorder.map { ($0.root, $0.routesFile) }, json: json))

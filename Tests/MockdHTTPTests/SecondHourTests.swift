@@ -38,4 +38,30 @@ struct SecondHourTests {
             #expect((empty.stdout + empty.stderr).contains("--no-routes"), "\(empty)")
         }
     }
+
+    // MARK: - Which instance answered
+
+    /// Two mockds on two ports: the startup line, `/__mockd/health` and `mockd health` say
+    /// which root and routes folder each serves, as absolute paths.
+    @Test func health_AndTheStartupLineNameTheRootAndTheRoutesFolder() async throws {
+        try await withTemporaryFolder(["app/MockData/mock_api_a_get.json": "{}", "app/routes/a.json": #"{"routes": []}"#]) { folder async throws in
+            let app = folder.child("app")
+            try await FirstHourTests.withMockd(["--root", "./MockData", "--port", "0"], in: app) { _, startup async throws in
+                #expect(startup.line.hasSuffix(") from \(app)/MockData, routes \(app)/routes"), "\(startup.line)")
+                let health = try await FirstHourTests.send(port: startup.port, "/__mockd/health")
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
+                #expect(object["root"] as? String == app + "/MockData", "\(object)")
+                #expect(object["routesFolder"] as? String == app + "/routes", "\(object)")
+                let probe = try await runProcess(Self.run, ["health", "--port", "\(startup.port)"], currentDirectory: folder.path)
+                #expect(probe.status == 0, "\(probe)")
+                #expect(probe.stdout.contains(#""root": "\#(app)/MockData""#), "\(probe)")
+            }
+            try await FirstHourTests.withMockd(["--root", "MockData", "--no-routes", "--port", "0"], in: app) { _, startup async throws in
+                #expect(startup.line.hasSuffix(") from \(app)/MockData, no routes"), "\(startup.line)")
+                let health = try await FirstHourTests.send(port: startup.port, "/__mockd/health")
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
+                #expect(object["routesFolder"] is NSNull, "\(object)")
+            }
+        }
+    }
 }

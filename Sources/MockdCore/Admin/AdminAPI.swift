@@ -130,6 +130,8 @@ package struct AdminAPI: Sendable {
             "status": "ok",
             "files": .number(context.snapshot.fileCount),
             "routes": .number(context.snapshot.routes.count),
+            "root": .string(context.snapshot.rootPath),
+            "routesFolder": context.snapshot.routesPath.map { .string($0) } ?? .null,
             "scenario": .string(context.state.runtimeScenario()),
             "uptime": .number((context.uptimeSeconds * 1000).rounded() / 1000),
             "lastReload": context.lastReload?.json ?? .null,

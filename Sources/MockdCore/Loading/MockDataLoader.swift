@@ -55,7 +55,8 @@ package struct MockDataLoader: Sendable {
         let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
                                                routes: routeList, operations: operations.table, warnings: diagnostics,
                                                rootDisplayPath: Self.displayPath(root), unserved: files.unserved,
-                                               shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first })
+                                               shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
+                                               rootPath: WorkingDirectory.normalized(root), routesPath: routes.map(WorkingDirectory.normalized))
         return Result(snapshot: snapshot, diagnostics: diagnostics)
     }
 

@@ -21,6 +21,9 @@ package final class Snapshot: Sendable {
     package let warnings: [Diagnostic]
     /// Where it was loaded from, for messages.
     package let rootDisplayPath: String
+    /// The root and the routes folder loaded (nil: none), absolute: which instance is which.
+    package let rootPath: String
+    package let routesPath: String?
     /// Files that look like mocks but are not served (`.josn`, `_GET`, `Mock_`), and why.
     package let unserved: [UnservedFile]
     /// Files a route tried first always answers for: relative path → that route's source.
@@ -31,7 +34,9 @@ package final class Snapshot: Sendable {
 
     package init(preparedResponses: [PreparedResponse], files: MockFileTable, overlays: [String: MockFileTable],
                 routes: [Route] = [], operations: OperationTable = OperationTable(), warnings: [Diagnostic], rootDisplayPath: String,
-                unserved: [UnservedFile] = [], shadowed: [String: String] = [:]) {
+                unserved: [UnservedFile] = [], shadowed: [String: String] = [:], rootPath: String = "", routesPath: String? = nil) {
+        self.rootPath = rootPath
+        self.routesPath = routesPath
         self.unserved = unserved
         self.shadowed = shadowed
         self.preparedResponses = preparedResponses
