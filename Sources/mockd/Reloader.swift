@@ -85,7 +85,7 @@ final class Reloader: Reloading {
     /// For systemd's STATUS= line.
     static func statusLine(_ server: HTTPServer) -> String {
         let snapshot = server.snapshot
-        return "serving \(snapshot.fileCount) files and \(snapshot.routes.count) routes on \(server.urls.joined(separator: " "))"
+        return "serving \(CheckCommand.count(snapshot.fileCount, "file")) and \(CheckCommand.count(snapshot.routes.count, "route")) on \(server.urls.joined(separator: " "))"
     }
 
     static func now() -> Double {

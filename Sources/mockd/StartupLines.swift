@@ -7,7 +7,7 @@ enum StartupLines {
     static func listening(urls: [String], files: Int, routes: Int, operations: OperationTable = OperationTable(), scenario: String,
                           rootPath: String, routesPath: String?, json: Bool) -> String {
         guard json else {
-            return "mockd listening on \(urls.joined(separator: " and ")) (\(files) files, \(routes) routes"
+            return "mockd listening on \(urls.joined(separator: " and ")) (\(CheckCommand.count(files, "file")), \(CheckCommand.count(routes, "route"))"
                 + "\(OperationDescription.summary(operations)), scenario \(scenario))"
                 + " from \(rootPath), \(routesPath.map { "routes \($0)" } ?? "no routes")"
         }

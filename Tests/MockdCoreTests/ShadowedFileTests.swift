@@ -52,3 +52,22 @@ struct ShadowedFileTests {
         }
     }
 }
+
+/// A misspelt method was accepted and the route never answered.
+@Suite("Route methods")
+struct RouteMethodTests {
+    @Test func anUnknownMethodIsAnErrorSuggestingTheNearOne() throws {
+        try withRouteFixture(tables: ["a.json": routeTable(
+            #"{"method": "GTE", "path": "/a", "response": {"text": "a"}}"#,
+            #"{"method": ["GET", "POTS"], "path": "/b", "response": {"text": "b"}}"#,
+            #"{"method": "FROBNICATE", "path": "/c", "response": {"text": "c"}}"#,
+            #"{"method": ["propfind", "PURGE", "QUERY"], "path": "/d", "response": {"text": "d"}}"#)]) { fixture in
+            let result = fixture.load()
+            let errors = result.diagnostics.filter { $0.severity == .error }.map(\.description)
+            #expect(errors.contains(fixture.table("a.json") + #": routes[0].method: unknown HTTP method "GTE"; did you mean "GET"?"#), "\(errors)")
+            #expect(errors.contains(fixture.table("a.json") + #": routes[1].method[1]: unknown HTTP method "POTS"; did you mean "POST"?"#), "\(errors)")
+            #expect(errors.contains { $0.hasPrefix(fixture.table("a.json") + #": routes[2].method: unknown HTTP method "FROBNICATE"; known: GET, "#) }, "\(errors)")
+            #expect(errors.count == 3, "\(errors)")
+        }
+    }
+}

@@ -30,7 +30,7 @@ struct CLITests {
     /// with room for a loaded machine.
     static let promptExit: Duration = .seconds(8)
 
-    static var startupLine: Regex<(Substring, Substring, Substring, Substring, Substring)> { /mockd listening on http:\/\/127\.0\.0\.1:(\d+) \((\d+) files, (\d+) routes, scenario (\S+)\)(?: from .*)?/ }
+    static var startupLine: Regex<(Substring, Substring, Substring, Substring, Substring)> { /mockd listening on http:\/\/127\.0\.0\.1:(\d+) \((\d+) files?, (\d+) routes?, scenario (\S+)\)(?: from .*)?/ }
 
     struct Startup {
         let line: String

@@ -347,7 +347,8 @@ struct ReloadTests {
             let socket = try NotifySocket(path: folder.child("notify.sock"))
             try await withMockdProcess(Self.arguments(folder, "--no-watch"), environment: ["NOTIFY_SOCKET": socket.path], in: folder) { mockd, startup in
                 let match = try #require(startup.line.wholeMatch(of: CLITests.startupLine))
-                let status = "STATUS=serving \(match.2) files and \(match.3) routes on http://127.0.0.1:\(startup.port)"
+                let counted = { (number: Substring, noun: String) in "\(number) \(noun)\(number == "1" ? "" : "s")" }
+                let status = "STATUS=serving \(counted(match.2, "file")) and \(counted(match.3, "route")) on http://127.0.0.1:\(startup.port)"
                 let ready = try await blocking { try socket.receive() }
                 #expect(ready == "READY=1\n" + status)
 
@@ -362,7 +363,7 @@ struct ReloadTests {
                 #expect(usec >= before && usec <= after, "MONOTONIC_USEC=\(usec) not within [\(before), \(after)]")
                 let readyAgain = try await blocking { try socket.receive() }
                 let filesAfter = try #require(Int(match.2)) + 1
-                #expect(readyAgain == "READY=1\nSTATUS=serving \(filesAfter) files and \(match.3) routes on http://127.0.0.1:\(startup.port)")
+                #expect(readyAgain == "READY=1\nSTATUS=serving \(counted(Substring("\(filesAfter)"), "file")) and \(counted(match.3, "route")) on http://127.0.0.1:\(startup.port)")
 
                 mockd.send(SIGTERM)
                 let stopping = try await blocking { try socket.receive() }

@@ -64,4 +64,57 @@ struct SecondHourTests {
             }
         }
     }
+
+    // MARK: - Quietly accepted mistakes
+
+    @Test func cli_ShortPortUnknownOptionsAndImportFormatsAreSaidPlainly() async throws {
+        try await withTemporaryFolder(["MockData/mock_api_a_get.json": "{}"]) { folder async throws in
+            // -p is --port, at the top level too (serve is the default command).
+            try await FirstHourTests.withMockd(["-p", "0", "--no-routes"], in: folder.path) { _, startup in
+                #expect(startup.line.contains("(1 file, 0 routes, scenario default)"), "\(startup.line)")
+            }
+            let unknown = try await runProcess(Self.run, ["-x", "8080"], currentDirectory: folder.path)
+            #expect(unknown.status != 0)
+            #expect(unknown.stderr.contains("'-x' is not an option of mockd serve"), "\(unknown)")
+            #expect(!unknown.stderr.contains("'8080' is not a mockd command"), "\(unknown)")
+            let postman = try await runProcess(Self.run, ["import", "postman", "x.json", "--root", "a"], currentDirectory: folder.path)
+            #expect(postman.status != 0)
+            #expect(postman.stderr.contains("mockd import postman: mockd imports openapi documents only"), "\(postman)")
+            // The format it knows still takes its options, and counts in the singular.
+            let petstore = Fixture.repositoryRoot.appendingPathComponent("Tests/Fixtures/openapi/petstore.yaml").path
+            let imported = try await runProcess(Self.run, ["import", "openapi", petstore, "--root", "out/MockData", "--routes", "out/routes"],
+                                                currentDirectory: folder.path)
+            #expect(imported.status == 0, "\(imported)")
+            #expect(imported.stdout.contains("; 1 file, "), "\(imported)")
+        }
+    }
+
+    @Test func check_CountsFilesAndRoutesInTheSingular() async throws {
+        try await withTemporaryFolder([
+            "MockData/mock_api_a_get.json": "{}",
+            "routes/a.json": #"{"routes": [{"method": "GET", "path": "/b", "response": {"text": "b"}}]}"#,
+        ]) { folder async throws in
+            let result = try await runProcess(Self.run, ["check", "--root", "MockData"], currentDirectory: folder.path)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("MockData: 1 file, 1 route, 0 errors, 0 warnings"), "\(result)")
+        }
+    }
+
+    /// One line per recorded answer, not a second "recorded" line with the outcome's debug text.
+    @Test func record_LogsOneLinePerRecording() async throws {
+        try await withTemporaryFolder(["upstream/mock_api_real_get.json": #"{"real": true}"#, "local/MockData/mock_api_a_get.json": "{}", "local/routes/README.txt": "recorded routes go here"]) { folder async throws in
+            try await FirstHourTests.withMockd(["--root", folder.child("upstream"), "--no-routes", "--port", "0"], in: folder.path) { _, upstream async throws in
+                let local = folder.child("local")
+                try await FirstHourTests.withMockd(["--root", "MockData", "--routes", "routes", "--port", "0",
+                                                    "--proxy", "http://127.0.0.1:\(upstream.port)", "--record"], in: local) { mockd, startup async throws in
+                    #expect(try await FirstHourTests.send(port: startup.port, "/api/real").status == 200)
+                    // The access line comes after whatever the recording logged.
+                    #expect(try await mockd.stderrEventually(contains: "GET /api/real 200"), "\(mockd.stderrText())")
+                    let lines = mockd.stderrText().split(separator: "\n").filter { $0.contains("recorded") }
+                    #expect(lines.count == 1, "\(lines)")
+                    #expect(lines.first?.contains("recorded GET /api/real as ") == true, "\(lines)")
+                }
+            }
+        }
+    }
 }

@@ -122,8 +122,20 @@ struct RouteDecoder {
             error(at, "expected an HTTP method such as \"GET\", found \(JSONText.quoted(method))")
             return nil
         }
+        guard Self.registeredMethods.contains(upper) else {
+            // A typo ("GTE") made a route no request could ever reach.
+            let near = Self.registeredMethods.compactMap { known in
+                EditDistance.bounded(Array(upper.utf8), known.utf8, bound: 2).map { (distance: $0, method: known) }
+            }.min { $0.distance < $1.distance }
+            let hint = near.map { "; did you mean \(JSONText.quoted($0.method))?" }
+                ?? "; known: \(MockFileName.knownMethods.joined(separator: ", ")) and the other methods registered with IANA (PROPFIND, QUERY, …)"
+            error(at, "unknown HTTP method \(JSONText.quoted(method))" + hint)
+            return nil
+        }
         return upper
     }
+
+    static var registeredMethods: [String] { HTTPMethods.registered }
 
     mutating func decodePath(_ route: JSONValue, at: String) -> PathPattern? {
         switch (route["path"], route["pathPattern"]) {
