@@ -71,3 +71,41 @@ struct RouteMethodTests {
         }
     }
 }
+
+/// Files in the wrong folder are said plainly, at check and at start (both load the same way).
+@Suite("Files in the wrong folder")
+struct WrongFolderTests {
+    @Test func aRouteTableUnderTheRootIsAWarningThatSaysWhereItBelongs() throws {
+        try withRouteFixture(files: ["routes/extra.json": routeTable(#"{"method": "GET", "path": "/x", "response": {"text": "x"}}"#),
+                                     "users/user.json": #"{"id": 1}"#]) { fixture in
+            let result = fixture.load()
+            let warnings = result.diagnostics.filter { $0.severity == .warning }
+            #expect(warnings.map(\.file) == [fixture.root + "/routes/extra.json"], "\(result.diagnostics)")
+            #expect(warnings.first?.message.contains("a route table under the mock root is not read; move it to \(fixture.routes)") == true,
+                    "\(warnings)")
+        }
+    }
+
+    @Test func aMockFileInTheRoutesFolderSaysToMoveItUnderTheRoot() throws {
+        try withRouteFixture(tables: ["mock_api_users_get.json": #"{"id": 1, "name": "Ada"}"#, "plain.json": #"[{"id": 1}]"#]) { fixture in
+            let errors = fixture.load().diagnostics.filter { $0.severity == .error }
+            #expect(errors.count == 2, "\(errors)")
+            for error in errors {
+                #expect(error.message.contains("this looks like a mock file, not a route table: move it under the mock root (\(fixture.root))"), "\(error)")
+                #expect(!error.message.contains("unknown key"), "\(error)")
+            }
+        }
+    }
+
+    @Test func aRoutesFolderThatIsTheRootIsAnError() throws {
+        try withRouteFixture(files: ["mock_api_users_get.json": "[]"]) { fixture in
+            for routes in [fixture.root, fixture.root + "/", fixture.folder.path] {
+                let result = MockDataLoader(root: fixture.root, routes: routes).load()
+                #expect(result.snapshot == nil)
+                let errors = result.diagnostics.filter { $0.severity == .error }
+                #expect(errors.count == 1, "\(routes): \(errors)")
+                #expect(errors.first?.message.contains("the routes folder must not be the mock root or hold it") == true, "\(errors)")
+            }
+        }
+    }
+}
