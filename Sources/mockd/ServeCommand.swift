@@ -309,6 +309,10 @@ struct ServeCommand: ParsableCommand {
                 continue
             }
             logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
+            Signals.exitOnSecondSignal { [logger] second in
+                logger.warning("second signal (\(second == SIGTERM ? "SIGTERM" : "SIGINT")): exiting now, without waiting for requests in flight")
+                sink.flush()
+            }
             systemd.notify("STOPPING=1")
             watcher?.stop()
             server.shutdown()

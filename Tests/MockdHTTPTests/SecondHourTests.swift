@@ -117,4 +117,32 @@ struct SecondHourTests {
             }
         }
     }
+
+    // MARK: - Ctrl-C twice
+
+    /// The first signal drains requests in flight (up to its deadline); a second one ends mockd
+    /// at once, as Ctrl-C twice does elsewhere.
+    @Test func signal_ASecondOneExitsAtOnce() async throws {
+        try await withTemporaryFolder(["MockData/mock_api_a_get.json": "{}"]) { folder async throws in
+            try await FirstHourTests.withMockd(["--root", "MockData", "--no-routes", "--port", "0", "--min-body-rate", "0",
+                                                "--idle-timeout", "120"], in: folder.path) { mockd, startup async throws in
+                // A request whose body never comes: in flight until the drain's deadline.
+                let connection = try RawConnection(port: startup.port)
+                try connection.send("POST /api/a HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+                // The request is in: its head was read (a HEAD on another connection is answered after it).
+                #expect(try await FirstHourTests.send(port: startup.port, "/api/a").status == 200)
+                mockd.send(SIGINT)
+                #expect(try await mockd.stderrEventually(contains: "stopping"), "\(mockd.stderrText())")
+                let exited = try await blocking { () -> Bool in
+                    mockd.send(SIGINT)
+                    return mockd.waitUntilExited(timeout: .seconds(5))
+                }
+                #expect(exited, "still running 5 s after a second SIGINT: \(mockd.stderrText())")
+                let status = try await blocking { mockd.waitForExit(timeout: eventDeadline) }
+                #expect(status == 128 + SIGINT, "\(String(describing: status)) \(mockd.stderrText())")
+                #expect(mockd.stderrText().contains("second signal"), "\(mockd.stderrText())")
+                _ = connection
+            }
+        }
+    }
 }
