@@ -135,7 +135,8 @@
         el('span', { class: 'scenario-tag' + (source.scenario ? '' : ' any'), text: source.scenario || 'any' }),
         el('span', { class: 'origin' }, breakable(source.origin)),
         source.name ? el('span', { class: 'name', text: source.name }) : null,
-        (source.conditions || []).length ? el('span', { class: 'conditions', text: 'if ' + source.conditions.join(' and ') }) : null)));
+        (source.conditions || []).length ? el('span', { class: 'conditions', text: 'if ' + source.conditions.join(' and ') }) : null,
+        source.neverAnswers ? el('span', { class: 'conditions never', 'data-testid': 'never-answers', text: 'never answers: ' + source.neverAnswers }) : null)));
     });
     $('sources-list').replaceChildren(...(nodes.length ? nodes : [el('p', { class: 'empty', text: total ? 'Nothing matches the filter.' : 'Nothing to serve yet.' })]));
     $('sources-count').textContent = shown === total ? String(total) : shown + ' of ' + total;

@@ -93,10 +93,11 @@ package final class HTTPServer: Sendable {
     /// Bytes of request bodies held in memory now (`--max-body-memory` bounds it).
     package var bodyMemoryInUse: Int { bodyBudget.inUse }
 
-    /// Swaps in a new snapshot. Requests already resolved finish with the old one.
-    package func install(_ snapshot: Snapshot) {
+    /// Swaps in a new snapshot. Requests already resolved finish with the old one. With
+    /// `failedReload` (the last good snapshot again, after a reload that failed) every answer says so.
+    package func install(_ snapshot: Snapshot, failedReload: FailedReload? = nil) {
         let next = ServingState(snapshot: snapshot, runtime: runtime, policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
-                                extraHeaders: configuration.corsHeaders)
+                                extraHeaders: configuration.corsHeaders, failedReload: failedReload)
         current.withLock { $0 = next }
         announceChange()
     }

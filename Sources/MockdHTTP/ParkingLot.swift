@@ -29,6 +29,9 @@ final class ParkingLot: Sendable {
 
     private struct Table: ~Copyable {
         var requests: [ObjectIdentifier: Parked] = [:]
+        /// `after` bodies still waiting for their delay, by number: shutdown runs them at once.
+        var waiting: [UInt64: @Sendable () -> Void] = [:]
+        var nextWait: UInt64 = 0
         /// Set when shutdown begins: nothing is suspended any more (keep-alive connections can
         /// still send requests after the daemon is quiesced).
         var closed = false
@@ -76,9 +79,20 @@ final class ParkingLot: Sendable {
 
     /// Runs `body` once `delay` is over, on the timer queue (at once when there is no delay):
     /// work that must wait after it is done (an upstream's answer under `--delay`).
+    /// While stopping, at once: a delay is cut short for work's answers as for every other.
     func after(_ delay: Duration, _ body: @escaping @Sendable () -> Void) {
         guard delay > .zero else { return body() }
-        timers.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay)), execute: body)
+        let number = table.withLock { table -> UInt64? in
+            if table.closed { return nil }
+            table.nextWait += 1
+            table.waiting[table.nextWait] = body
+            return table.nextWait
+        }
+        guard let number else { return body() }
+        timers.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay))) { [self] in
+            // Whoever takes it from the table runs it: this timer, or shutdown.
+            table.withLock { $0.waiting.removeValue(forKey: number) }?()
+        }
     }
 
     static func nanoseconds(_ duration: Duration) -> Int {
@@ -99,10 +113,14 @@ final class ParkingLot: Sendable {
     /// Shutdown begins: nothing is parked from now on. Returns what is parked now.
     func close() -> [Parked] {
         closedFlag.store(true, ordering: .relaxed)
-        return table.withLock { table in
+        let (parked, waiting) = table.withLock { table in
             table.closed = true
-            return Array(table.requests.values)
+            defer { table.waiting.removeAll() }
+            return (Array(table.requests.values), Array(table.waiting.values))
         }
+        // Outside the lock: each ends by resuming its request, which takes the lock.
+        for body in waiting { timers.async(execute: body) }
+        return parked
     }
 
     /// Shutdown's last sweep: resumes whatever is still suspended (work past the deadline).

@@ -20,9 +20,9 @@ final class ServingState: Sendable {
     /// repeated miss costs a lookup, not a new response. Bounded like the core's cache.
     private let reused = Lock<[Int: MHDResponse]>([:])
 
-    init(snapshot: Snapshot, runtime: RuntimeState, policy: ResolutionPolicy, extraHeaders: [HTTPHeader]) {
+    init(snapshot: Snapshot, runtime: RuntimeState, policy: ResolutionPolicy, extraHeaders: [HTTPHeader], failedReload: FailedReload? = nil) {
         self.snapshot = snapshot
-        self.resolver = Resolver(snapshot: snapshot, state: runtime, policy: policy)
+        self.resolver = Resolver(snapshot: snapshot, state: runtime, policy: policy, failedReload: failedReload)
         self.extraHeaders = extraHeaders
         responses = .allocate(capacity: max(1, snapshot.preparedResponses.count))
         for index in 0..<snapshot.preparedResponses.count { (responses + index).initialize(to: Atomic(0)) }

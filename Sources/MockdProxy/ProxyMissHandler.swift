@@ -22,8 +22,10 @@ package final class ProxyMissHandler: MissHandler {
         if let recorder {
             // The recorder writes with fsync: off libmicrohttpd's threads and off the Swift pool.
             // It decides from the outcome what is worth saving (mockd's own 502/504 is not).
-            let result = await recorder.recordOffThePool(request, outcome)
-            logger.info("recorded", metadata: ["method": "\(request.method)", "path": "\(request.path)", "outcome": "\(result)"])
+            // The recorder logs what it wrote or kept (one line a recording); only a skip is said here.
+            if case .skipped(let why) = await recorder.recordOffThePool(request, outcome) {
+                logger.debug("not recording \(request.method) \(request.path): \(why)")
+            }
         }
         return response
     }

@@ -21,6 +21,9 @@ struct DataOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The folder of JSON route tables. [env: MOCKD_ROUTES; default: the routes folder beside the root (<root>/../routes), else ./routes, when one exists]", valueName: "dir"))
     var routes: String?
 
+    @Flag(name: .customLong("no-routes"), help: "No route tables, not even a default routes folder. [env: MOCKD_NO_ROUTES]")
+    var noRoutes = false
+
     @Option(name: .long, help: ArgumentHelp("An OpenAPI document (3.0, 3.1, Swagger 2.0; YAML or JSON) to serve after files and routes; repeatable. [env: MOCKD_OPENAPI, comma-separated]", valueName: "file"))
     var openapi: [String] = []
 
@@ -51,6 +54,13 @@ struct DataOptions: ParsableArguments {
     }
 
     func validate() throws {
+        if routes?.isEmpty == true {
+            throw ValidationError("--routes '': no folder named; give --routes DIR, or --no-routes for no route tables")
+        }
+        let none = try resolvedNoRoutes
+        if routes != nil, none {
+            throw ValidationError("--routes \(routes ?? "") and --no-routes: give one")
+        }
         if let mode = openapiValidate ?? Environment.string("MOCKD_OPENAPI_VALIDATE"), OperationTable.Validation(rawValue: mode) == nil {
             throw ValidationError("--openapi-validate \(mode): expected enforce, warn or off")
         }
@@ -59,7 +69,17 @@ struct DataOptions: ParsableArguments {
     var resolvedRoot: String { root ?? Environment.string("MOCKD_ROOT") ?? "MockData" }
 
     var routesFolder: RoutesFolder {
-        RoutesFolder(given: routes ?? Environment.string("MOCKD_ROUTES"), root: resolvedRoot)
+        // A usage error when MOCKD_NO_ROUTES is not a boolean was thrown by validate().
+        if (try? resolvedNoRoutes) == true { return .none }
+        return RoutesFolder(given: routes ?? Environment.string("MOCKD_ROUTES"), root: resolvedRoot)
+    }
+
+    /// `--no-routes`, else `MOCKD_NO_ROUTES` (a `--routes` flag wins over the variable).
+    var resolvedNoRoutes: Bool {
+        get throws {
+            if noRoutes { return true }
+            return routes == nil ? try Environment.bool("MOCKD_NO_ROUTES") ?? false : false
+        }
     }
 }
 

@@ -16,7 +16,7 @@ struct HealthCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Host of the mockd to ask. [env: MOCKD_HOST; 0.0.0.0 and localhost mean 127.0.0.1]", valueName: "host"))
     var host: String?
 
-    @Option(help: ArgumentHelp("Port of the mockd to ask. [env: MOCKD_PORT; default: 8080]", valueName: "port"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Port of the mockd to ask. [env: MOCKD_PORT; default: 8080]", valueName: "port"))
     var port: Int?
 
     @Option(help: ArgumentHelp("Seconds to wait for the answer.", valueName: "seconds"))

@@ -13,6 +13,14 @@ struct ImportCommand: ParsableCommand {
         abstract: "Write mocks from another description, as an editable starting point.",
         subcommands: [ImportOpenAPICommand.self]
     )
+
+    /// A format mockd does not import (`mockd import postman x.json --root a`) would be reported
+    /// as "unknown option '--root'": checked before parsing, to say what it imports.
+    static func unknownFormat(in arguments: [String]) -> String? {
+        guard arguments.first == "import", let format = arguments.dropFirst().first, !format.hasPrefix("-"),
+              !configuration.subcommands.contains(where: { $0.configuration.commandName == format }) else { return nil }
+        return "mockd import \(format): mockd imports openapi documents only (OpenAPI 3.0, 3.1, Swagger 2.0): mockd import openapi FILE [--root DIR] [--routes DIR]"
+    }
 }
 
 struct ImportOpenAPICommand: ParsableCommand {
@@ -45,7 +53,7 @@ struct ImportOpenAPICommand: ParsableCommand {
             let table = JSONValue.object([("routes", .array(plan.routes))])
             if try write(Array((table.prettyPrinted + "\n").utf8), to: "\(routes)/openapi-\(stem).json") { wrote += 1 } else { kept += 1 }
         }
-        print("\(wrote) written, \(kept) already there (not overwritten); \(plan.files.count) files, \(plan.routes.count) routes")
+        print("\(wrote) written, \(kept) already there (not overwritten); \(CheckCommand.count(plan.files.count, "file")), \(CheckCommand.count(plan.routes.count, "route"))")
     }
 
     /// Atomic (a temp file, then a rename) and never over an existing file: false when one is there.

@@ -22,6 +22,8 @@ final class Reloader: Reloading {
     /// One reload at a time.
     private let reloading = Lock<Void>(())
     private let lastReport = Lock<ReloadReport?>(nil)
+    /// When the configuration served was loaded, and when reloads began to fail (nil: they do not).
+    private let history: Lock<(servingSince: Double, failingSince: Double?)> = Lock((Reloader.now(), nil))
 
     init(logger: Logger, systemd: SystemdNotifier = SystemdNotifier(socketPath: nil), load: @escaping @Sendable () -> MockDataLoader.Result) {
         self.load = load
@@ -53,6 +55,7 @@ final class Reloader: Reloading {
             let elapsed = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
             let report: ReloadReport
             if let snapshot = result.snapshot {
+                history.withLock { $0 = (Self.now(), nil) }
                 server.install(snapshot)
                 report = ReloadReport(time: Self.now(), ok: true, files: snapshot.fileCount, routes: snapshot.routes.count,
                                       errors: [], durationMilliseconds: elapsed, trigger: trigger)
@@ -64,6 +67,12 @@ final class Reloader: Reloading {
                 let serving = server.snapshot
                 report = ReloadReport(time: Self.now(), ok: false, files: serving.fileCount, routes: serving.routes.count,
                                       errors: errors, durationMilliseconds: elapsed, trigger: trigger)
+                let (servingSince, since) = history.withLock { history in
+                    if history.failingSince == nil { history.failingSince = report.time }
+                    return (history.servingSince, history.failingSince ?? report.time)
+                }
+                // The same snapshot again, now saying on every answer that it is the last good one.
+                server.install(serving, failedReload: FailedReload(since: since, servingSince: servingSince, errors: errors))
                 logger.error("reload failed; still serving the last good configuration\n\(ConfigurationError(result.diagnostics))")
             }
             lastReport.withLock { $0 = report }
@@ -76,7 +85,7 @@ final class Reloader: Reloading {
     /// For systemd's STATUS= line.
     static func statusLine(_ server: HTTPServer) -> String {
         let snapshot = server.snapshot
-        return "serving \(snapshot.fileCount) files and \(snapshot.routes.count) routes on \(server.urls.joined(separator: " "))"
+        return "serving \(CheckCommand.count(snapshot.fileCount, "file")) and \(CheckCommand.count(snapshot.routes.count, "route")) on \(server.urls.joined(separator: " "))"
     }
 
     static func now() -> Double {

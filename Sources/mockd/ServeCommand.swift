@@ -30,7 +30,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Address to listen on: 127.0.0.1, localhost (127.0.0.1 and ::1), 0.0.0.0 (containers), or any IP. [env: MOCKD_HOST; default: \(ServeCommand.defaults.host)]", valueName: "host"))
     var host: String?
 
-    @Option(help: ArgumentHelp("Port; 0 takes a free one (the startup line shows it). [env: MOCKD_PORT; default: \(ServeCommand.defaults.port)]", valueName: "port"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Port; 0 takes a free one (the startup line shows it). [env: MOCKD_PORT; default: \(ServeCommand.defaults.port)]", valueName: "port"))
     var port: Int?
 
     @Option(help: ArgumentHelp("Scenario when a request names none. [env: MOCKD_SCENARIO; default: default]", valueName: "name"))
@@ -204,10 +204,23 @@ struct ServeCommand: ParsableCommand {
     /// Checked here, not in `run`, so an error is reported with serve's own usage.
     func validate() throws {
         if let word = unexpected.first {
-            throw ValidationError(Self.notACommand(word))
+            throw ValidationError(Self.strayOption(before: word) ?? Self.notACommand(word))
         }
         _ = try settings()
     }
+
+    /// An unknown option leaves its value behind, which would be taken for a command
+    /// (`mockd -x 8080`: "'8080' is not a mockd command"): name the option instead.
+    static func strayOption(before word: String, arguments: [String] = CommandLine.arguments) -> String? {
+        guard let index = arguments.dropFirst().firstIndex(of: word), index > 1 else { return nil }
+        let option = arguments[index - 1]
+        guard option.hasPrefix("-"), !flags.contains(option) else { return nil }
+        return "'\(option)' is not an option of mockd serve (so '\(word)' was left over); every option: mockd serve --help"
+    }
+
+    /// Options that take no value: a word after one is not its value.
+    static let flags: Set<String> = ["--record", "--record-overwrite", "--watch", "--no-watch", "--cors", "--no-admin",
+                                     "--openapi-query-overrides", "--no-routes", "--help", "-h", "--version"]
 
     /// `'chek' is not a mockd command; did you mean check? The commands: serve, check, routes, health`
     static func notACommand(_ word: String) -> String {
@@ -230,6 +243,10 @@ struct ServeCommand: ParsableCommand {
         logger.logLevel = level
 
         let loader = data.loader
+        if settings.proxy?.record == true, loader.routesFolder == .none {
+            // Answers a file cannot hold are recorded as routes, which --no-routes would never load.
+            throw ValidationError("--record needs a routes folder for the answers it saves as routes: give --routes DIR instead of --no-routes")
+        }
         let loaded = loader.load()
         guard let snapshot = loaded.snapshot else {
             sink.flush()
@@ -276,7 +293,8 @@ struct ServeCommand: ParsableCommand {
         if let warning = Self.exposureWarning(settings.server) { logger.warning("\(warning)") }
         FileHandleOutput.standardOutput(StartupLines.listening(urls: server.urls, files: snapshot.fileCount, routes: snapshot.routes.count,
                                                                operations: snapshot.operations,
-                                                               scenario: settings.scenario, json: json))
+                                                               scenario: settings.scenario, rootPath: snapshot.rootPath,
+                                                               routesPath: snapshot.routesPath, json: json))
         if let proxy = settings.proxy {
             FileHandleOutput.standardOutput(StartupLines.proxying(upstream: proxy.upstream.absoluteString,
                                                                   recordingInto: recorder.map { ($0.root, $0.routesFile) }, json: json))
@@ -291,6 +309,10 @@ struct ServeCommand: ParsableCommand {
                 continue
             }
             logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
+            Signals.exitOnSecondSignal { [logger] second in
+                logger.warning("second signal (\(second == SIGTERM ? "SIGTERM" : "SIGINT")): exiting now, without waiting for requests in flight")
+                sink.flush()
+            }
             systemd.notify("STOPPING=1")
             watcher?.stop()
             server.shutdown()

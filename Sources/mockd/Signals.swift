@@ -34,6 +34,19 @@ enum Signals {
         return signal
     }
 
+    /// While the first SIGTERM or SIGINT drains requests (up to its deadline), a second one ends
+    /// the process at once, with 128 + the signal, after `last` (a log line, a flush).
+    static func exitOnSecondSignal(_ last: @escaping @Sendable (Int32) -> Void) {
+        let started = JoinableThread.spawn {
+            var signal = wait()
+            while signal == SIGHUP { signal = wait() }  // no reload while stopping
+            last(signal)
+            _exit(128 + signal)
+        }
+        // Without the thread, a second signal stays pending until the drain ends: as before.
+        if case .success(let thread) = started { thread.detach() }
+    }
+
     private static func signalSet() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)

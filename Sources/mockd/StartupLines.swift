@@ -3,15 +3,18 @@ import MockdCore
 /// What `serve` prints on stdout once it listens: a line scripts read for the port. Plain text,
 /// or with `--log-format json` one JSON object, like every other line mockd writes then.
 enum StartupLines {
+    /// `rootPath` and `routesPath` (absolute; nil: no routes) tell two mockds on two ports apart.
     static func listening(urls: [String], files: Int, routes: Int, operations: OperationTable = OperationTable(), scenario: String,
-                          json: Bool) -> String {
+                          rootPath: String, routesPath: String?, json: Bool) -> String {
         guard json else {
-            return "mockd listening on \(urls.joined(separator: " and ")) (\(files) files, \(routes) routes"
+            return "mockd listening on \(urls.joined(separator: " and ")) (\(CheckCommand.count(files, "file")), \(CheckCommand.count(routes, "route"))"
                 + "\(OperationDescription.summary(operations)), scenario \(scenario))"
+                + " from \(rootPath), \(routesPath.map { "routes \($0)" } ?? "no routes")"
         }
         let list = urls.map { JSONText.quoted($0) }.joined(separator: ",")
         let counted = operations.documents.isEmpty ? "" : #","operations":\#(operations.operations.count)"#
-        return #"{"message":"listening","urls":[\#(list)],"files":\#(files),"routes":\#(routes)\#(counted),"scenario":\#(JSONText.quoted(scenario))}"#
+        let folders = #","root":\#(JSONText.quoted(rootPath)),"routesFolder":\#(routesPath.map(JSONText.quoted) ?? "null")"#
+        return #"{"message":"listening","urls":[\#(list)],"files":\#(files),"routes":\#(routes)\#(counted),"scenario":\#(JSONText.quoted(scenario))\#(folders)}"#
     }
 
     static func proxying(upstream: String, recordingInto: (root: String, routesFile: String)?, json: Bool) -> String {

@@ -192,4 +192,25 @@ extension NotFoundReportTests {
             #expect((json["notServed"] as? [Any])?.isEmpty == true)
         }
     }
+
+    /// The misspelt file of the same path comes first, ahead of another path's file two edits
+    /// away; every not-served file meant for this request is listed, the hidden `.json.json` too.
+    @Test func report_PutsTheFilesMeantForThisRequestFirst() throws {
+        try withTemporaryFolder([
+            "mock_api_meals_get.josn": "{}", "mock_api_goals_Get.json": "{}",
+            "mock_api_profile_get.json.json": "{}", "old/mock_api_profile_GET.json": "{}",
+        ]) { folder in
+            let loaded = MockDataLoader(root: folder.path).load()
+            let snapshot = try #require(loaded.snapshot)
+            let (meals, _) = try Self.report(.make(method: "GET", path: "/api/meals"), in: snapshot)
+            let mealFiles = try #require(meals["notServed"] as? [[String: String]]).map { $0["file"] ?? "" }
+            #expect(mealFiles.first == "mock_api_meals_get.josn", "\(mealFiles)")
+            #expect((meals["hint"] as? String)?.hasPrefix("rename \(folder.path)/mock_api_meals_get.josn (") == true, "\(meals["hint"] ?? "")")
+
+            #expect(loaded.diagnostics.contains { $0.file.hasSuffix("/mock_api_profile_get.json.json") }, "\(loaded.diagnostics)")
+            let (profile, _) = try Self.report(.make(method: "GET", path: "/api/profile"), in: snapshot)
+            let profileFiles = try #require(profile["notServed"] as? [[String: String]]).map { $0["file"] ?? "" }
+            #expect(Set(profileFiles.prefix(2)) == ["mock_api_profile_get.json.json", "old/mock_api_profile_GET.json"], "\(profileFiles)")
+        }
+    }
 }

@@ -114,6 +114,63 @@ struct ReloadTests {
         }
     }
 
+    /// One bad file keeps the last good configuration, so a new valid file is not served: the
+    /// 404 must not tell the user to create the file that is there, and every answer says why.
+    @Test func reload_AFailedReloadIsNamedOnEvery404AndEveryAnswer() async throws {
+        try await withRouteServer(files: Self.files, tables: ["a.json": Self.table]) { server in
+            #expect(try await server.request("GET", "/api/users").header("X-Mockd-Warning") == nil)
+            try server.write("MockData/mock_api_bad_get.json", "{\"a\": 1,}\n")
+            try server.write("MockData/mock_api_new_get.json", #"{"new": true}"#)
+            let failure = server.reload(trigger: "test")
+            #expect(!failure.ok)
+
+            let miss = try await server.request("GET", "/api/new")
+            #expect(miss.status == 404)
+            let report = try miss.jsonObject()
+            let hint = try #require(report["hint"] as? String)
+            #expect(!hint.hasPrefix("create"), "\(hint)")
+            #expect(hint.contains(server.root + "/mock_api_bad_get.json"), "\(hint)")
+            #expect(hint.contains("last good configuration"), "\(hint)")
+            let failed = try #require(report["reloadFailed"] as? [String: Any], "\(report)")
+            let since = try #require(failed["since"] as? String)
+            #expect(since.hasSuffix("Z"))
+            #expect(failed["servingSince"] is String)
+            let errors = try #require(failed["errors"] as? [String])
+            #expect(errors == failure.errors)
+            let missWarning = try #require(miss.header("X-Mockd-Warning"))
+            #expect(missWarning.contains(server.root + "/mock_api_bad_get.json: line 1"), "\(missWarning)")
+            #expect(missWarning.contains("since \(since)"), "\(missWarning)")
+            #expect(missWarning.contains("last good configuration"), "\(missWarning)")
+
+            // A file of the last good configuration still answers, and says so too.
+            let hit = try await server.request("GET", "/api/users")
+            #expect(hit.status == 200)
+            #expect(hit.text == Self.files["mock_api_users_get.json"])
+            #expect(hit.header("X-Mockd-Warning") == missWarning)
+            #expect(try await server.request("GET", "/api/greeting").header("X-Mockd-Warning") == missWarning)
+
+            // Failing again on another file: the new error, since the first failure.
+            try server.write("MockData/mock_api_bad_get.json", "{}")
+            try server.write("routes/a.json", "{\"routes\": [}")
+            #expect(!server.reload(trigger: "test").ok)
+            let again = try await server.request("GET", "/api/new")
+            let warning = try #require(again.header("X-Mockd-Warning"))
+            #expect(warning.contains(server.routes + "/a.json"), "\(warning)")
+            #expect(!warning.contains("mock_api_bad_get.json"), "\(warning)")
+            #expect((try again.jsonObject()["reloadFailed"] as? [String: Any])?["since"] as? String == since)
+
+            // Fixed: the new file answers and no warning is left.
+            try server.write("routes/a.json", Self.table)
+            #expect(server.reload(trigger: "test").ok)
+            let fixed = try await server.request("GET", "/api/new")
+            #expect(fixed.status == 200)
+            #expect(fixed.header("X-Mockd-Warning") == nil)
+            let healthy = try await server.request("GET", "/api/nothing")
+            #expect(healthy.header("X-Mockd-Warning") == nil)
+            #expect(try healthy.jsonObject()["reloadFailed"] == nil)
+        }
+    }
+
     @Test func reload_SequencesAndSessionScenariosSurvive() async throws {
         try await withRouteServer(files: Self.files.merging(["scenarios/empty/mock_api_users_get.json": "[]"]) { a, _ in a },
                                   tables: ["a.json": Self.table]) { server in
@@ -290,7 +347,8 @@ struct ReloadTests {
             let socket = try NotifySocket(path: folder.child("notify.sock"))
             try await withMockdProcess(Self.arguments(folder, "--no-watch"), environment: ["NOTIFY_SOCKET": socket.path], in: folder) { mockd, startup in
                 let match = try #require(startup.line.wholeMatch(of: CLITests.startupLine))
-                let status = "STATUS=serving \(match.2) files and \(match.3) routes on http://127.0.0.1:\(startup.port)"
+                let counted = { (number: Substring, noun: String) in "\(number) \(noun)\(number == "1" ? "" : "s")" }
+                let status = "STATUS=serving \(counted(match.2, "file")) and \(counted(match.3, "route")) on http://127.0.0.1:\(startup.port)"
                 let ready = try await blocking { try socket.receive() }
                 #expect(ready == "READY=1\n" + status)
 
@@ -305,7 +363,7 @@ struct ReloadTests {
                 #expect(usec >= before && usec <= after, "MONOTONIC_USEC=\(usec) not within [\(before), \(after)]")
                 let readyAgain = try await blocking { try socket.receive() }
                 let filesAfter = try #require(Int(match.2)) + 1
-                #expect(readyAgain == "READY=1\nSTATUS=serving \(filesAfter) files and \(match.3) routes on http://127.0.0.1:\(startup.port)")
+                #expect(readyAgain == "READY=1\nSTATUS=serving \(counted(Substring("\(filesAfter)"), "file")) and \(counted(match.3, "route")) on http://127.0.0.1:\(startup.port)")
 
                 mockd.send(SIGTERM)
                 let stopping = try await blocking { try socket.receive() }

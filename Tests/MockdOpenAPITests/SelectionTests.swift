@@ -121,6 +121,20 @@ import Testing
         }
     }
 
+    /// The document serves `/v2/pets`; a client that left out the base path is told so, not to create a file.
+    @Test func aMissWithoutTheBasePathNamesTheOperation() throws {
+        try withDocument(Self.document) { fixture throws in
+            let miss = fixture.answer("GET", "/pets")
+            #expect(miss.status == 404)
+            let report = try miss.json()
+            let near = try #require(report["nearOperations"])
+            #expect(near.serialized.contains("GET /v2/pets"), "\(near.serialized)")
+            let hint = try #require(report["hint"]?.serialized)
+            #expect(hint.contains("GET /v2/pets") && hint.contains("base path /v2"), "\(hint)")
+            #expect(!hint.contains("create"), "\(hint)")
+        }
+    }
+
     /// `mockd routes` and `GET /__mockd/routes`' `resolutionOrder` list the operations where the
     /// resolver tries them: after the files, in every scenario; named examples are said.
     @Test func theResolutionOrderListsOperationsAfterTheFiles() throws {

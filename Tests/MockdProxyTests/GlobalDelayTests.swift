@@ -62,4 +62,27 @@ struct GlobalDelayTests {
             #expect(health.0 == 200)
         }
     }
+
+    /// Stopping cuts `--delay` short for an upstream's answer too, as for every delayed answer:
+    /// the client gets it at once, and the stop does not wait out the delay or its own deadline.
+    @Test func stoppingCutsTheDelayOfAProxiedAnswerShort() async throws {
+        try await withDelayedProxy(delay: .seconds(120)) { port, server in
+            let answer = Task { try await get(port, "/api/real") }
+            // Parked: first for the upstream call, then for the delay after its answer.
+            let parked = try await blocking { () -> Bool in
+                let deadline = ContinuousClock.now + eventDeadline
+                while server.parkedCount == 0 && ContinuousClock.now < deadline { usleep(1000) }
+                return server.parkedCount > 0
+            }
+            #expect(parked)
+            let took = try await blocking { () -> Duration in
+                let start = ContinuousClock.now
+                server.shutdown()
+                return ContinuousClock.now - start
+            }
+            #expect(took < .seconds(5), "the stop took \(took): it waited for the delay instead of cutting it short")
+            let (status, _) = try await answer.value
+            #expect(status == 200 || status == 503, "\(status)")
+        }
+    }
 }

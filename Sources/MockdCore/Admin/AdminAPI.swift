@@ -47,9 +47,14 @@ package struct AdminAPI: Sendable {
         var listed = true
         let call: @Sendable (MockRequest) -> AdminCall
 
+        /// As the 404 lists it: `/__mockd/stubs/{id}` for a prefix.
+        var shownPath: String { isPrefix ? path + "{id}" : path }
+
+        var isPrefix: Bool { path.hasSuffix("/") && path != AdminAPI.prefix }
+
         /// `path` (without a trailing `/`) is this endpoint's.
         func serves(_ path: String) -> Bool {
-            if self.path.hasSuffix("/") && self.path != AdminAPI.prefix {
+            if isPrefix {
                 return path.count > self.path.count && path.hasPrefix(self.path) && !path.dropFirst(self.path.count).contains("/")
             }
             return AdminAPI.endpointPath(self.path) == path
@@ -134,7 +139,7 @@ package struct AdminAPI: Sendable {
             return .answered(response)
         }
         return .answered(api.json(404, ["error": .string("no admin endpoint \(request.method) \(request.path)"),
-                                        "endpoints": .array(endpoints.filter(\.listed).map { .string("\($0.method) \($0.path)") })]))
+                                        "endpoints": .array(endpoints.filter(\.listed).map { .string("\($0.method) \($0.shownPath)") })]))
     }
 
     func health(_ context: Context) -> BuiltResponse {
@@ -142,6 +147,8 @@ package struct AdminAPI: Sendable {
             "status": "ok",
             "files": .number(context.snapshot.fileCount),
             "routes": .number(context.snapshot.routes.count),
+            "root": .string(context.snapshot.rootPath),
+            "routesFolder": context.snapshot.routesPath.map { .string($0) } ?? .null,
             "scenario": .string(context.state.runtimeScenario()),
             "uptime": .number((context.uptimeSeconds * 1000).rounded() / 1000),
             "lastReload": context.lastReload?.json ?? .null,

@@ -169,6 +169,7 @@ select, input, textarea { border: 1px solid var(--line); border-radius: 5px; pad
 .source .origin { color: var(--ink); overflow-wrap: anywhere; }
 .source .name { color: var(--muted); font-size: 12px; }
 .source .conditions { flex-basis: 100%; color: var(--muted); font-size: 11px; font-family: var(--mono); overflow-wrap: anywhere; }
+.source .conditions.never { color: var(--warn); }
 .scenario-tag { font-size: 11px; padding: 0 6px; border-radius: 8px; background: var(--warn-soft); color: var(--warn); }
 .scenario-tag.any { background: var(--bg); color: var(--muted); }
 
@@ -378,7 +379,8 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
         el('span', { class: 'scenario-tag' + (source.scenario ? '' : ' any'), text: source.scenario || 'any' }),
         el('span', { class: 'origin' }, breakable(source.origin)),
         source.name ? el('span', { class: 'name', text: source.name }) : null,
-        (source.conditions || []).length ? el('span', { class: 'conditions', text: 'if ' + source.conditions.join(' and ') }) : null)));
+        (source.conditions || []).length ? el('span', { class: 'conditions', text: 'if ' + source.conditions.join(' and ') }) : null,
+        source.neverAnswers ? el('span', { class: 'conditions never', 'data-testid': 'never-answers', text: 'never answers: ' + source.neverAnswers }) : null)));
     });
     $('sources-list').replaceChildren(...(nodes.length ? nodes : [el('p', { class: 'empty', text: total ? 'Nothing matches the filter.' : 'Nothing to serve yet.' })]));
     $('sources-count').textContent = shown === total ? String(total) : shown + ' of ' + total;

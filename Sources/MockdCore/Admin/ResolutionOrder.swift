@@ -22,11 +22,11 @@ package enum ResolutionOrder {
         var sections: [Section] = []
         for scenario in ([Scenario.default] + snapshot.scenarios.filter { $0 != Scenario.default }) {
             var entries = snapshot.routes.filter { $0.scenario == scenario }.map(routeEntry)
-            entries += (snapshot.overlays[scenario] ?? [:]).values.sorted { $0.name < $1.name }.map(fileEntry)
+            entries += (snapshot.overlays[scenario] ?? [:]).values.sorted { $0.name < $1.name }.map { fileEntry($0, snapshot) }
             if !entries.isEmpty || scenario != Scenario.default { sections.append(Section(scenario: scenario, entries: entries)) }
         }
         var shared = snapshot.routes.filter { $0.scenario == nil }.map(routeEntry)
-        shared += snapshot.files.values.sorted { urlPath($0.name) < urlPath($1.name) }.map(fileEntry)
+        shared += snapshot.files.values.sorted { urlPath($0.name) < urlPath($1.name) }.map { fileEntry($0, snapshot) }
         shared += snapshot.operations.operations.map(operationEntry)
         sections.append(Section(scenario: nil, entries: shared))
         return sections
@@ -38,8 +38,9 @@ package enum ResolutionOrder {
                      answeredBy: "route \(route.source)" + (conditions.isEmpty ? "" : " (\(conditions))"))
     }
 
-    static func fileEntry(_ file: MockFile) -> Entry {
-        Entry(method: file.method, path: urlPath(file.name), answeredBy: "file \(file.relativePath)")
+    static func fileEntry(_ file: MockFile, _ snapshot: Snapshot) -> Entry {
+        let shadowed = snapshot.shadowed[file.relativePath].map { " (never answers: \($0) comes first)" } ?? ""
+        return Entry(method: file.method, path: urlPath(file.name), answeredBy: "file \(file.relativePath)" + shadowed)
     }
 
     /// `GET /v2/pets  ← openapi api.yaml GET /pets (examples cat, empty)`: after the files, in

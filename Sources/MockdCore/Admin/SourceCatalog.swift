@@ -16,9 +16,9 @@ enum SourceCatalog {
                 conditions: route.conditions.map(\.description))
         }
         for scenario in snapshot.overlays.keys.sorted() {
-            sources += snapshot.overlays[scenario]!.values.sorted { $0.relativePath < $1.relativePath }.map { fileRow($0, scenario: scenario) }
+            sources += snapshot.overlays[scenario]!.values.sorted { $0.relativePath < $1.relativePath }.map { fileRow($0, scenario: scenario, snapshot) }
         }
-        sources += snapshot.files.values.sorted { $0.relativePath < $1.relativePath }.map { fileRow($0, scenario: nil) }
+        sources += snapshot.files.values.sorted { $0.relativePath < $1.relativePath }.map { fileRow($0, scenario: nil, snapshot) }
         sources += snapshot.operations.operations.map { operation in
             row(kind: "operation", method: operation.method, url: operation.pathTemplate, scenario: nil,
                 status: operation.responses.first?.prepared.status, origin: operation.source, name: nil, conditions: [])
@@ -26,9 +26,14 @@ enum SourceCatalog {
         return sources
     }
 
-    static func fileRow(_ file: MockFile, scenario: String?) -> JSONValue {
-        row(kind: "file", method: file.method, url: ResolutionOrder.urlPath(file.name), scenario: scenario,
-                   status: file.response.status, origin: file.relativePath, name: nil, conditions: [])
+    /// `neverAnswers`: the route that always answers first, for a file that is never served.
+    /// `neverAnswers`: the route that always answers first, for a file that is never served.
+    static func fileRow(_ file: MockFile, scenario: String?, _ snapshot: Snapshot) -> JSONValue {
+        let plain = row(kind: "file", method: file.method, url: ResolutionOrder.urlPath(file.name), scenario: scenario,
+                        status: file.response.status, origin: file.relativePath, name: nil, conditions: [])
+        guard let route = snapshot.shadowed[file.relativePath], case .object(var members) = plain else { return plain }
+        members.append(("neverAnswers", .string("\(route) always answers first")))
+        return .object(members)
     }
 
     static func row(kind: String, method: String, url: String, scenario: String?, status: Int?, origin: String,

@@ -37,17 +37,28 @@ package struct MockDataLoader: Sendable {
         let files = loadFiles(into: &builder)
         var diagnostics = files.diagnostics
         var routeList: [Route] = []
-        if let routes {
+        var bodyFiles: Set<String> = []
+        if let routes, let overlap = Self.routesHoldTheRoot(routes, root: root) {
+            diagnostics.append(Diagnostic(file: Self.displayPath(routes), overlap))
+        } else if let routes {
             let tables = RouteTableLoader(directory: routes, root: root).load(into: &builder)
             routeList = tables.routes
+            bodyFiles = tables.bodyFiles
+            if tables.diagnostics.contains(where: { $0.severity == .error }), let note = routesFolder.fallbackNote() {
+                diagnostics.append(Diagnostic(.warning, file: Self.displayPath(routes), note))
+            }
             diagnostics += tables.diagnostics
         }
         let operations = OperationSources.load(operationSources, into: &builder)
         diagnostics += operations.diagnostics
+        let shadowed = ShadowedFiles.find(files: files.base, overlays: files.overlays, routes: routeList, bodyFiles: bodyFiles)
+        diagnostics += shadowed.map { ShadowedFiles.diagnostic($0, rootDisplay: Self.displayPath(root)) }
         let errors = diagnostics.contains { $0.severity == .error }
         let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
                                                routes: routeList, operations: operations.table, warnings: diagnostics,
-                                               rootDisplayPath: Self.displayPath(root), unserved: files.unserved)
+                                               rootDisplayPath: Self.displayPath(root), unserved: files.unserved,
+                                               shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
+                                               rootPath: WorkingDirectory.normalized(root), routesPath: routes.map(WorkingDirectory.normalized))
         return Result(snapshot: snapshot, diagnostics: diagnostics)
     }
 
@@ -91,6 +102,8 @@ package struct MockDataLoader: Sendable {
                 if let why = MockFileName.miscasedPrefix(fileName) {
                     loaded.diagnostics.append(Diagnostic(.warning, file: shown(), "not served: \(why)"))
                     loaded.unserved.append(UnservedFile(name: actualName, relativePath: relativePath, why: why))
+                } else if fileName.hasSuffix(".json"), let warning = misplacedRouteTable(relativePath, in: folder) {
+                    loaded.diagnostics.append(Diagnostic(.warning, file: shown(), warning))
                 }
                 continue
             case .unreachable(let why):
@@ -133,6 +146,26 @@ package struct MockDataLoader: Sendable {
                 loaded.base.insert(file)
             }
         }
+    }
+
+    /// Route tables in the root (or around it) would read every mock as a table, and recording
+    /// would write mocks among the tables: refused, at check and at start.
+    static func routesHoldTheRoot(_ routes: String, root: String) -> String? {
+        let routesPath = WorkingDirectory.normalized(routes), rootPath = WorkingDirectory.normalized(root)
+        guard routesPath == rootPath || rootPath.hasPrefix(routesPath == "/" ? "/" : routesPath + "/") else { return nil }
+        return "the routes folder must not be the mock root or hold it (\(displayPath(root))); give the route tables a folder "
+            + "of their own, such as \(RoutesFolder.besideRoot(root)), with --routes DIR"
+    }
+
+    /// A route table saved under the root is never read (tables come from the routes folder):
+    /// said, with where it belongs. Tables in a routes folder inside the root are in place.
+    private func misplacedRouteTable(_ relativePath: String, in folder: FileTree.Folder) -> String? {
+        let routes = self.routes.map(WorkingDirectory.normalized)
+        if let routes, (WorkingDirectory.normalized(root) + "/" + relativePath).hasPrefix(routes + "/") { return nil }
+        guard let body = try? FileTree.read(relativePath, in: folder), RouteTableLoader.isRouteTable(body.bytes) else { return nil }
+        let destination = self.routes ?? routesFolder.given ?? routesFolder.candidates.first
+        return "a route table under the mock root is not read; move it to "
+            + (destination.map { Self.displayPath($0) } ?? "a routes folder and give --routes DIR")
     }
 
     /// `scenarios/<name>/…` → name; anything else → nil. (Runs once per file at load: the

@@ -32,6 +32,23 @@ package struct RoutesFolder: Sendable, Equatable {
         candidates = []
     }
 
+    /// `--no-routes`: no route tables, wherever a default folder may be.
+    package static let none = RoutesFolder(nil)
+
+    /// The folder in use is `./routes` of the working directory, a last resort that is as often
+    /// someone else's as the user's.
+    package var isWorkingDirectoryFallback: Bool {
+        guard given == nil, candidates.count > 1, let found = current() else { return false }
+        return found != candidates[0]
+    }
+
+    /// Said with the errors of a fallback folder: where it is, why it was used, how to choose.
+    package func fallbackNote() -> String? {
+        guard isWorkingDirectoryFallback, let found = current() else { return nil }
+        return "these route tables are the working directory's routes folder (\(WorkingDirectory.absolute(found))), used because "
+            + "there is no \(candidates[0]) beside the root; give --routes DIR for the right folder, or --no-routes for none"
+    }
+
     /// The folder to load now: the given one, else the first candidate that exists, else nil.
     package func current() -> String? {
         given ?? candidates.first(where: FileTree.isDirectory)
@@ -49,6 +66,7 @@ package struct RoutesFolder: Sendable, Equatable {
     /// One line for the startup log: which folder and why, or where it looked.
     package func summary() -> String {
         if let given { return "routes from \(given) (--routes)" }
+        guard !candidates.isEmpty else { return "no routes (--no-routes)" }
         guard let found = current() else {
             return "no routes folder: looked for \(candidates.joined(separator: " and ")); create \(candidates[0]) for route tables (a reload picks it up) or give --routes DIR"
         }

@@ -6,7 +6,7 @@ import Darwin
 
 /// Paths as the user can find them in a message: a relative path is relative to where mockd
 /// was started, which is not always where the user thinks.
-enum WorkingDirectory {
+package enum WorkingDirectory {
     /// `path` made absolute against the working directory (unchanged when it already is).
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
@@ -14,6 +14,18 @@ enum WorkingDirectory {
         guard getcwd(&buffer, buffer.count) != nil else { return path }
         let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return directory + "/" + path
+    }
+
+    /// `path` made absolute, with `.`, `..` and repeated slashes taken out by name (symbolic
+    /// links are kept as the user named them): `./MockData` → `/home/me/app/MockData`.
+    package static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in absolute(path).split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     /// Why `path` (which is not a folder) cannot be used: a file, or nothing at all (then where it looked).

@@ -21,16 +21,24 @@ package final class Snapshot: Sendable {
     package let warnings: [Diagnostic]
     /// Where it was loaded from, for messages.
     package let rootDisplayPath: String
+    /// The root and the routes folder loaded (nil: none), absolute: which instance is which.
+    package let rootPath: String
+    package let routesPath: String?
     /// Files that look like mocks but are not served (`.josn`, `_GET`, `Mock_`), and why.
     package let unserved: [UnservedFile]
+    /// Files a route tried first always answers for: relative path → that route's source.
+    package let shadowed: [String: String]
     /// Whether any route looks at request bodies (a `json`/`text` condition or a template);
     /// when none does, a body only feeds the journal and need not be held whole.
     package let readsRequestBodies: Bool
 
     package init(preparedResponses: [PreparedResponse], files: MockFileTable, overlays: [String: MockFileTable],
                 routes: [Route] = [], operations: OperationTable = OperationTable(), warnings: [Diagnostic], rootDisplayPath: String,
-                unserved: [UnservedFile] = []) {
+                unserved: [UnservedFile] = [], shadowed: [String: String] = [:], rootPath: String = "", routesPath: String? = nil) {
+        self.rootPath = rootPath
+        self.routesPath = routesPath
         self.unserved = unserved
+        self.shadowed = shadowed
         self.preparedResponses = preparedResponses
         self.files = files
         self.overlays = overlays

@@ -47,6 +47,14 @@ enum OperationSegment: Sendable, Equatable {
     /// `{id}`, or `{id}.json` / `v{n}`: a parameter with fixed text around it.
     case parameter(String, prefix: String, suffix: String)
 
+    /// The segment as the template writes it.
+    var text: String {
+        switch self {
+        case .literal(let text): text
+        case .parameter(let name, let prefix, let suffix): prefix + "{" + name + "}" + suffix
+        }
+    }
+
     static func parse(_ template: String) -> [OperationSegment] {
         PathPattern.split(template).map { part in
             guard let open = part.firstIndex(of: "{"), let close = part[open...].firstIndex(of: "}") else { return .literal(String(part)) }

@@ -142,11 +142,16 @@ package final class OperationTable: Sendable {
         return BuiltResponse(status: status, headers: headers, body: status == 204 || status == 304 ? [] : body, source: source)
     }
 
-    /// Operations whose path looks like `path`, for the 404 report: same literal segments, most first.
+    /// Operations whose path looks like `path`, for the 404 report: same literal segments, most
+    /// first; one that differs only by the base path (`/pets` for `/v1/pets`) comes before all.
     package func near(_ path: String, limit: Int = 5) -> [APIOperation] {
         let parts = PathPattern.split(path)
         var scored: [(score: Int, operation: APIOperation)] = []
         for operation in operations {
+            if Self.basePath(of: operation, toReach: parts) != nil {
+                scored.append((Int.max, operation))
+                continue
+            }
             var score = 0
             for (segment, part) in zip(operation.segments, parts) {
                 if case .literal(let text) = segment, text == part { score += 2 } else if case .parameter = segment { score += 1 }
@@ -155,6 +160,33 @@ package final class OperationTable: Sendable {
             if score > 0 { scored.append((score, operation)) }
         }
         return scored.sorted { $0.score > $1.score }.prefix(limit).map(\.operation)
+    }
+
+    /// The operation for `method` `path` but for a base path (the document's server URL) the
+    /// request left out or added, and that base path (`/v1`; `-/v1` when the request has it extra).
+    package func differingByBasePath(method: String, path: String) -> (operation: APIOperation, basePath: String)? {
+        let parts = PathPattern.split(path)
+        for operation in operations where operation.method == method || (method == "HEAD" && operation.method == "GET") {
+            if let base = Self.basePath(of: operation, toReach: parts) { return (operation, base) }
+        }
+        return nil
+    }
+
+    /// The leading segments by which `operation`'s template and `parts` differ when the rest
+    /// matches whole: `/v1` for template `/v1/pets` and request `/pets`, `-/api` for template
+    /// `/pets` and request `/api/pets`; nil otherwise.
+    static func basePath(of operation: APIOperation, toReach parts: [Substring]) -> String? {
+        let segments = operation.segments
+        guard segments.count != parts.count, !parts.isEmpty else { return nil }
+        if segments.count > parts.count {
+            let prefix = segments.prefix(segments.count - parts.count)
+            guard prefix.allSatisfy({ if case .literal = $0 { true } else { false } }),
+                  APIOperation(method: operation.method, pathTemplate: "/" + segments.suffix(parts.count).map(\.text).joined(separator: "/"),
+                               responses: [], validator: nil, security: [], source: "").match(parts) != nil else { return nil }
+            return "/" + prefix.map(\.text).joined(separator: "/")
+        }
+        guard operation.match(Array(parts.suffix(segments.count))) != nil else { return nil }
+        return "-/" + parts.prefix(parts.count - segments.count).joined(separator: "/")
     }
 }
 

@@ -4,18 +4,19 @@ package enum NotFoundReport {
     /// At most this many near names are listed.
     static let nearLimit = 5
     package static func response(for request: MockRequest, scenario: String, in snapshot: Snapshot,
-                                cache: NotFoundCache = NotFoundCache()) -> BuiltResponse {
+                                cache: NotFoundCache = NotFoundCache(), failedReload: FailedReload? = nil) -> BuiltResponse {
         // Near routes depend on headers and bodies, so only reports without them are cached.
         let near = nearRoutes(for: request, scenario: scenario, in: snapshot)
         let key = NotFoundCache.Key(method: request.method, path: request.path, scenario: scenario)
         if near.isEmpty, let cached = cache.report(for: key) { return cached }
-        let report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot, nearRoutes: near, cache: cache),
+        let report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot, nearRoutes: near, cache: cache,
+                                                                 failedReload: failedReload),
                                         source: "404")
         return near.isEmpty ? cache.keep(report, for: key) : report
     }
 
     static func body(for request: MockRequest, scenario: String, in snapshot: Snapshot, nearRoutes: [JSONValue] = [],
-                     cache: NotFoundCache = NotFoundCache()) -> String {
+                     cache: NotFoundCache = NotFoundCache(), failedReload: FailedReload? = nil) -> String {
         let name = MockFileName.forRequest(method: request.method == "HEAD" ? "GET" : request.method, path: request.path)
         var lookedFor: [String] = []
         if snapshot.overlays[scenario] != nil || scenario != Scenario.default {
@@ -31,7 +32,13 @@ package enum NotFoundReport {
         if let first = unserved.first {
             hint = "rename \(snapshot.rootDisplayPath)/\(first.relativePath) (\(first.why)), or " + hint
         }
-        let report: JSONValue = [
+        if !snapshot.operations.isEmpty, let (operation, base) = snapshot.operations.differingByBasePath(method: request.method, path: request.path) {
+            let missing = base.hasPrefix("-") ? "has \(base.dropFirst()) too many" : "lacks the base path \(base)"
+            hint = "\(operation.method) \(operation.pathTemplate) (\(operation.source)) answers this path but for the base path: the request \(missing); "
+                + "point the app's base URL at the document's servers URL"
+        }
+        if let failedReload { hint = failedReload.hint(file: "\(snapshot.rootDisplayPath)/\(name)") }
+        var report: JSONValue = [
             "error": .string("no mock for \(request.method) \(request.path)"),
             "method": .string(request.method),
             "path": .string(request.path),
@@ -45,6 +52,10 @@ package enum NotFoundReport {
             "nearOperations": .array(snapshot.operations.near(request.path).map { .string("\($0.method) \($0.pathTemplate)") }),
             "hint": .string(hint),
         ]
+        if let failedReload, case .object(var members) = report {
+            members.insert(("reloadFailed", failedReload.json), at: members.count - 1)
+            report = .object(members)
+        }
         return report.prettyPrinted + "\n"
     }
 
@@ -85,19 +96,40 @@ package enum NotFoundReport {
 
     /// Files under the root that look like mocks but are not served, named like `name` but for
     /// case or two edits (`.josn`, `_GET`, `Mock_`): the likely reason for this miss.
+    /// Every file meant for this very request (its name read as intended: `.josn`, `.json.json`,
+    /// `_GET`) comes first, then the others a small edit away, up to the limit.
     static func nearUnserved(to name: String, in snapshot: Snapshot) -> [UnservedFile] {
         guard !snapshot.unserved.isEmpty else { return [] }
-        let target = Array(name.lowercased().utf8)
+        let lowered = name.lowercased()
+        let target = Array(lowered.utf8)
         let bound = target.count > 24 ? 3 : 2
+        var meant: [UnservedFile] = []
         var found: [(distance: Int, file: UnservedFile)] = []
         for file in snapshot.unserved {
             let candidate = file.name.lowercased()
+            if intendedName(candidate) == lowered {
+                meant.append(file)
+                continue
+            }
             guard abs(candidate.utf8.count - target.count) <= bound,
                   let distance = EditDistance.bounded(target, candidate.utf8, bound: bound) else { continue }
             found.append((distance, file))
         }
         found.sort { ($0.distance, $0.file.relativePath) < ($1.distance, $1.file.relativePath) }
-        return found.prefix(nearLimit).map(\.file)
+        return meant.sorted { $0.relativePath < $1.relativePath } + found.prefix(max(0, nearLimit - meant.count)).map(\.file)
+    }
+
+    /// A lower-cased name as its author meant it: one `.json` of `.json.json`, and an extension
+    /// two edits from `json` (`.josn`, `.jsn`, `.jsno`) read as `.json`.
+    static func intendedName(_ name: String) -> String {
+        var name = name
+        while name.hasSuffix(".json.json") { name.removeLast(5) }
+        guard let dot = name.lastIndex(of: ".") else { return name }
+        let ext = name[name.index(after: dot)...]
+        if ext != "json", EditDistance.bounded(Array(ext.utf8), "json".utf8, bound: 2) != nil {
+            return name[..<dot] + ".json"
+        }
+        return name
     }
 
     /// File names at most two edits away (three for long names), closest first.

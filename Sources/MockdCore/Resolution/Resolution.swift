@@ -63,8 +63,9 @@ package struct Reply: Sendable {
 
     /// This reply with `text` as its warning, sent as a header of a response built for this
     /// request (a prepared response is shared by every request, so it is copied, only in this
-    /// rare case: the fast path never sees a warning).
-    package func warned(_ text: String) -> Reply {
+    /// rare case: the fast path never sees a warning). `logged: false` for a warning already
+    /// logged once where it arose (a failed reload), not again with every request.
+    package func warned(_ text: String, logged: Bool = true) -> Reply {
         var built: BuiltResponse
         switch response {
         case .prepared(let prepared):
@@ -75,7 +76,7 @@ package struct Reply: Sendable {
         }
         built.headers.append(HTTPHeader(Self.warningHeader, text))
         var warned = Reply(.built(built), scenario: scenario)
-        warned.warning = text
+        warned.warning = logged ? text : warning
         return warned
     }
 

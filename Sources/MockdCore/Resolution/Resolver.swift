@@ -15,15 +15,19 @@ package final class Resolver: Sendable {
     package let policy: ResolutionPolicy
     /// 404 reports and the near-name index for this snapshot, per server.
     package let misses: NotFoundCache
+    /// Set while reloads fail: every answer says so (`X-Mockd-Warning`), and so does the 404.
+    package let failedReload: FailedReload?
     /// `--delay`: added to every answer but the admin API's, misses (the 404 report, and the
     /// upstream's answer with `--proxy`) included, so that mocked and real endpoints compare.
     package var globalDelay: Duration { policy.globalDelay }
 
-    package init(snapshot: Snapshot, state: RuntimeState, policy: ResolutionPolicy, misses: NotFoundCache = NotFoundCache()) {
+    package init(snapshot: Snapshot, state: RuntimeState, policy: ResolutionPolicy, misses: NotFoundCache = NotFoundCache(),
+                 failedReload: FailedReload? = nil) {
         self.snapshot = snapshot
         self.state = state
         self.policy = policy
         self.misses = misses
+        self.failedReload = failedReload
     }
 
     package convenience init(snapshot: Snapshot, state: RuntimeState, globalDelay: Duration = .zero) {
@@ -39,7 +43,9 @@ package final class Resolver: Sendable {
             return .admin(AdminAPI.call(for: request, access: policy.adminAccess))
         }
         let scenario = state.scenario(for: request)
-        let resolution = decide(request, scenario: scenario)
+        var resolution = decide(request, scenario: scenario)
+        // Before the scenario's warning, which is per request and logged; this one was logged once, at the reload.
+        if let failedReload { resolution = Self.warned(resolution, failedReload.warning, logged: false) }
         // A misspelt X-Mock-Scenario is answered as before (the defaults) but said so. (The
         // runtime scenario is checked when set; the common `default` costs one comparison.)
         if scenario != Scenario.default, let unknown = Scenario.unknown(scenario, in: snapshot, startup: state.startupScenario) {
@@ -80,7 +86,8 @@ package final class Resolver: Sendable {
             return delayed(Reply(.built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
                                  scenario: scenario), by: globalDelay)
         }
-        return delayed(Reply(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot, cache: misses)), scenario: scenario),
+        return delayed(Reply(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot, cache: misses,
+                                                                      failedReload: failedReload)), scenario: scenario),
                        by: globalDelay)
     }
 
@@ -114,11 +121,11 @@ package final class Resolver: Sendable {
     }
 
     /// `resolution` carrying `warning` (what is sent is unchanged but for the warning header).
-    static func warned(_ resolution: Resolution, _ warning: String) -> Resolution {
+    static func warned(_ resolution: Resolution, _ warning: String, logged: Bool = true) -> Resolution {
         switch resolution {
-        case .respond(let reply): .respond(reply.warned(warning))
-        case .respondAfter(let delay, let reply): .respondAfter(delay, reply.warned(warning))
-        case .fault(let fault, let reply, let delay): .fault(fault, reply.warned(warning), after: delay)
+        case .respond(let reply): .respond(reply.warned(warning, logged: logged))
+        case .respondAfter(let delay, let reply): .respondAfter(delay, reply.warned(warning, logged: logged))
+        case .fault(let fault, let reply, let delay): .fault(fault, reply.warned(warning, logged: logged), after: delay)
         case .forward(let scenario, let delay, _): .forward(scenario: scenario, after: delay, warning: warning)
         case .admin, .refuse, .close: resolution
         }

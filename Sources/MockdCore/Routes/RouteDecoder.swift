@@ -16,6 +16,8 @@ struct RouteDecoder {
     /// What `X-Mockd-Source` and the journal say before a route's source (`route routes/a.json#0`);
     /// a stub from a test is named by itself (`stub#3`).
     var sourceLabel = "route "
+    /// Body files read, relative to the root (as the root's walk names them).
+    var bodyFiles: Set<String> = []
 
     init(file: String, root: String, builder: ResponseBuilder, firstOrder: Int) {
         self.file = file
@@ -124,8 +126,20 @@ struct RouteDecoder {
             error(at, "expected an HTTP method such as \"GET\", found \(JSONText.quoted(method))")
             return nil
         }
+        guard Self.registeredMethods.contains(upper) else {
+            // A typo ("GTE") made a route no request could ever reach.
+            let near = Self.registeredMethods.compactMap { known in
+                EditDistance.bounded(Array(upper.utf8), known.utf8, bound: 2).map { (distance: $0, method: known) }
+            }.min { $0.distance < $1.distance }
+            let hint = near.map { "; did you mean \(JSONText.quoted($0.method))?" }
+                ?? "; known: \(MockFileName.knownMethods.joined(separator: ", ")) and the other methods registered with IANA (PROPFIND, QUERY, …)"
+            error(at, "unknown HTTP method \(JSONText.quoted(method))" + hint)
+            return nil
+        }
         return upper
     }
+
+    static var registeredMethods: [String] { HTTPMethods.registered }
 
     mutating func decodePath(_ route: JSONValue, at: String) -> PathPattern? {
         switch (route["path"], route["pathPattern"]) {
@@ -321,6 +335,7 @@ struct RouteDecoder {
             error(at, "\(JSONText.quoted(path)) is outside the mock root \(rootDisplay); body files must stay inside it")
             return nil
         }
+        bodyFiles.insert(String(resolved.dropFirst(resolvedRoot.count + 1)))
         do {
             return try FileTree.read(resolved).array
         } catch {

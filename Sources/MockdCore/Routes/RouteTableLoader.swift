@@ -9,6 +9,8 @@ struct RouteTableLoader {
     struct Output {
         var routes: [Route] = []
         var diagnostics: [Diagnostic] = []
+        /// Files under the root that routes serve as bodies, relative to the root.
+        var bodyFiles: Set<String> = []
     }
 
     func load(into builder: inout ResponseBuilder) -> Output {
@@ -35,14 +37,37 @@ struct RouteTableLoader {
                 output.diagnostics.append(Diagnostic(file: shown, location: error.location, "invalid JSON: \(error.message)"))
                 continue
             }
+            if Self.looksLikeMockFile(table, value) {
+                output.diagnostics.append(Diagnostic(file: shown,
+                    "this looks like a mock file, not a route table: move it under the mock root (\(MockDataLoader.displayPath(root))); a route table is {\"routes\": [ … ]}"))
+                continue
+            }
             var decoder = RouteDecoder(file: shown, root: root, builder: builder, firstOrder: output.routes.count)
             decoder.decodeTable(value)
             builder = decoder.builder
             output.routes += decoder.routes
             output.diagnostics += decoder.diagnostics
+            output.bodyFiles.formUnion(decoder.bodyFiles)
         }
         output.diagnostics += Self.shadowed(output.routes)
         return output
+    }
+
+    /// A mock's name, or JSON with nothing like a `routes` key: a file that belongs under the root.
+    static func looksLikeMockFile(_ table: String, _ value: JSONValue) -> Bool {
+        let name = MockDataLoader.lastComponent(table)
+        if case .mock = MockFileName.parse(MockFileName.splitStatus(name)?.name ?? name) { return true }
+        guard case .object(let members) = value else { return true }
+        return !members.contains { EditDistance.bounded(Array($0.key.lowercased().utf8), "routes".utf8, bound: 2) != nil }
+    }
+
+    /// Whether `bytes` begin like a route table, `{"routes":` (white space aside): cheap enough
+    /// for every other JSON file under the root.
+    static func isRouteTable(_ bytes: some Collection<UInt8>) -> Bool {
+        var rest = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        guard rest.first == UInt8(ascii: "{") else { return false }
+        rest = rest.dropFirst().drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        return rest.starts(with: Array(#""routes""#.utf8))
     }
 
     /// Routes that can never answer because an earlier route without conditions always does.

@@ -9,6 +9,8 @@ import MockdCore
 extension Recorder {
     static func notRecordable(_ request: MockRequest, _ response: BuiltResponse) -> String? {
         if request.method == "HEAD" { return "HEAD is answered from the GET mock" }
+        // A route naming it would make the next load fail.
+        if !HTTPMethods.registered.contains(request.method) { return "\(request.method) is not a registered HTTP method" }
         if response.status < 200 { return "an informational \(response.status) is not an answer" }
         if response.status == 304 { return "304 Not Modified only makes sense for a conditional request" }
         if response.status == 206 { return "206 Partial Content answers one range, not the resource" }
