@@ -15,14 +15,20 @@ final class Daemon: Sendable {
     /// The listen socket `quiesce` took back; closed only after the daemon stopped (libmicrohttpd's rule).
     private let quiescedSocket = Lock<Int32?>(nil)
 
+    /// The session this daemon's requests belong to (a session's port); nil: the main port.
+    let sessionPort: SessionListener?
+
     /// Starts serving `address` for `server` (the callbacks' context, unretained: the server
-    /// owns its daemons). Nil when libmicrohttpd cannot (see `errno`).
-    init?(on address: ListenAddress, configuration: ServerConfiguration, server: HTTPServer) {
+    /// owns its daemons). Nil when libmicrohttpd cannot (see `errno`). `sessionPort`: every
+    /// request here belongs to that session (the request-line callback gets it as its context).
+    init?(on address: ListenAddress, configuration: ServerConfiguration, server: HTTPServer, sessionPort: SessionListener? = nil) {
+        self.sessionPort = sessionPort
         var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
             | MHD_USE_TURBO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var storage = address.storage
         let context = Unmanaged.passUnretained(server).toOpaque()
+        let startedContext = sessionPort.map { Unmanaged.passUnretained($0).toOpaque() } ?? context
         let started = withUnsafeMutablePointer(to: &storage) { addressPointer -> OpaquePointer? in
             var options: [MHD_OptionItem] = [
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(addressPointer)),
@@ -48,14 +54,13 @@ final class Daemon: Sendable {
             }
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeMutableBufferPointer { buffer in
-                cmhd_start_daemon(flags,
-                                  accessHandler, context,
-                                  requestCompleted, context,
-                                  requestStarted, context,
-                                  acceptPolicy, context,
-                                  connectionNotified, context,
-                                  libraryLog, context,
-                                  buffer.baseAddress)
+                // A session's port has its own request-line callback (C function pointers cannot be chosen by an expression).
+                if sessionPort != nil {
+                    return cmhd_start_daemon(flags, accessHandler, context, requestCompleted, context, sessionRequestStarted, startedContext,
+                                             acceptPolicy, context, connectionNotified, context, libraryLog, context, buffer.baseAddress)
+                }
+                return cmhd_start_daemon(flags, accessHandler, context, requestCompleted, context, requestStarted, startedContext,
+                                         acceptPolicy, context, connectionNotified, context, libraryLog, context, buffer.baseAddress)
             }
         }
         guard let started else { return nil }

@@ -24,6 +24,17 @@ func requestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CC
     return Unmanaged.passRetained(state).toOpaque()
 }
 
+/// The same for a session's port, whose context is its `SessionListener`: the request belongs to the session.
+func sessionRequestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    let listener = Unmanaged<SessionListener>.fromOpaque(context!).takeUnretainedValue()
+    let server = listener.server
+    server.activeRequests.add(1, ordering: .relaxed)
+    listener.activeRequests.add(1, ordering: .relaxed)
+    let state = RequestState(rawURI: uri, sessionPort: listener)
+    if let connection { server.connections.requestLine(connection, now: state.startNanoseconds) }
+    return Unmanaged.passRetained(state).toOpaque()
+}
+
 /// libmicrohttpd's call pattern: once after the headers, once per body chunk, once more at the end.
 func accessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
                    _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
@@ -44,6 +55,7 @@ func requestCompleted(_ context: UnsafeMutableRawPointer?, _ connection: OpaqueP
     // Idle from about when the answer was logged (a clock read fewer per request); a request
     // that was never answered reads the clock.
     let now = state.loggedNanoseconds != 0 ? state.loggedNanoseconds : RequestState.monotonicNanoseconds()
+    state.sessionPort?.activeRequests.subtract(1, ordering: .releasing)
     Unmanaged<RequestState>.fromOpaque(raw).release()
     requestContext.pointee = nil
     server.activeRequests.subtract(1, ordering: .releasing)

@@ -51,7 +51,7 @@ extension HTTPServer {
     func adminContext(_ serving: ServingState) -> AdminAPI.Context {
         AdminAPI.Context(snapshot: serving.snapshot, state: runtime, journal: journal,
                          uptimeSeconds: Double(RequestState.monotonicNanoseconds() - startedAt) / 1e9,
-                         reloads: reloads, writer: mockWriter, writeRefusal: writeRefusal)
+                         reloads: reloads, writer: mockWriter, writeRefusal: writeRefusal, sessions: self)
     }
 
     /// Why `POST /__mockd/mocks` may not write here, or nil: anyone who reaches a server listening

@@ -45,7 +45,12 @@ extension HTTPServer {
         if let reason = state.target.percentEncodingError {
             return refuse(connection, method: methodName, url: url, state: state, status: 400, reason: reason)
         }
-        let headers = Self.headers(of: connection)
+        var headers = Self.headers(of: connection)
+        if let sessionPort = state.sessionPort {
+            // On a session's port the request is that session's, whatever the app sent.
+            headers.removeAll { HTTPHeader.namesEqual($0.name, "X-Mock-Session") }
+            headers.append(sessionPort.header)
+        }
         let framing = RequestFraming.Head(headers)
         // libmicrohttpd 0.9.75 lets these through; 0.9.77 and 1.0 refuse most of them themselves
         // (`MHD_OPTION_CLIENT_DISCIPLINE_LVL`). Kept after upgrading: cheap, and it says why in JSON.
@@ -117,6 +122,11 @@ extension HTTPServer {
         guard path.utf8.first == UInt8(ascii: "/") else {
             return refuse(connection, method: reader.head.method, url: url, state: state, status: 400,
                           reason: "the request target must be a path starting with '/' (or an absolute URL)")
+        }
+        if state.sessionPort != nil && AdminAPI.isAdminPath(path) {
+            let request = MockRequest(method: reader.head.method, path: path)
+            return execute(.respond(Reply(.built(AdminAPI.notOnSessionPort(request)), scenario: "")), for: request, serving: reader.head.serving,
+                           connection: connection, state: state)
         }
         let serving = reader.head.serving
         let request = reader.request(path: path, target: state.target,

@@ -30,6 +30,8 @@ package final class HTTPServer: Sendable {
     let logger: Logger
     let current: Lock<ServingState>
     private let daemons = Lock<[Daemon]>([])
+    /// Session ports by session id (`HTTPServer+Sessions`).
+    let sessions = Lock<[String: OpenSession]>([:])
     private let boundPort = Atomic<Int>(0)
     private let listenURLs = Lock<[String]>([])
     /// Requests between their request line and their completion (for graceful shutdown).
@@ -140,6 +142,9 @@ package final class HTTPServer: Sendable {
         let stopping = daemons.withLock { daemons in
             defer { daemons = [] }
             return daemons
+        } + sessions.withLock { sessions in
+            defer { sessions = [:] }
+            return sessions.values.map(\.daemon)
         }
         guard !stopping.isEmpty else { return }
         connections.stop()

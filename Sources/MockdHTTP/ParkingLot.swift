@@ -110,6 +110,16 @@ final class ParkingLot: Sendable {
         }
     }
 
+    /// Resumes the parked requests `chosen` selects (a closing session port's).
+    func resume(where chosen: (RequestState) -> Bool) {
+        table.withLock { table in
+            for (key, request) in table.requests where chosen(request.state) {
+                MHD_resume_connection(request.connection.raw)
+                table.requests.removeValue(forKey: key)
+            }
+        }
+    }
+
     /// Shutdown begins: nothing is parked from now on. Returns what is parked now.
     func close() -> [Parked] {
         closedFlag.store(true, ordering: .relaxed)

@@ -59,8 +59,12 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     /// time starts there, without another clock read at completion.
     @exclusivity(unchecked) var loggedNanoseconds: UInt64 = 0
 
-    init(rawURI: UnsafePointer<CChar>?) {
+    /// The session port it arrived on (nil: the main port): the request belongs to that session.
+    let sessionPort: SessionListener?
+
+    init(rawURI: UnsafePointer<CChar>?, sessionPort: SessionListener? = nil) {
         target = rawURI.map(RequestTarget.init) ?? .empty
+        self.sessionPort = sessionPort
         startNanoseconds = Self.monotonicNanoseconds()
     }
 

@@ -45,6 +45,11 @@ package struct ServerConfiguration: Sendable {
     /// Most requests parked at once (delayed, stalled by a timeout fault, or waiting on the
     /// upstream); past it a request that would be parked gets 503 at once.
     package var maxParked: Int = 10_000
+    /// Session ports (`POST /__mockd/sessions`) open at most this many at once.
+    package var maxSessions: Int = 64
+    /// Where session ports are taken from (`--session-ports A-B`, for a container that must
+    /// publish them); nil: any free port.
+    package var sessionPorts: ClosedRange<Int>? = nil
     /// A `timeout` fault holds the request this long, then closes the connection: a client
     /// that never gives up cannot pin a slot forever.
     package var stallLimit: Duration = .seconds(120)

@@ -22,6 +22,9 @@ struct HealthCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait for the answer.", valueName: "seconds"))
     var timeout: Int = 2
 
+    @Option(help: ArgumentHelp("Ask again until mockd answers, for up to this many seconds (a script that has just started mockd in the background). [default: 0, ask once]", valueName: "seconds"))
+    var wait: Int = 0
+
     func run() throws {
         Signals.unblock()
         var target = host ?? Environment.string("MOCKD_HOST") ?? "127.0.0.1"
@@ -29,16 +32,28 @@ struct HealthCommand: ParsableCommand {
         if target == "::" { target = "::1" }
         let port = try self.port ?? Environment.int("MOCKD_PORT") ?? 8080
         let token = Environment.string("MOCKD_ADMIN_TOKEN")
-        do {
-            let answer = try HealthProbe(host: target, port: port, timeoutSeconds: timeout, token: token).run()
-            guard answer.status == 200 else {
-                FileHandleOutput.standardError("mockd health: \(target):\(port) answered HTTP \(answer.status)")
+        let probe = HealthProbe(host: target, port: port, timeoutSeconds: timeout, token: token)
+        // A mockd just started may not listen yet (refused) or not have loaded (503): ask again
+        // every 100 ms until `wait` is over. Plain polling: a process outside cannot be told.
+        let deadline = ContinuousClock.now + .seconds(max(0, wait))
+        while true {
+            let problem: String
+            do {
+                let answer = try probe.run()
+                if answer.status == 200 {
+                    print(Self.trimmingWhiteSpace(answer.body))
+                    return
+                }
+                problem = "\(target):\(port) answered HTTP \(answer.status)"
+            } catch let error as HealthProbe.Failure {
+                problem = error.message
+            }
+            guard ContinuousClock.now < deadline else {
+                FileHandleOutput.standardError("mockd health: \(problem)\(wait > 0 ? " (asked for \(wait) s)" : "")")
                 throw ExitCode.failure
             }
-            print(Self.trimmingWhiteSpace(answer.body))
-        } catch let error as HealthProbe.Failure {
-            FileHandleOutput.standardError("mockd health: \(error.message)")
-            throw ExitCode.failure
+            var pause = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+            nanosleep(&pause, nil)
         }
     }
 

@@ -87,6 +87,12 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-parked"), help: ArgumentHelp("Requests waiting at once on delays, timeout faults or the upstream; more get 503. [env: MOCKD_MAX_PARKED; default: \(ServeCommand.defaults.maxParked)]", valueName: "n"))
     var maxParked: Int?
 
+    @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Session ports (POST /__mockd/sessions) open at once; more get 503. [env: MOCKD_MAX_SESSIONS; default: \(ServeCommand.defaults.maxSessions)]", valueName: "n"))
+    var maxSessions: Int?
+
+    @Option(name: .customLong("session-ports"), help: ArgumentHelp("Take session ports from this range (for a container that publishes them); default: any free port. [env: MOCKD_SESSION_PORTS]", valueName: "A-B"))
+    var sessionPorts: String?
+
     @Flag(help: "Allow any origin (CORS) and answer preflight requests with 204. [env: MOCKD_CORS]")
     var cors = false
 
@@ -139,6 +145,8 @@ struct ServeCommand: ParsableCommand {
         server.headTimeoutSeconds = try Self.integer(headTimeout, "head-timeout", default: server.headTimeoutSeconds, in: 1...Int.max)
         server.minimumBodyRate = try Self.integer(minBodyRate, "min-body-rate", default: server.minimumBodyRate, in: 0...Int.max)
         server.maxParked = try Self.integer(maxParked, "max-parked", default: server.maxParked, in: 0...Int.max)
+        server.maxSessions = try Self.integer(maxSessions, "max-sessions", default: server.maxSessions, in: 0...10_000)
+        server.sessionPorts = try (sessionPorts ?? Environment.string("MOCKD_SESSION_PORTS")).map(Self.portRange)
         server.globalDelay = .milliseconds(try Self.integer(delay, "delay", default: 0, in: 0...600_000))
         server.cors = try Self.flag(cors, "cors")
         server.adminEnabled = !(try Self.flag(noAdmin, "no-admin"))
@@ -185,6 +193,15 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--\(name) \(result): expected \(expected)")
         }
         return result
+    }
+
+    /// `--session-ports 50000-50063`: two ports, the first not above the second.
+    static func portRange(_ text: String) throws -> ClosedRange<Int> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let low = Int(parts[0]), let high = Int(parts[1]), 1 <= low, low <= high, high <= 65535 else {
+            throw ValidationError("--session-ports \(text): expected a range of ports like 50000-50063")
+        }
+        return low...high
     }
 
     /// `MOCKD_NAME`'s value as one of an option's choices; nil when it is not set.

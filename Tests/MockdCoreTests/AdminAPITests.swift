@@ -364,6 +364,7 @@ struct AdminAPITests {
             "GET /__mockd/health", "GET /__mockd/routes", "GET /__mockd/scenario", "PUT /__mockd/scenario",
             "GET /__mockd/requests", "DELETE /__mockd/requests", "POST /__mockd/reset", "POST /__mockd/reload",
             "GET /__mockd/", "GET /__mockd/sources", "GET /__mockd/source", "GET /__mockd/events", "POST /__mockd/mocks",
+            "POST /__mockd/sessions", "GET /__mockd/sessions", "DELETE /__mockd/sessions/{id}",
             "POST /__mockd/stubs", "GET /__mockd/stubs", "DELETE /__mockd/stubs/{id}",
         ])
     }

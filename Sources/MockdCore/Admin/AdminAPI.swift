@@ -16,9 +16,12 @@ package struct AdminAPI: Sendable {
         package var writer: (any MockFileWriting)?
         /// Why writing is refused (mockd listens beyond loopback without `--admin-token`); nil: allowed.
         package var writeRefusal: String?
+        /// Opens and closes session ports (`POST /__mockd/sessions`); nil: this server cannot.
+        package var sessions: (any SessionPorts)?
 
         package init(snapshot: Snapshot, state: RuntimeState, journal: RequestJournal, uptimeSeconds: Double,
-                    reloads: (any Reloading)? = nil, writer: (any MockFileWriting)? = nil, writeRefusal: String? = nil) {
+                    reloads: (any Reloading)? = nil, writer: (any MockFileWriting)? = nil, writeRefusal: String? = nil,
+                    sessions: (any SessionPorts)? = nil) {
             self.snapshot = snapshot
             self.state = state
             self.journal = journal
@@ -26,6 +29,7 @@ package struct AdminAPI: Sendable {
             self.reloads = reloads
             self.writer = writer
             self.writeRefusal = writeRefusal
+            self.sessions = sessions
         }
 
         /// Reloads now, or says it cannot.
@@ -99,6 +103,10 @@ package struct AdminAPI: Sendable {
         Endpoint("GET", "/__mockd/source") { api, request, context in api.source(request, context) },
         Endpoint("GET", "/__mockd/events", calling: AdminAPI.eventsCall),
         Endpoint("POST", "/__mockd/mocks", work: .offThread) { api, request, context in api.createMock(request, context) },
+        Endpoint("POST", "/__mockd/sessions") { api, request, context in api.openSession(request, context) },
+        Endpoint("GET", "/__mockd/sessions") { api, _, context in api.listSessions(context) },
+        // Waits for the session's requests in flight: not on a server thread.
+        Endpoint("DELETE", "/__mockd/sessions/", work: .offThread) { api, request, context in api.closeSession(request, context) },
         Endpoint("POST", "/__mockd/stubs") { api, request, context in api.addStub(request, context) },
         Endpoint("GET", "/__mockd/stubs") { api, _, context in api.listStubs(context) },
         Endpoint("DELETE", "/__mockd/stubs/") { api, request, context in api.removeStub(request, context) },

@@ -1,0 +1,113 @@
+/// `POST /__mockd/sessions`, `GET /__mockd/sessions`, `DELETE /__mockd/sessions/ID`: a session
+/// is a base URL. Each has a port of its own, and every request that arrives there belongs to
+/// it as if it carried `X-Mock-Session`, so an app under test needs no header of its own.
+extension AdminAPI {
+    static let sessionKeys = ["id", "scenario"]
+
+    func openSession(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+        guard let ports = context.sessions else { return json(501, ["error": "this server cannot open session ports"]) }
+        var body = JSONValue.object([])
+        if !request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            guard let parsed = try? JSONParser.parse(request.body), case .object = parsed else {
+                return json(400, ["error": #"expected no body, or a JSON body like {"id": "sim-3", "scenario": "empty"} (both optional)"#])
+            }
+            body = parsed
+        }
+        if let refusal = unknownKeys(body, known: Self.sessionKeys) { return refusal }
+        var id: String?
+        if let raw = body["id"] {
+            guard case .string(let text) = raw, SessionID.isValid(text) else {
+                return json(400, ["error": .string("\"id\" must be 1-64 letters, digits, '-', '_' or '.', found \(raw.serialized)")])
+            }
+            id = text
+        }
+        var scenario: String?
+        if let raw = body["scenario"] {
+            let known = knownScenarios(context)
+            guard case .string(let name) = raw, known.contains(name) else {
+                return json(400, ["error": .string("unknown scenario \(raw.serialized)"), "known": .array(known.map { .string($0) })])
+            }
+            scenario = name
+        }
+        switch ports.open(id: id) {
+        case .failure(let refusal):
+            return json(refusal.status, ["error": .string(refusal.message)])
+        case .success(let port):
+            context.state.reset(session: port.id)  // a new session starts clean, even with a reused id
+            if let scenario { context.state.setScenario(scenario, session: port.id) }
+            return json(201, describe(port, context))
+        }
+    }
+
+    func listSessions(_ context: Context) -> BuiltResponse {
+        json(200, ["sessions": .array((context.sessions?.list() ?? []).map { describe($0, context) })])
+    }
+
+    /// Closes the port and forgets the session's scenario, sequences and stubs; its journal
+    /// entries stay until the journal is cleared (they are what the test checks).
+    func closeSession(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+        let id = String(request.path.dropFirst("/__mockd/sessions/".count))
+        guard let ports = context.sessions, ports.close(id: id) else {
+            return json(404, ["error": .string("no session \(JSONText.quoted(id)); GET /__mockd/sessions lists them")])
+        }
+        context.state.reset(session: id)
+        return json(200, ["id": .string(id), "deleted": true])
+    }
+
+    func describe(_ port: SessionPort, _ context: Context) -> JSONValue {
+        let scenarios = context.state.sessionScenarios()
+        return .object([
+            ("id", .string(port.id)), ("port", .number(port.port)), ("baseURL", .string(port.baseURL)),
+            ("scenario", scenarios[port.id].map { .string($0) } ?? .null),
+        ])
+    }
+
+    /// What a session port answers on `/__mockd/`: the admin API stays on the main port.
+    package static func notOnSessionPort(_ request: MockRequest) -> BuiltResponse {
+        AdminAPI().json(404, ["error": .string("no admin API on a session's port: \(request.method) \(request.path) goes to mockd's main port")])
+    }
+}
+
+/// A session's port, as the admin API lists it.
+package struct SessionPort: Sendable {
+    package let id: String
+    package let port: Int
+    /// `http://127.0.0.1:53121`: what the app under test is given as its base URL.
+    package let baseURL: String
+
+    package init(id: String, port: Int, baseURL: String) {
+        self.id = id
+        self.port = port
+        self.baseURL = baseURL
+    }
+}
+
+/// Why a session port was not opened, with the status the admin API answers.
+package struct SessionRefusal: Error, Sendable {
+    package let status: Int
+    package let message: String
+
+    package init(status: Int, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+}
+
+/// Who opens and closes session ports (the HTTP adapter); the core decides the calls.
+package protocol SessionPorts: AnyObject, Sendable {
+    /// Opens a port for `id` (nil: an id is made up).
+    func open(id: String?) -> Result<SessionPort, SessionRefusal>
+    /// Closes the port; false when there is no such session.
+    func close(id: String) -> Bool
+    func list() -> [SessionPort]
+}
+
+enum SessionID {
+    /// Ids go into URLs and headers as they are.
+    static func isValid(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        }
+    }
+}

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+package import MockdCore
+import MockdLock
+import Synchronization
+
+/// One session's port: what its daemon's request-line callback gets as its context. Requests
+/// there belong to the session (`X-Mock-Session` is set to it, whatever the app sent).
+final class SessionListener: Sendable {
+    /// Unowned: the server owns its session daemons, which stop before it goes.
+    unowned(unsafe) let server: HTTPServer
+    let id: String
+    /// The header every request on this port carries, made once.
+    let header: HTTPHeader
+    /// Requests on this port between their request line and their completion: closing the
+    /// port waits for them (a daemon must not stop with a request suspended).
+    let activeRequests = Atomic<Int>(0)
+
+    init(server: HTTPServer, id: String) {
+        self.server = server
+        self.id = id
+        header = HTTPHeader("X-Mock-Session", id)
+    }
+}
+
+/// Session ports: `POST /__mockd/sessions` opens one (a libmicrohttpd daemon on the main
+/// listener's host), `DELETE /__mockd/sessions/ID` closes it. The core decides the calls;
+/// this is the part that listens.
+extension HTTPServer: SessionPorts {
+    struct OpenSession: Sendable {
+        let port: SessionPort
+        let daemon: Daemon
+    }
+
+    package func open(id: String?) -> Result<SessionPort, SessionRefusal> {
+        let host: ListenAddress
+        do {
+            guard let first = try ListenAddress.resolve(host: configuration.host, port: 0).first else {
+                return .failure(SessionRefusal(status: 503, "no address to listen on for \(configuration.host)"))
+            }
+            host = first
+        } catch {
+            return .failure(SessionRefusal(status: 503, "\(error)"))
+        }
+        return sessions.withLock { sessions -> Result<SessionPort, SessionRefusal> in
+            let id = id ?? nextSessionID(sessions)
+            if sessions[id] != nil { return .failure(SessionRefusal(status: 409, "session \(JSONText.quoted(id)) exists; DELETE /__mockd/sessions/\(id) first, or choose another id")) }
+            guard sessions.count < configuration.maxSessions else {
+                return .failure(SessionRefusal(status: 503, "\(sessions.count) sessions are open, the limit (--max-sessions \(configuration.maxSessions)); close one with DELETE /__mockd/sessions/ID"))
+            }
+            let listener = SessionListener(server: self, id: id)
+            let used = Set(sessions.values.map(\.port.port))
+            let candidates = configuration.sessionPorts.map { range in range.filter { !used.contains($0) } } ?? [0]
+            for port in candidates {
+                guard let daemon = Daemon(on: host.with(port: port), configuration: configuration, server: self, sessionPort: listener) else { continue }
+                let open = SessionPort(id: id, port: daemon.boundPort, baseURL: "http://\(host.hostText):\(daemon.boundPort)")
+                sessions[id] = OpenSession(port: open, daemon: daemon)
+                logger.info("session port opened", metadata: ["session": "\(id)", "url": "\(open.baseURL)"])
+                return .success(open)
+            }
+            if let range = configuration.sessionPorts {
+                return .failure(SessionRefusal(status: 503, "no free port in --session-ports \(range.lowerBound)-\(range.upperBound)"))
+            }
+            return .failure(SessionRefusal(status: 503, "cannot listen on \(host.hostText): \(String(cString: strerror(errno)))"))
+        }
+    }
+
+    package func close(id: String) -> Bool {
+        guard let open = sessions.withLock({ $0.removeValue(forKey: id) }) else { return false }
+        retire(open.daemon)
+        logger.info("session port closed", metadata: ["session": "\(id)", "url": "\(open.port.baseURL)"])
+        return true
+    }
+
+    package func list() -> [SessionPort] {
+        sessions.withLock { $0.values.map(\.port) }.sorted { $0.id < $1.id }
+    }
+
+    /// Stops a session's daemon once nothing of it is suspended: it stops taking connections,
+    /// its parked requests are answered now (as at shutdown), and those in flight finish
+    /// (10 s at most). Blocks: the admin API runs it off the server's threads.
+    func retire(_ daemon: Daemon) {
+        guard let listener = daemon.sessionPort else { return }
+        daemon.quiesce()
+        let deadline = ContinuousClock.now + .seconds(10)
+        repeat {
+            parking.resume { $0.sessionPort === listener }
+            if listener.activeRequests.load(ordering: .acquiring) == 0 { break }
+            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&pause, nil)
+        } while ContinuousClock.now < deadline
+        parking.resume { $0.sessionPort === listener }
+        withExtendedLifetime(daemon) {}  // stopped here, when the last reference goes
+    }
+
+    /// `s1`, `s2`…: the first not taken.
+    private func nextSessionID(_ sessions: [String: OpenSession]) -> String {
+        var number = sessions.count + 1
+        while sessions["s\(number)"] != nil { number += 1 }
+        return "s\(number)"
+    }
+}
