@@ -173,7 +173,9 @@ public final class MockdProcess: @unchecked Sendable {
     private func read(_ handle: FileHandle, lookingForListening: Bool) {
         let reader = Thread { [self] in
             var pending = Data()
-            while let chunk = try? handle.read(upToCount: 16 * 1024), !chunk.isEmpty {
+            // availableData: one read(2), whatever has come (read(upToCount:) would wait for the
+            // whole count on Linux, and the listening line is far shorter); empty at the end.
+            while case let chunk = handle.availableData, !chunk.isEmpty {
                 pending.append(chunk)
                 guard let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
                 let text = String(decoding: pending[..<lastNewline], as: UTF8.self)
