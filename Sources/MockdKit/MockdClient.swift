@@ -157,6 +157,7 @@ public struct MockdClient: Sendable {
     ///   - headers: Headers to answer with.
     ///   - session: The session it answers for; `nil` answers everyone.
     ///   - encoder: The encoder for `json` (set its key strategy for snake_case APIs).
+    @discardableResult
     public func stub<Body: Encodable>(method: String = "GET", path: String, status: Int = 200, json: Body,
                                       headers: [String: String] = [:], session: String? = nil,
                                       encoder: JSONEncoder = JSONEncoder()) async throws -> MockdStub {
@@ -166,6 +167,7 @@ public struct MockdClient: Sendable {
 
     /// Adds a stub that answers `method path` with `status`, `headers` and no body (an error
     /// status, for one): `POST /__mockd/stubs`.
+    @discardableResult
     public func stub(method: String = "GET", path: String, status: Int, headers: [String: String] = [:],
                      session: String? = nil) async throws -> MockdStub {
         try await stub(route: Self.route(method: method, path: path, status: status, headers: headers, body: nil), session: session)

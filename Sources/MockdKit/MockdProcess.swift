@@ -1,14 +1,15 @@
 #if os(macOS) || os(Linux)
 public import Foundation
 
-/// Runs a mockd executable for the length of a test suite: on a free port of 127.0.0.1, over a
-/// data root of the test's own. macOS and Linux only (a simulator cannot start processes).
+/// Runs a mockd executable for the length of a test or a suite: on a free port of 127.0.0.1,
+/// over a data root of the test's own. macOS and Linux only (a simulator cannot start processes).
 ///
 /// ```swift
 /// let mockd = MockdProcess(root: fixtures.appendingPathComponent("MockData"))
 /// let client = try await mockd.start()
-/// defer { Task { await mockd.stop() } }
 /// let health = try await client.health()
+/// // …
+/// await mockd.stop()
 /// ```
 ///
 /// ``start(timeout:)`` runs `mockd --root ROOT [--routes DIR] --port 0 --host 127.0.0.1`
@@ -17,7 +18,9 @@ public import Foundation
 /// `MOCKD_*` variable, so a developer's shell settings (`MOCKD_ADMIN_TOKEN`, `MOCKD_PROXY`…) do
 /// not change the server a test talks to; give such settings as ``arguments``.
 ///
-/// The state lives behind a lock, which is why the class is `@unchecked Sendable`.
+/// Call ``stop(timeout:)`` when done; a `MockdProcess` that goes away while mockd runs sends it
+/// SIGTERM without waiting. The state lives behind a lock, which is why the class is
+/// `@unchecked Sendable`.
 public final class MockdProcess: @unchecked Sendable {
     /// The executable given to ``init(executable:root:routes:arguments:adminToken:)``, or `nil` to
     /// look for `mockd` on `PATH`.
@@ -32,15 +35,10 @@ public final class MockdProcess: @unchecked Sendable {
     /// returns.
     public let adminToken: String?
 
-    private let condition = NSCondition()
-    private var process: Process?
-    private var listeningURL: URL?
-    private var standardOutputEnded = false
-    private var exitStatus: Int32?
-    private var printed = ""
-
-    /// The most of mockd's output ``output`` keeps, in characters.
-    private static let outputLimit = 64 * 1024
+    /// What the pipe readers and the termination handler share with the caller. A class of its
+    /// own, so that those (which live as long as mockd does) do not keep the `MockdProcess` alive
+    /// and its `deinit` can still stop a forgotten mockd.
+    private let run = Run()
 
     /// A process not started yet.
     ///
@@ -59,24 +57,20 @@ public final class MockdProcess: @unchecked Sendable {
     }
 
     deinit {
-        // A process left running would outlive the tests; stop() is the way to wait for it.
-        if let process, process.isRunning { process.terminate() }
+        // A mockd left running would outlive the tests; stop() is the way to wait for it.
+        if let process = run.process, process.isRunning { process.terminate() }
     }
 
     /// The main port's URL once mockd listens, else `nil`.
-    public var url: URL? {
-        condition.lock()
-        defer { condition.unlock() }
-        return listeningURL
-    }
+    public var url: URL? { run.locked { $0.listeningURL } }
 
-    /// What mockd printed on stdout and stderr so far (its last 64 KiB): startup lines,
-    /// configuration errors, one access-log line per request.
-    public var output: String {
-        condition.lock()
-        defer { condition.unlock() }
-        return printed
-    }
+    /// `true` from ``start(timeout:)`` until mockd has exited.
+    public var isRunning: Bool { run.locked { $0.process != nil && $0.exitStatus == nil } }
+
+    /// What mockd printed on stdout and stderr so far (the last 64 KiB): startup lines,
+    /// configuration errors, one access-log line per request. Complete once ``stop(timeout:)``
+    /// has returned.
+    public var output: String { run.locked { $0.printed } }
 
     /// Starts mockd and returns a client for it once it listens.
     ///
@@ -88,13 +82,8 @@ public final class MockdProcess: @unchecked Sendable {
     public func start(timeout: TimeInterval = 15) async throws -> MockdClient {
         try launch()
         let deadline = Date(timeIntervalSinceNow: timeout)
-        // The wait is a condition variable that the output readers and the termination handler
-        // signal; it runs on a thread of its own, never on the concurrency pool.
-        let result: Result<URL, MockdError> = await withCheckedContinuation { continuation in
-            let waiter = Thread { continuation.resume(returning: self.waitUntilListening(deadline: deadline)) }
-            waiter.name = "MockdProcess.start"
-            waiter.start()
-        }
+        let run = self.run
+        let result = await Self.onThread(named: "MockdProcess.start") { run.waitUntilListening(deadline: deadline) }
         switch result {
         case .success(let url):
             return MockdClient(url: url, token: adminToken)
@@ -105,40 +94,26 @@ public final class MockdProcess: @unchecked Sendable {
     }
 
     /// Stops mockd: SIGTERM, which lets it finish the requests in flight, then waits for it to
-    /// exit; after `timeout` seconds, SIGKILL. Does nothing when it is not running.
+    /// exit and for the last of its output; after `timeout` seconds, SIGKILL. Does nothing when it
+    /// is not running.
     ///
     /// - Parameter timeout: Seconds to wait for mockd to exit after SIGTERM.
     public func stop(timeout: TimeInterval = 5) async {
-        guard let running = startedProcess, running.isRunning else { return }
-        running.terminate()
+        let run = self.run
+        guard let process = run.locked({ $0.process }), process.isRunning else { return }
+        process.terminate()
         let deadline = Date(timeIntervalSinceNow: timeout)
-        let exited: Bool = await withCheckedContinuation { continuation in
-            let waiter = Thread { continuation.resume(returning: self.waitForExit(deadline: deadline)) }
-            waiter.name = "MockdProcess.stop"
-            waiter.start()
-        }
-        if !exited, running.isRunning {
-            // Foundation's Process sends SIGTERM and SIGINT only; kill(2) comes with it.
-            _ = kill(running.processIdentifier, SIGKILL)
-            _ = await withCheckedContinuation { continuation in
-                Thread { continuation.resume(returning: self.waitForExit(deadline: .distantFuture)) }.start()
-            }
-        }
+        let exited = await Self.onThread(named: "MockdProcess.stop") { run.waitForExit(deadline: deadline) }
+        guard !exited, process.isRunning else { return }
+        // Foundation's Process sends SIGTERM and SIGINT only; kill(2) comes with it.
+        _ = kill(process.processIdentifier, SIGKILL)
+        let killed = Date(timeIntervalSinceNow: timeout)
+        _ = await Self.onThread(named: "MockdProcess.stop") { run.waitForExit(deadline: killed) }
     }
 
     // MARK: Launching
 
-    /// The process, once launched (a synchronous accessor: async code may not take the lock).
-    private var startedProcess: Process? {
-        condition.lock()
-        defer { condition.unlock() }
-        return process
-    }
-
     private func launch() throws {
-        condition.lock()
-        defer { condition.unlock() }
-        guard process == nil else { throw MockdError.processFailed("start() was called already") }
         let process = Process()
         process.executableURL = try executable ?? Self.onPath("mockd")
         var arguments = ["--root", root.path]
@@ -152,87 +127,29 @@ public final class MockdProcess: @unchecked Sendable {
         process.standardOutput = standardOutput
         process.standardError = standardError
         process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { [self] ended in
-            condition.lock()
-            exitStatus = ended.terminationStatus
-            condition.broadcast()
-            condition.unlock()
+        let run = self.run
+        process.terminationHandler = { ended in run.exited(ended.terminationStatus) }
+        try run.locked { state in
+            guard state.process == nil else { throw MockdError.processFailed("start() was called already") }
+            do {
+                try process.run()
+            } catch {
+                throw MockdError.processFailed("could not run \(process.executableURL?.path ?? "mockd"): \(error)")
+            }
+            state.process = process
         }
-        do {
-            try process.run()
-        } catch {
-            throw MockdError.processFailed("could not run \(process.executableURL?.path ?? "mockd"): \(error)")
-        }
-        self.process = process
-        read(standardOutput.fileHandleForReading, lookingForListening: true)
-        read(standardError.fileHandleForReading, lookingForListening: false)
+        run.read(standardOutput.fileHandleForReading, lookingForListening: true)
+        run.read(standardError.fileHandleForReading, lookingForListening: false)
     }
 
-    /// Reads `handle` to its end on a thread of its own (mockd must never block on a full pipe),
-    /// keeping the lines in ``output``; on stdout, the first listening line gives the URL.
-    private func read(_ handle: FileHandle, lookingForListening: Bool) {
-        let reader = Thread { [self] in
-            var pending = Data()
-            // availableData: one read(2), whatever has come (read(upToCount:) would wait for the
-            // whole count on Linux, and the listening line is far shorter); empty at the end.
-            while case let chunk = handle.availableData, !chunk.isEmpty {
-                pending.append(chunk)
-                guard let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-                let text = String(decoding: pending[..<lastNewline], as: UTF8.self)
-                pending.removeSubrange(...lastNewline)
-                record(text, lookingForListening: lookingForListening)
-            }
-            if !pending.isEmpty { record(String(decoding: pending, as: UTF8.self), lookingForListening: lookingForListening) }
-            condition.lock()
-            if lookingForListening { standardOutputEnded = true }
-            condition.broadcast()
-            condition.unlock()
+    /// `work` on a thread of its own: the waits block on a condition variable, which must not
+    /// happen on the concurrency pool's few threads.
+    private static func onThread<T: Sendable>(named name: String, _ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: work()) }
+            thread.name = name
+            thread.start()
         }
-        reader.name = lookingForListening ? "MockdProcess.stdout" : "MockdProcess.stderr"
-        reader.start()
-    }
-
-    private func record(_ lines: String, lookingForListening: Bool) {
-        condition.lock()
-        defer { condition.unlock() }
-        printed += lines + "\n"
-        if printed.count > Self.outputLimit { printed = String(printed.suffix(Self.outputLimit)) }
-        guard lookingForListening, listeningURL == nil else { return }
-        for line in lines.split(separator: "\n") {
-            if let url = Self.listeningURL(in: String(line)) {
-                listeningURL = url
-                condition.broadcast()
-                return
-            }
-        }
-    }
-
-    private func waitUntilListening(deadline: Date) -> Result<URL, MockdError> {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let listeningURL { return .success(listeningURL) }
-            if let exitStatus {
-                return .failure(.processFailed("mockd exited with status \(exitStatus) before it listened; it printed:\n\(printed)"))
-            }
-            if standardOutputEnded {
-                return .failure(.processFailed("mockd closed its output before it listened; it printed:\n\(printed)"))
-            }
-            if !condition.wait(until: deadline) {
-                if let listeningURL { return .success(listeningURL) }
-                return .failure(.processFailed("mockd did not listen within the timeout; it printed:\n\(printed)"))
-            }
-        }
-    }
-
-    /// `true` once the process has exited, `false` when `deadline` came first.
-    private func waitForExit(deadline: Date) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while exitStatus == nil {
-            if !condition.wait(until: deadline) { return exitStatus != nil }
-        }
-        return true
     }
 
     // MARK: Helpers
@@ -261,6 +178,108 @@ public final class MockdProcess: @unchecked Sendable {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
         throw MockdError.processFailed("no \(name) on PATH (\(path)); give MockdProcess(executable:) the path")
+    }
+}
+
+/// One run of mockd: the process, what it printed, whether it listens or has exited. Every
+/// field is read and written under `condition`'s lock, hence `@unchecked Sendable`.
+private final class Run: @unchecked Sendable {
+    struct State {
+        var process: Process?
+        var listeningURL: URL?
+        var readersEnded = 0
+        var exitStatus: Int32?
+        var printed = ""
+    }
+
+    /// The most of mockd's output kept, in characters.
+    static let outputLimit = 64 * 1024
+
+    private let condition = NSCondition()
+    private var state = State()
+
+    /// The process, once launched.
+    var process: Process? { locked { $0.process } }
+
+    func locked<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body(&state)
+    }
+
+    func exited(_ status: Int32) {
+        condition.lock()
+        state.exitStatus = status
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Reads `handle` to its end on a thread of its own (mockd must never block on a full pipe),
+    /// keeping the lines; on stdout, the first listening line gives the URL.
+    func read(_ handle: FileHandle, lookingForListening: Bool) {
+        let reader = Thread { [self] in
+            var pending = Data()
+            // availableData: one read(2), whatever has come (read(upToCount:) would wait for the
+            // whole count on Linux, and the listening line is far shorter); empty at the end.
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                pending.append(chunk)
+                guard let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+                let text = String(decoding: pending[..<lastNewline], as: UTF8.self)
+                pending.removeSubrange(...lastNewline)
+                record(text, lookingForListening: lookingForListening)
+            }
+            if !pending.isEmpty { record(String(decoding: pending, as: UTF8.self), lookingForListening: lookingForListening) }
+            condition.lock()
+            state.readersEnded += 1
+            condition.broadcast()
+            condition.unlock()
+        }
+        reader.name = lookingForListening ? "MockdProcess.stdout" : "MockdProcess.stderr"
+        reader.start()
+    }
+
+    private func record(_ lines: String, lookingForListening: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        state.printed += lines + "\n"
+        if state.printed.count > Self.outputLimit { state.printed = String(state.printed.suffix(Self.outputLimit)) }
+        guard lookingForListening, state.listeningURL == nil else { return }
+        for line in lines.split(separator: "\n") {
+            if let url = MockdProcess.listeningURL(in: String(line)) {
+                state.listeningURL = url
+                condition.broadcast()
+                return
+            }
+        }
+    }
+
+    func waitUntilListening(deadline: Date) -> Result<URL, MockdError> {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let url = state.listeningURL { return .success(url) }
+            // Both pipes at their end: nothing more can come, and `printed` holds all of it (the
+            // exit alone may be seen before the last lines, a configuration error's among them).
+            if state.readersEnded == 2 {
+                let how = state.exitStatus.map { "exited with status \($0)" } ?? "closed its output"
+                return .failure(.processFailed("mockd \(how) before it listened; it printed:\n\(state.printed)"))
+            }
+            if !condition.wait(until: deadline) {
+                if let url = state.listeningURL { return .success(url) }
+                return .failure(.processFailed("mockd did not listen within the timeout; it printed:\n\(state.printed)"))
+            }
+        }
+    }
+
+    /// `true` once the process has exited and both pipes are read to their end (so `printed`
+    /// holds all mockd printed), `false` when `deadline` came first.
+    func waitForExit(deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while state.exitStatus == nil || state.readersEnded < 2 {
+            if !condition.wait(until: deadline) { return state.exitStatus != nil && state.readersEnded == 2 }
+        }
+        return true
     }
 }
 #endif

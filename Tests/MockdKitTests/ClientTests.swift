@@ -68,6 +68,21 @@ struct ClientTests {
         }
     }
 
+    @Test("stop ends mockd: it no longer answers, and a second stop does nothing")
+    func stop() async throws {
+        var stopped: (MockdClient, MockdProcess)?
+        try await withMockd { client, process in
+            #expect(process.isRunning)
+            await process.stop()
+            #expect(!process.isRunning)
+            stopped = (client, process)
+        }
+        let (client, process) = try #require(stopped)
+        await process.stop()
+        await #expect(throws: (any Error).self) { _ = try await client.health() }
+        #expect(process.output.contains("stopped"))
+    }
+
     @Test("with a token, calls without it are refused and calls with it pass")
     func token() async throws {
         try await withMockd(adminToken: "secret") { client, _ in
