@@ -118,7 +118,7 @@ public struct MockdClient: Sendable {
     /// - Parameters:
     ///   - filter: Which requests count.
     ///   - count: How many must match.
-    ///   - timeout: Seconds the server waits at most.
+    ///   - timeout: Seconds the server waits at most, rounded up to a whole second.
     /// - Returns: The matching entries (at least `count`), oldest first.
     /// - Throws: ``MockdError/timedOut(found:)`` with the entries that matched when the time ran out.
     public func waitForRequests(_ filter: MockdRequestFilter, count: Int = 1, timeout: TimeInterval = 5) async throws -> [MockdRequest] {
@@ -211,7 +211,17 @@ extension MockdClient {
         var requests: [MockdRequest]
         var complete: Bool?
     }
-    private struct ErrorBody: Decodable { var error: String }
+    /// mockd's error answer: `error`, and for a refused stub the list of what is wrong.
+    private struct ErrorBody: Decodable {
+        var error: String
+        var errors: [String]?
+
+        /// The text a test shows: `error`, then each of `errors` (they name the JSON paths).
+        var message: String {
+            guard let errors, !errors.isEmpty else { return error }
+            return error + ": " + errors.joined(separator: "; ")
+        }
+    }
 
     private func send(_ method: String, _ path: String, json: [String: String]) async throws -> Data {
         try await send(method, path, body: JSONEncoder().encode(json))
@@ -235,7 +245,7 @@ extension MockdClient {
         }
         guard (200...299).contains(http.statusCode) else {
             let text = String(decoding: data, as: UTF8.self)
-            let message = (try? JSONDecoder().decode(ErrorBody.self, from: data))?.error ?? text
+            let message = (try? JSONDecoder().decode(ErrorBody.self, from: data))?.message ?? text
             throw MockdError.http(status: http.statusCode, message: message, body: text)
         }
         return data
@@ -275,10 +285,9 @@ extension MockdClient {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
-    /// Seconds as the query writes them: `5`, or `0.25`.
+    /// Seconds as `wait` takes them: a whole number, rounded up (mockd refuses `0.5`).
     static func seconds(_ value: TimeInterval) -> String {
-        if value == value.rounded(), value < 1e9 { return String(Int(value)) }
-        return String(format: "%.3f", value)
+        String(Int(min(max(value, 0), 86_400).rounded(.up)))
     }
 
     /// A route object with one response, as JSON text; `body` is JSON text already.

@@ -8,8 +8,9 @@ public enum MockdError: Error, Sendable, Equatable, CustomStringConvertible {
     /// - Parameters:
     ///   - status: The HTTP status, such as 400 for an unknown scenario or 409 for a session id
     ///     that exists already.
-    ///   - message: The `error` text of mockd's JSON answer (`unknown scenario "x"`), or the
-    ///     body itself when it is not such JSON.
+    ///   - message: The `error` text of mockd's JSON answer (`unknown scenario "x"`), followed
+    ///     by its `errors` when there are (a refused stub's, each naming a JSON path); the body
+    ///     itself when it is not such JSON.
     ///   - body: The whole body as text, with any further fields (`"known": [...]`).
     case http(status: Int, message: String, body: String)
 

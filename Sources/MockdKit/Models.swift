@@ -174,18 +174,22 @@ public struct MockdStub: Sendable, Equatable, Hashable, Decodable {
     public var id: String
     /// The session it answers for, or `nil` when it answers everyone.
     public var session: String?
+    /// What its answers name in `X-Mockd-Source` and the journal's `source`, such as `stub#2`.
+    public var origin: String?
     /// The method it matches (a list's methods joined with `,`), when the route names one.
     public var method: String?
-    /// The path it matches, when the route has a `path` (not a `pathPattern`).
+    /// The path it matches as the server shows it: the route's `path`, or `~REGEX` for a
+    /// `pathPattern`.
     public var path: String?
 
-    private enum CodingKeys: String, CodingKey { case id, session, method, path }
+    private enum CodingKeys: String, CodingKey { case id, origin, session, method, path }
 
     /// Decodes the server's description of a stub; `method` may be a string or a list.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         session = try container.decodeIfPresent(String.self, forKey: .session)
+        origin = try? container.decodeIfPresent(String.self, forKey: .origin)
         if let one = try? container.decodeIfPresent(String.self, forKey: .method) {
             method = one
         } else if let many = try? container.decodeIfPresent([String].self, forKey: .method) {

@@ -189,6 +189,7 @@ struct SessionTests {
             #expect(stub.session == session.id)
             #expect(stub.method == "GET")
             #expect(stub.path == "/api/users")
+            #expect(stub.origin == "stub#\(stub.id)")
 
             let (data, response) = try await send("GET", "/api/users", to: session.baseURL)
             #expect(response.statusCode == 200)
@@ -232,7 +233,8 @@ struct SessionTests {
                 _ = try await client.stub(route: Data(#"{"method": "GET", "path": "/x", "response": {"status": "ok"}}"#.utf8))
             }
             #expect(error?.status == 400)
-            #expect(error?.message?.contains("status") == true)
+            // The server's `errors` are in the message: the JSON path of the mistake.
+            #expect(error?.message?.contains("response.status") == true)
         }
     }
 }

@@ -8,12 +8,20 @@ import Testing
 /// The package's folder: this file is Tests/MockdKitTests/Fixture.swift.
 let packageFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// The mockd under test: `$MOCKD_BINARY`, else the debug build of this package.
+/// The mockd under test: `$MOCKD_BINARY`; else the one this build made, beside the test
+/// bundle (whatever the scratch path: `make test-mhd1` builds into .build-mhd1); else
+/// `<package>/.build/debug/mockd`.
 let mockdBinary: URL = {
     if let given = ProcessInfo.processInfo.environment["MOCKD_BINARY"], !given.isEmpty {
         return URL(fileURLWithPath: given)
     }
-    return packageFolder.appendingPathComponent(".build/debug/mockd")
+    var candidates = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }
+        .map { $0.bundleURL.deletingLastPathComponent().appendingPathComponent("mockd") }
+    if let runner = CommandLine.arguments.first {
+        candidates.append(URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("mockd"))
+    }
+    let fallback = packageFolder.appendingPathComponent(".build/debug/mockd")
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? fallback
 }()
 
 /// A real mockd over a copy of the repository's MockData and routes, for one test: started

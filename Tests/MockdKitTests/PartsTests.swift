@@ -40,10 +40,12 @@ struct PartsTests {
         #expect(String(decoding: bare, as: UTF8.self) == #"{"method":"POST","path":"/x","response":{"status":500}}"#)
     }
 
-    @Test("wait seconds are written as the query expects")
+    @Test("wait seconds are whole, rounded up (mockd refuses 0.5)")
     func seconds() {
         #expect(MockdClient.seconds(5) == "5")
-        #expect(MockdClient.seconds(0.25) == "0.250")
+        #expect(MockdClient.seconds(0.25) == "1")
+        #expect(MockdClient.seconds(2.5) == "3")
+        #expect(MockdClient.seconds(-1) == "0")
     }
 
     @Test("a journal entry decodes with fields missing and fields added")
