@@ -28,9 +28,18 @@ let executableLinking: [LinkerSetting] = [
 
 let package = Package(
     name: "mockd",
-    platforms: [.macOS(.v15)],
+    // One minimum per platform for the whole package: SwiftPM has no per-target platforms. macOS
+    // stays at 15, what the server needs (Synchronization.Mutex and the rest), so the executable's
+    // minimum is not a claim nobody checks. iOS 15 is there for MockdKit alone (an XCUITest target
+    // runs in the simulator; nothing else here is built for iOS). MockdKit's own code uses nothing
+    // newer than macOS 12 / iOS 15 (no Duration, no Mutex, no URL(filePath:)), so it needs no
+    // @available, and lowering macOS, if the server ever allows it, is this line alone; until then a
+    // project below macOS 15 copies Sources/MockdKit (Foundation only) instead (docs/TESTKIT.md).
+    platforms: [.macOS(.v15), .iOS(.v15)],
     products: [
         .executable(name: "mockd", targets: ["mockd"]),
+        // The Swift test kit: a client for the admin API, and MockdProcess to run a mockd from tests.
+        .library(name: "MockdKit", targets: ["MockdKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -114,6 +123,12 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // The test kit: Foundation only (FoundationNetworking on Linux), no dependency and no C, so an
+        // XCUITest target or another package's tests can use it without libmicrohttpd or the
+        // server's packages (SwiftPM fetches only what the products one uses need). The upcoming
+        // features of `settings` only; nothing here may ever take unsafe flags, which would make the
+        // product unusable as a dependency.
+        .target(name: "MockdKit", swiftSettings: settings),
         // What the test suites share (temporary folders, the in-process server, threads for
         // blocking work); not part of any product.
         .target(
@@ -145,6 +160,14 @@ let package = Package(
             name: "MockdOpenAPITests",
             dependencies: ["MockdCore", "MockdOpenAPI", "MockdHTTP", "TestSupport", "mockd",
                            .product(name: "Logging", package: "swift-log")],
+            swiftSettings: settings
+        ),
+        // MockdKit against a real mockd: the executable at .build/debug/mockd, or $MOCKD_BINARY.
+        // Depends on MockdKit alone, as a user's tests would; not on the mockd target, so building
+        // these tests does not build the server.
+        .testTarget(
+            name: "MockdKitTests",
+            dependencies: ["MockdKit"],
             swiftSettings: settings
         ),
         .testTarget(
