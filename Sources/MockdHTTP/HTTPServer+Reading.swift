@@ -67,17 +67,18 @@ extension HTTPServer {
         }
         let hasBody = framing.hasBody
         let declaredLength = framing.declaredLength
+        if let bytes = declaredLength, bytes > configuration.maxBodyBytes {
+            return refuse(connection, method: methodName, url: url, state: state, status: 413,
+                          reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
+        }
         let path = String(validatingCString: url).map(Self.originForm)
         let serving = current.withLock { $0 }
         let keepLimit = bodyKeepLimit(path: path, serving: serving, hasBody: hasBody)
-        state.reader = RequestReader(head: RequestHead(method: methodName, path: path, headers: headers, hasBody: hasBody,
-                                                       declaredLength: declaredLength, serving: serving),
+        // Consumed: the head's parts move into the reader, not copied (a retain and a release each).
+        state.reader = RequestReader(head: RequestHead(method: consume methodName, path: consume path, headers: consume headers, hasBody: hasBody,
+                                                       declaredLength: declaredLength, serving: consume serving),
                                      keepLimit: keepLimit)
         if let bytes = declaredLength {
-            if bytes > configuration.maxBodyBytes {
-                return refuse(connection, method: methodName, url: url, state: state, status: 413,
-                              reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
-            }
             // When it does not fit, the body is read and dropped, then answered 503: a client
             // that sends its whole body before reading (most do) gets the 503, not a reset.
             reserveDeclaredBody(length: bytes, state: state)
@@ -129,7 +130,7 @@ extension HTTPServer {
                            connection: connection, state: state)
         }
         let serving = reader.head.serving
-        let request = reader.request(path: path, target: state.target,
+        let request = (consume reader).request(path: path, target: state.target,
                                      query: state.target.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection))
         return execute(serving.resolver.resolve(request), for: request, serving: serving, connection: connection, state: state)
     }

@@ -45,7 +45,8 @@ package final class Resolver: Sendable {
         let scenario = state.scenario(for: request)
         var resolution = decide(request, scenario: scenario)
         // Before the scenario's warning, which is per request and logged; this one was logged once, at the reload.
-        if let failedReload { resolution = Self.warned(resolution, failedReload.warning, logged: false) }
+        // Compared, not bound: the common case (no failed reload) retains nothing.
+        if failedReload != nil { resolution = Self.warned(resolution, failedReload!.warning, logged: false) }
         // A misspelt X-Mock-Scenario is answered as before (the defaults) but said so. (The
         // runtime scenario is checked when set; the common `default` costs one comparison.)
         if scenario != Scenario.default, let unknown = Scenario.unknown(scenario, in: snapshot, startup: state.startupScenario) {
