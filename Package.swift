@@ -107,7 +107,7 @@ let package = Package(
         .target(
             name: "MockdOpenAPI",
             dependencies: [
-                "MockdCore", "MockdLock", .product(name: "Yams", package: "Yams"),
+                "MockdCore", "MockdLock", "MockdSystem", .product(name: "Yams", package: "Yams"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),

@@ -46,18 +46,6 @@ static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
     return info == NULL ? -1 : info->connect_fd;
 }
 
-/// Sets a connection's idle timeout in seconds (0 = none).
-static inline void cmhd_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
-    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
-}
-
-/// Peer address family and text, for the access log of refused requests.
-static inline const struct sockaddr *cmhd_connection_peer(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    return info == NULL ? NULL : info->client_addr;
-}
-
 /// Makes libmicrohttpd close the connection after this request's response (and say
 /// `Connection: close` in it) without touching the response, which may be shared: a request
 /// header `Connection: close` is what 0.9.75's keep-alive decision reads. The strings are C

@@ -1,5 +1,6 @@
 package import MockdCore
 import MockdLock
+import MockdSystem
 import Synchronization
 import Foundation
 
@@ -35,12 +36,7 @@ package struct OpenAPIDocument: OperationSource {
     }
 
     /// `specs/api.yaml` → `specs`; `api.yaml` → `.`; `/api.yaml` → `/`.
-    static func folder(of file: String) -> String {
-        let parts = file.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count > 1 else { return "." }
-        let folder = parts.dropLast().joined(separator: "/")
-        return folder.isEmpty ? "/" : folder
-    }
+    static func folder(of file: String) -> String { FilePath.folder(of: file) }
 
     /// Spelt as `$ref`s are resolved against the document's path (`..` folded where it can be).
     static func folder(_ folder: String, isInside home: String) -> Bool {

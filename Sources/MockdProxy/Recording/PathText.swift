@@ -1,3 +1,5 @@
+import MockdSystem
+
 /// The few NSString path methods the recorder needs, on plain text (FoundationEssentials has
 /// none of them).
 enum PathText {
@@ -6,15 +8,8 @@ enum PathText {
         path.split(separator: "/").last ?? Substring(path)
     }
 
-    /// The folder holding `path`, as `deletingLastPathComponent`, but "." for a bare name.
-    static func folder(of path: String) -> String {
-        var path = Substring(path)
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        var folder = path[..<slash]
-        while folder.hasSuffix("/") { folder.removeLast() }
-        return folder.isEmpty ? "/" : String(folder)
-    }
+    /// The folder holding `path` ("." for a bare name).
+    static func folder(of path: String) -> String { FilePath.folder(of: path) }
 
     /// One spelling per path, so two spellings of the same file compare equal: `//` and `.`
     /// segments and a trailing `/` dropped, `..` taken back lexically (`/..` is `/`), as

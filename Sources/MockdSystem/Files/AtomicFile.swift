@@ -29,7 +29,7 @@ package enum AtomicFile {
     /// Writes `bytes` to `path` (mode 0666 less the umask, as any new file). With `replace: false`, throws an
     /// error with `alreadyExists` when `path` exists, and leaves it alone.
     package static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws(WriteError) {
-        let folder = folder(of: path)
+        let folder = FilePath.folder(of: path)
         var random = SystemRandomNumberGenerator()
         let suffix = String(random.next() & 0xFFFF_FFFF, radix: 36)
         let temporary = folder + "/" + temporaryPrefix + String(getpid()) + "." + suffix
@@ -84,15 +84,5 @@ package enum AtomicFile {
             _ = fsync(descriptor)
             close(descriptor)
         }
-    }
-
-    /// The folder holding `path`; "." for a bare name.
-    static func folder(of path: String) -> String {
-        var path = Substring(path)
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        var folder = path[..<slash]
-        while folder.hasSuffix("/") { folder.removeLast() }
-        return folder.isEmpty ? "/" : String(folder)
     }
 }
