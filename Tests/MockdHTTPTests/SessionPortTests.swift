@@ -22,12 +22,7 @@ struct SessionPortTests {
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let (data, response) = try await session.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
-        }
-        return HTTPResult(status: http.statusCode, headers: fields, body: Array(data))
+        return try HTTPResult(data, response)
     }
 
     @Test func aSessionsPortServesItsScenarioAndJournalsItsRequests() async throws {

@@ -14,6 +14,22 @@ struct HTTPResult: Sendable {
     var headers: [String: String]
     var body: [UInt8]
 
+    init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// What URLSession answered: header names lower-cased.
+    init(_ data: Data, _ response: URLResponse) throws {
+        let http = try #require(response as? HTTPURLResponse)
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        }
+        self.init(status: http.statusCode, headers: fields, body: Array(data))
+    }
+
     func header(_ name: String) -> String? { headers[name.lowercased()] }
     var text: String { String(decoding: body, as: UTF8.self) }
     /// The body as a JSON object, for 404 reports and admin answers.
@@ -43,12 +59,7 @@ struct TestServer: Sendable {
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
-        }
-        return HTTPResult(status: http.statusCode, headers: fields, body: Array(data))
+        return try HTTPResult(data, response)
     }
 
     /// Sends exact bytes on a fresh connection (off the cooperative pool) and reads one response.
