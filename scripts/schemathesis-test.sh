@@ -34,7 +34,7 @@ mkdir -p "$work/empty"
 failed=0
 for document in Tests/Fixtures/openapi/*.yaml; do
   name=$(basename "$document")
-  "$MOCKD" serve --port 0 --root "$work/empty" --routes "$work/empty" --openapi "$document" --no-watch --log-level warning > "$work/$name.out" 2>&1 &
+  "$MOCKD" serve --port 0 --root "$work/empty" --no-routes --openapi "$document" --no-watch --log-level warning > "$work/$name.out" 2>&1 &
   pid=$!
   port=
   for _ in $(seq 1 100); do
