@@ -46,6 +46,12 @@ static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
     return info == NULL ? -1 : info->connect_fd;
 }
 
+/// Sets a connection's idle timeout in seconds: a stream cut with a reset is closed (and so
+/// reset) this soon after its last byte, not at the daemon's idle timeout.
+static inline void cmhd_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
 /// Makes libmicrohttpd close the connection after this request's response (and say
 /// `Connection: close` in it) without touching the response, which may be shared: a request
 /// header `Connection: close` is what 0.9.75's keep-alive decision reads. The strings are C

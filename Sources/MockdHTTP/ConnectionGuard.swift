@@ -6,6 +6,7 @@ import Darwin
 import CMicroHTTPD
 import Dispatch
 import Logging
+import MockdSystem
 import MockdLock
 import Synchronization
 
@@ -220,18 +221,14 @@ final class ConnectionGuard: Sendable {
 
     /// `timeout`: the 408's JSON body, or nil to close without an answer.
     private func close(_ record: ConnectionRecord, timeout: String?, source: String) {
+        var bytes: [UInt8] = []
         if let timeout {
             let body = timeout + "\n"
             let message = "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
                 + "Connection: close\r\nX-Mockd-Source: \(source)\r\n\r\n" + body
-            let bytes = Array(message.utf8)
-            #if canImport(Glibc)
-            _ = bytes.withUnsafeBytes { send(record.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-            #else
-            _ = bytes.withUnsafeBytes { send(record.fd, $0.baseAddress, $0.count, MSG_DONTWAIT) }
-            #endif
+            bytes = Array(message.utf8)
         }
-        shutdown(record.fd, Int32(SHUT_RDWR))
+        ConnectionSocket.sendLastAndShut(record.fd, bytes)
     }
 
     // MARK: - The tick

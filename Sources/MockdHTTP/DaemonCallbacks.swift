@@ -101,9 +101,11 @@ func libraryLog(_ context: UnsafeMutableRawPointer?, _ format: UnsafePointer<CCh
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
     var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     while message.last?.isNewline == true { message.removeLast() }
-    // Returning MHD_NO is how mockd drops a connection on purpose (faults): not news. A failed
-    // bind is reported by start() with the real port (libmicrohttpd says "port 0").
-    if message.hasPrefix("Application reported internal error") || message.hasPrefix("Failed to bind to port") {
+    // Returning MHD_NO (or a content reader's error) is how mockd drops a connection on
+    // purpose (faults, a stream's cutAfter): not news. A failed bind is reported by start()
+    // with the real port (libmicrohttpd says "port 0").
+    if message.hasPrefix("Application reported internal error") || message.hasPrefix("Failed to bind to port")
+        || message.hasPrefix("Closing connection (application error generating response)") {
         server(context).logger.debug("libmicrohttpd: \(message)")
     } else {
         server(context).logger.notice("libmicrohttpd: \(message)")

@@ -7,6 +7,7 @@ import CMicroHTTPD
 import Dispatch
 import MockdCore
 import MockdLock
+import MockdSystem
 import Synchronization
 import Logging
 
@@ -112,6 +113,10 @@ extension HTTPServer {
             return queue(MHDResponse(truncating: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
         case .respond(let reply), .fault(_, let reply, _):  // a timeout fault never gets here: it is parked, then closed
             if reply.warning != nil { warn(reply, request) }
+            if case .built(let built) = reply.response, let stream = built.stream {
+                return queueStream(stream, built: built, scenario: reply.scenario, extraHeaders: extraHeaders, for: request,
+                                   connection: connection, state: state)
+            }
             if closing {
                 log.record(request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state,
                            response: reply.builtResponse)
@@ -147,12 +152,13 @@ extension HTTPServer {
         return withExtendedLifetime(response) { MHD_queue_response(connection, UInt32(status), response.raw) }
     }
 
-    /// With TURBO mode libmicrohttpd skips its orderly shutdown, so a zero linger turns the
-    /// close into a reset (RST), which is what a dropped connection looks like to a client.
+    /// FIN now, for a stream cut short (see `StreamedAnswer`).
+    static func shutDownSending(_ connection: OpaquePointer) {
+        ConnectionSocket.shutDownSending(cmhd_connection_fd(connection))
+    }
+
+    /// A reset: closing the connection sends RST (see `ConnectionSocket.resetOnClose`).
     static func resetOnClose(_ connection: OpaquePointer) {
-        let fd = cmhd_connection_fd(connection)
-        guard fd >= 0 else { return }
-        var option = linger(l_onoff: 1, l_linger: 0)
-        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        ConnectionSocket.resetOnClose(cmhd_connection_fd(connection))
     }
 }

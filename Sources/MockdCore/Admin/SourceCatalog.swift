@@ -96,6 +96,14 @@ enum SourceCatalog {
         case .none:
             return .object([("status", .null), ("headers", .object([])), ("body", .null), ("delayMs", .number(delayMs)),
                             ("fault", response.fault.map { .string($0.rawValue) } ?? .null)])
+        case .stream(let stream, let headers, _):
+            // The body as it goes on the wire, all pieces together, with how many and how it ends.
+            return .object([
+                ("status", .number(response.status)), ("headers", self.headers(headers)),
+                ("body", .string(String(decoding: stream.pieces.flatMap(\.bytes), as: UTF8.self))),
+                ("stream", .object([("pieces", .number(stream.pieces.count)), ("unit", .string(stream.unit)), ("ending", .string("\(stream.ending)"))])),
+                ("delayMs", .number(delayMs)), ("fault", response.fault.map { .string($0.rawValue) } ?? .null),
+            ])
         }
     }
 

@@ -160,6 +160,12 @@ package final class Resolver: Sendable {
             reply = Reply(.built(template.render(request: request, parameters: parameters)), scenario: scenario)
         case .none:
             reply = Reply(.built(BuiltResponse(status: response.status, source: route.answerSource)), scenario: scenario)
+        case .stream(let stream, let headers, let source):
+            var built = BuiltResponse(status: response.status, headers: headers, source: source)
+            built.stream = stream
+            reply = Reply(.built(built), scenario: scenario)
+            // A reset of a stream happens after its events (`cutAfter`), not instead of them.
+            return delayed(reply, by: delay)
         }
         if let fault = response.fault { return .fault(fault, reply, after: delay) }
         return delayed(reply, by: delay)

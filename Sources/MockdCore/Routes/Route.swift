@@ -109,6 +109,8 @@ package struct RouteResponse: Sendable {
         case template(ResponseTemplate)
         /// No response at all (`fault` says what happens instead).
         case none
+        /// Sent in pieces over time (`"stream"`), with these headers.
+        case stream(ResponseStream, headers: [HTTPHeader], source: String)
     }
 
     package let body: Body

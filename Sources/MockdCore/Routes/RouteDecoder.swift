@@ -29,7 +29,7 @@ struct RouteDecoder {
     static let tableKeys = ["routes"]
     static let routeKeys = ["name", "method", "path", "pathPattern", "match", "scenario", "response", "responses", "sequence"]
     static let matchKeys = ["headers", "query", "json", "text"]
-    static let responseKeys = ["status", "headers", "json", "text", "file", "template", "delayMs", "fault"]
+    static let responseKeys = ["status", "headers", "json", "text", "file", "template", "delayMs", "fault", "stream"]
     /// Longest delay a route may ask for: a forgotten value cannot park connections for hours.
     static let maximumDelayMilliseconds = 600_000
 
@@ -280,7 +280,18 @@ struct RouteDecoder {
         guard diagnostics[errorsBefore...].allSatisfy({ $0.severity == .warning }) else { return nil }
 
         let body: RouteResponse.Body
-        if fault == .reset || fault == .timeout {
+        if let raw = value["stream"] {
+            if template { error(at + ".template", "a stream's events are sent as written; templates are not applied to them") }
+            if fault == .timeout || fault == .truncated {
+                error(at + ".fault", "a stream ends by \"cutAfter\" (with \"fault\": \"reset\" for a reset); \"\(fault!.rawValue)\" does not apply")
+            }
+            guard let stream = decodeStream(raw, at: at + ".stream", body: bodyBytes, fault: fault) else { return nil }
+            var all = headers
+            let type = stream.contentType ?? (bodyBytes == nil ? nil : contentType)
+            if let type, all.first(named: "Content-Type") == nil { all.insert(HTTPHeader("Content-Type", type), at: 0) }
+            if stream.unit == "events", all.first(named: "Cache-Control") == nil { all.append(HTTPHeader("Cache-Control", "no-cache")) }
+            body = .stream(stream, headers: all, source: sourceLabel + source)
+        } else if fault == .reset || fault == .timeout {
             body = .none
         } else if template, let bytes = bodyBytes {
             var all = headers

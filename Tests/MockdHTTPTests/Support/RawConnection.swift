@@ -134,6 +134,37 @@ final class RawConnection {
         return response
     }
 
+    /// How a chunked body read piece by piece ended.
+    enum StreamEnd: Equatable { case complete, closed, reset }
+
+    /// A streamed answer: the head, then each chunk with when it arrived, until the last chunk
+    /// (`complete`), the server closing without it (`closed`), or a reset (`reset`).
+    func readStream() throws -> (response: RawResponse, chunks: [(bytes: [UInt8], at: ContinuousClock.Instant)], end: StreamEnd) {
+        let response = try readResponse(head: true)
+        var chunks: [(bytes: [UInt8], at: ContinuousClock.Instant)] = []
+        do {
+            while true {
+                let sizeLine = try readLine()
+                guard let size = Int(sizeLine.split(separator: ";").first.map(String.init) ?? "", radix: 16) else {
+                    throw RawHTTPError(description: "bad chunk size \(sizeLine.debugDescription)")
+                }
+                if size == 0 {
+                    while try !readLine().isEmpty {}
+                    return (response, chunks, .complete)
+                }
+                while buffer.count < size + 2 {
+                    guard try fill() else { return (response, chunks, .closed) }
+                }
+                chunks.append((Array(buffer.prefix(size)), ContinuousClock.now))
+                buffer.removeFirst(size + 2)
+            }
+        } catch let error as RawHTTPError where error.description.contains("Connection reset") {
+            return (response, chunks, .reset)
+        } catch let error as RawHTTPError where error.description.hasPrefix("connection closed") {
+            return (response, chunks, .closed)
+        }
+    }
+
     private func readChunkedBody() throws -> [UInt8] {
         var body: [UInt8] = []
         while true {

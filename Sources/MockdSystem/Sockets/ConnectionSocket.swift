@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few calls the HTTP adapter makes on a connection's socket behind libmicrohttpd's back:
+/// to reset it, to end what it sends, to send a last answer itself. Linux and Darwin differ
+/// only in the flag that keeps a send to a closed peer from raising SIGPIPE.
+package enum ConnectionSocket {
+    /// A zero linger: closing the socket then sends RST, which is what a dropped connection
+    /// looks like to a client (with TURBO mode libmicrohttpd skips its orderly shutdown).
+    package static func resetOnClose(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+
+    /// FIN now: the client sees the end of what was sent while libmicrohttpd still holds the socket.
+    package static func shutDownSending(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// The peer closed its side (a read would see the end): a client that left. Never waits,
+    /// and takes nothing from the socket (a peek).
+    package static func peerHasClosed(_ fd: Int32) -> Bool {
+        guard fd >= 0 else { return true }
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+    }
+
+    /// Sends `bytes` without waiting (what does not fit is dropped), then shuts both ways.
+    package static func sendLastAndShut(_ fd: Int32, _ bytes: [UInt8]) {
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
+        #else
+        let flags = MSG_DONTWAIT  // Darwin: SO_NOSIGPIPE would be per socket; the send is best effort
+        #endif
+        if !bytes.isEmpty { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, flags) } }
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+    }
+}

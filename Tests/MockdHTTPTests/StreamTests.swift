@@ -1,0 +1,122 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockdCore
+import MockdHTTP
+import Testing
+import TestSupport
+
+/// Streaming answers: server-sent events and timed chunks, each piece when its time comes,
+/// with the connection suspended in between (no thread waits).
+@Suite("Streams")
+struct StreamTests {
+    static let chat = #"{"method": "POST", "path": "/api/v1/chat", "response": {"stream": {"events": [{"data": {"delta": "Hel"}}, {"data": {"delta": "lo"}, "delayMs": 150}, {"event": "done", "id": "3", "data": "[DONE]"}], "intervalMs": 100}}}"#
+    static let table = routeTable(
+        chat,
+        #"{"method": "GET", "path": "/api/lines", "response": {"stream": {"events": [{"data": "one\ntwo"}, {"retry": 500, "data": ""}]}}}"#,
+        #"{"method": "GET", "path": "/api/download", "response": {"text": "0123456789abcdefghij", "stream": {"bytesPerSecond": 50}}}"#,
+        #"{"method": "GET", "path": "/api/cut", "response": {"stream": {"chunks": ["a", {"base64": "Yg=="}, "c"], "intervalMs": 50, "cutAfter": 2}}}"#,
+        #"{"method": "GET", "path": "/api/reset", "response": {"fault": "reset", "stream": {"chunks": ["a", "b", "c"], "intervalMs": 50, "cutAfter": 1}}}"#,
+        #"{"method": "GET", "path": "/api/slow", "response": {"stream": {"chunks": ["first", "second"], "intervalMs": 600000}}}"#)
+
+    static func withServer<T>(_ body: (RouteServer) async throws -> T) async throws -> T {
+        try await withRouteServer(files: ["mock_api_users_get.json": "[]"], tables: ["streams.json": table], body)
+    }
+
+    static func stream(_ server: RouteServer, _ method: String, _ target: String) async throws
+        -> (response: RawResponse, chunks: [(bytes: [UInt8], at: ContinuousClock.Instant)], end: RawConnection.StreamEnd) {
+        try await server.test.withRawConnection { connection in
+            try connection.send(RawConnection.request(method, target, body: method == "POST" ? Array("{}".utf8) : []))
+            return try connection.readStream()
+        }
+    }
+
+    @Test func serverSentEventsAreFramedAndSentAsTheirTimeComes() async throws {
+        try await Self.withServer { server in
+            let (response, chunks, end) = try await Self.stream(server, "POST", "/api/v1/chat")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "text/event-stream")
+            #expect(response.header("Cache-Control") == "no-cache")
+            #expect(end == .complete)
+            let text = chunks.map { String(decoding: $0.bytes, as: UTF8.self) }
+            #expect(text == ["data: {\"delta\":\"Hel\"}\n\n", "data: {\"delta\":\"lo\"}\n\n", "event: done\nid: 3\ndata: [DONE]\n\n"])
+            // Lower bounds only: the second waited its own 150 ms, the third the 100 ms interval.
+            #expect(chunks[0].at.duration(to: chunks[1].at) >= .milliseconds(140))
+            #expect(chunks[1].at.duration(to: chunks[2].at) >= .milliseconds(90))
+            let journal = try await server.admin("GET", "/__mockd/requests?path=/api/v1/chat").object
+            #expect(RequestWaitTests.entries(journal).first?["source"] as? String == "route \(server.routes)/streams.json#0 (stream: 3 of 3 events, complete)")
+        }
+    }
+
+    @Test func curlReadsTheEventsAsTheyAreWritten() async throws {
+        try await Self.withServer { server in
+            let result = try await runProcess("/usr/bin/curl", ["-sN", "http://127.0.0.1:\(server.test.port)/api/lines"])
+            #expect(result.status == 0)
+            // A multi-line string is one data line per line; an empty one is one empty data line.
+            #expect(result.stdout == "data: one\ndata: two\n\nretry: 500\ndata: \n\n")
+        }
+    }
+
+    @Test func bytesPerSecondSendsTheBodyInTimedPieces() async throws {
+        try await Self.withServer { server in
+            let (_, chunks, end) = try await Self.stream(server, "GET", "/api/download")
+            #expect(end == .complete)
+            #expect(chunks.map(\.bytes.count) == [5, 5, 5, 5])
+            #expect(String(decoding: chunks.flatMap(\.bytes), as: UTF8.self) == "0123456789abcdefghij")
+            #expect(chunks.first!.at.duration(to: chunks.last!.at) >= .milliseconds(290))
+        }
+    }
+
+    @Test func cutAfterEndsTheStreamWithoutItsEnd() async throws {
+        try await Self.withServer { server in
+            let (_, chunks, end) = try await Self.stream(server, "GET", "/api/cut")
+            #expect(chunks.map { String(decoding: $0.bytes, as: UTF8.self) } == ["a", "b"])
+            #expect(end == .closed)
+            let journal = try await server.admin("GET", "/__mockd/requests?path=/api/cut").object
+            #expect((RequestWaitTests.entries(journal).first?["source"] as? String)?.hasSuffix("(stream: 2 of 3 chunks, cut)") == true)
+        }
+    }
+
+    @Test func cutAfterWithAResetResetsTheConnection() async throws {
+        try await Self.withServer { server in
+            let (_, chunks, end) = try await Self.stream(server, "GET", "/api/reset")
+            #expect(chunks.map { String(decoding: $0.bytes, as: UTF8.self) } == ["a"])
+            #expect(end == .reset)
+        }
+    }
+
+    @Test func aClientLeavingMidStreamEndsItAndFreesTheConnection() async throws {
+        try await Self.withServer { server in
+            try await server.test.withRawConnection { connection in
+                try connection.send(RawConnection.request("GET", "/api/slow"))
+                let (response, _, _) = (try connection.readResponse(head: true), 0, 0)
+                #expect(response.status == 200)
+                connection.close()
+            }
+            // The next piece is due in ten minutes; the stream ends (and is journaled) once the
+            // server sees the client gone, not then.
+            let ended = try await server.admin("GET", "/__mockd/requests?path=/api/slow&count=1&wait=30")
+            #expect(ended.object["complete"] as? Bool == true)
+            #expect((RequestWaitTests.entries(ended.object).first?["source"] as? String)?.hasSuffix("(stream: 1 of 2 chunks, the client left)") == true,
+                    "\(ended.object)")
+            #expect(server.test.server.parkedCount == 0)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"stream": {"events": [{"dta": 1}]}}"#, "stream.events[0]"),
+        (#"{"stream": {"events": [], "chunks": []}}"#, "stream"),
+        (#"{"stream": {"chunks": [{"base64": "!!"}]}}"#, "stream.chunks[0].base64"),
+        (#"{"stream": {"chunks": ["a"], "cutAfter": 5}}"#, "stream.cutAfter"),
+        (#"{"stream": {"bytesPerSecond": 10}}"#, "stream"),
+    ])
+    func aBadStreamIsAConfigurationErrorNamingItsPlace(_ response: String, _ place: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(["MockData/mock_a_get.json": "{}", "routes/s.json": routeTable(#"{"method": "GET", "path": "/s", "response": \#(response)}"#)])
+        let loaded = MockDataLoader(root: folder.path + "/MockData", routes: folder.path + "/routes").load()
+        let messages = loaded.diagnostics.map(\.description)
+        #expect(messages.contains { $0.contains("routes[0].response.\(place):") }, "\(messages)")
+    }
+}
