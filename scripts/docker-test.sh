@@ -179,7 +179,7 @@ fi
 NET=$($ENGINE inspect --format '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}} {{end}}' "$C" | awk '{print $1}')
 PPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 if timeout 60 $ENGINE run -d --name "$PROXY" --network "$NET" --read-only --tmpfs /empty \
-     -p "127.0.0.1:$PPORT:8080" -e MOCKD_ROOT=/empty -e MOCKD_ROUTES=/empty \
+     -p "127.0.0.1:$PPORT:8080" -e MOCKD_ROOT=/empty -e MOCKD_NO_ROUTES=1 \
      "$IMAGE" serve --proxy http://mockd:8080 >"$TMP/proxy.id" 2>"$TMP/proxy.log"; then
   deadline=$(( $(date +%s) + 30 ))
   until curl -s --max-time 2 -o /dev/null "http://127.0.0.1:$PPORT/__mockd/health" || [ "$(date +%s)" -ge "$deadline" ]; do
