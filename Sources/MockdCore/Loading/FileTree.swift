@@ -1,12 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import MockdSystem
 
-/// The few file-system calls loading needs, on POSIX directly (the walk is the system layer's
-/// `DirectoryWalker`; Foundation's enumerator and URL types took most of a second for 10,000 files).
+/// The few file operations loading needs, in the core's terms (`ResponseBody`, errors that
+/// read as a message); the system calls themselves are the system layer's (`FileReading`,
+/// `DirectoryWalker`).
 enum FileTree {
     struct ReadError: Error, CustomStringConvertible {
         let path: String
@@ -23,26 +19,7 @@ enum FileTree {
             return .descend
         }
         // Byte order: stable across platforms, and much cheaper than String's Unicode ordering.
-        return result.sorted(by: bytesPrecede)
-    }
-
-    /// Byte-wise `a < b` with memcmp.
-    static func bytesPrecede(_ a: String, _ b: String) -> Bool {
-        // Native strings are contiguous: read them in place (no copy, no reference counting).
-        if let order = a.utf8.withContiguousStorageIfAvailable({ x in
-            b.utf8.withContiguousStorageIfAvailable { y in precedes(x, y) }
-        }), let order { return order }
-        var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in precedes(x, y) } }
-    }
-
-    private static func precedes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
-        let common = min(x.count, y.count)
-        if common > 0, let left = x.baseAddress, let right = y.baseAddress {
-            let order = memcmp(left, right, common)
-            if order != 0 { return order < 0 }
-        }
-        return x.count < y.count
+        return result.sorted(by: FileReading.bytesPrecede)
     }
 
     /// An open folder: files in it are opened relative to it, so the kernel resolves one name
@@ -54,35 +31,22 @@ enum FileTree {
     }
 
     static func withFolder<T>(_ path: String, _ body: (Folder) throws -> T) rethrows -> T {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        defer { if descriptor >= 0 { close(descriptor) } }
-        return try body(Folder(path: path, descriptor: descriptor))
+        try FileReading.withFolder(path) { descriptor in try body(Folder(path: path, descriptor: descriptor)) }
     }
 
     /// A file below `folder`, by its relative path.
     static func read(_ relativePath: String, in folder: Folder) throws(ReadError) -> ResponseBody {
-        folder.descriptor >= 0
-            ? try read(relativePath, relativeTo: folder.descriptor)
-            : try read(folder.path + "/" + relativePath)
+        folder.descriptor >= 0 ? try read(relativePath, relativeTo: folder.descriptor) : try read(folder.path + "/" + relativePath)
     }
 
     /// The whole file, read straight into response memory.
-    static func read(_ path: String, relativeTo folder: Int32 = AT_FDCWD) throws(ReadError) -> ResponseBody {
-        let fd = openat(folder, path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ReadError(path: path, reason: "cannot read the file: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ReadError(path: path, reason: "cannot read the file: \(String(cString: strerror(errno)))") }
-        let size = Int(info.st_size)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 1)
-        var filled = 0
-        while filled < size {
-            let count = SystemCalls.read(fd, buffer.baseAddress! + filled, size - filled)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            filled += count
+    static func read(_ path: String, relativeTo folder: Int32 = -1) throws(ReadError) -> ResponseBody {
+        do {
+            let (memory, count) = try FileReading.read(path, in: folder)
+            return ResponseBody(adopting: memory, count: count)
+        } catch {
+            throw ReadError(path: path, reason: error.reason)
         }
-        return ResponseBody(adopting: buffer, count: filled)
     }
 
     static func isDirectory(_ path: String) -> Bool { DirectoryWalker.isFolder(path) }

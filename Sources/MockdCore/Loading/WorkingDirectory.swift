@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import MockdSystem
 
 /// Paths as the user can find them in a message: a relative path is relative to where mockd
 /// was started, which is not always where the user thinks.
@@ -10,9 +6,7 @@ package enum WorkingDirectory {
     /// `path` made absolute against the working directory (unchanged when it already is).
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let directory = FileReading.workingDirectory() else { return path }
         return directory + "/" + path
     }
 
@@ -30,8 +24,7 @@ package enum WorkingDirectory {
 
     /// Why `path` (which is not a folder) cannot be used: a file, or nothing at all (then where it looked).
     static func whyNotAFolder(_ path: String, what: String, option: String) -> String {
-        var info = stat()
-        if stat(path, &info) == 0 {
+        if FileReading.exists(path) {
             return "\(what) is a file, not a folder (give the folder with \(option) DIR)"
         }
         let absolute = absolute(path)

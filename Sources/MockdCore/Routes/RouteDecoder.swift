@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import MockdSystem
 
 /// Turns one parsed route table into routes. Keeps going after an error so that every
 /// problem in the file is reported at once, each as `file: json.path: expected …, found …`.
@@ -355,11 +351,7 @@ struct RouteDecoder {
         }
     }
 
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    static func realPath(_ path: String) -> String? { FileReading.realPath(path) }
 
     static func contentType(forFile path: String) -> String {
         let lower = path.lowercased()
