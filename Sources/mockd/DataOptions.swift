@@ -33,16 +33,22 @@ struct DataOptions: ParsableArguments {
     @Flag(name: .customLong("openapi-query-overrides"), help: "Let __code, __example and __dynamic query parameters act as the Prefer header does (Prism's overrides). [env: MOCKD_OPENAPI_QUERY_OVERRIDES=1]")
     var openapiQueryOverrides = false
 
+    @Option(name: .customLong("stream-interval"), help: ArgumentHelp("Milliseconds between the events of a mock_<path>_<method>.sse file. [env: MOCKD_STREAM_INTERVAL; default: 50]", valueName: "ms"))
+    var streamInterval: Int?
+
     /// What `--root`, `--routes` and `--openapi` say to load.
     var loader: MockDataLoader { loader(checkExamples: false) }
 
     /// `checkExamples`: `mockd check` also warns about examples that violate their own schema.
     func loader(checkExamples: Bool) -> MockDataLoader {
-        MockDataLoader(root: resolvedRoot, routesFolder: routesFolder, operationSources: resolvedOpenAPI.map {
+        var loader = MockDataLoader(root: resolvedRoot, routesFolder: routesFolder, operationSources: resolvedOpenAPI.map {
             var document = OpenAPIDocument(path: $0, validation: resolvedValidation, checkExamples: checkExamples)
             document.queryOverrides = openapiQueryOverrides || Environment.string("MOCKD_OPENAPI_QUERY_OVERRIDES") == "1"
             return document
         })
+        // Checked in validate(): a whole number of milliseconds, 0-600,000.
+        loader.streamIntervalMilliseconds = streamInterval ?? (try? Environment.int("MOCKD_STREAM_INTERVAL")) ?? 50
+        return loader
     }
 
     var resolvedOpenAPI: [String] {
@@ -60,6 +66,9 @@ struct DataOptions: ParsableArguments {
         let none = try resolvedNoRoutes
         if routes != nil, none {
             throw ValidationError("--routes \(routes ?? "") and --no-routes: give one")
+        }
+        if let interval = try streamInterval ?? Environment.int("MOCKD_STREAM_INTERVAL"), !(0...600_000).contains(interval) {
+            throw ValidationError("--stream-interval \(interval): expected 0-600000 milliseconds")
         }
         if let mode = openapiValidate ?? Environment.string("MOCKD_OPENAPI_VALIDATE"), OperationTable.Validation(rawValue: mode) == nil {
             throw ValidationError("--openapi-validate \(mode): expected enforce, warn or off")

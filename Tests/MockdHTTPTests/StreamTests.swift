@@ -20,8 +20,10 @@ struct StreamTests {
         #"{"method": "GET", "path": "/api/reset", "response": {"fault": "reset", "stream": {"chunks": ["a", "b", "c"], "intervalMs": 50, "cutAfter": 1}}}"#,
         #"{"method": "GET", "path": "/api/slow", "response": {"stream": {"chunks": ["first", "second"], "intervalMs": 600000}}}"#)
 
+    static let eventsFile = "data: {\"n\": 1}\n\nevent: tick\ndata: two\ndata: lines\n\r\n\r\ndata: [DONE]\n"
+
     static func withServer<T>(_ body: (RouteServer) async throws -> T) async throws -> T {
-        try await withRouteServer(files: ["mock_api_users_get.json": "[]"], tables: ["streams.json": table], body)
+        try await withRouteServer(files: ["mock_api_users_get.json": "[]", "mock_api_feed_get.sse": eventsFile], tables: ["streams.json": table], body)
     }
 
     static func stream(_ server: RouteServer, _ method: String, _ target: String) async throws
@@ -46,6 +48,21 @@ struct StreamTests {
             #expect(chunks[1].at.duration(to: chunks[2].at) >= .milliseconds(90))
             let journal = try await server.admin("GET", "/__mockd/requests?path=/api/v1/chat").object
             #expect(RequestWaitTests.entries(journal).first?["source"] as? String == "route \(server.routes)/streams.json#0 (stream: 3 of 3 events, complete)")
+        }
+    }
+
+    @Test func anSSEFileIsServedAsAStreamOfItsEvents() async throws {
+        try await Self.withServer { server in
+            let (response, chunks, end) = try await Self.stream(server, "GET", "/api/feed")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "text/event-stream")
+            #expect(response.header("X-Mockd-Source") == "file mock_api_feed_get.sse")
+            #expect(end == .complete)
+            // Blank lines (LF or CR LF) separate events; each goes as written, ending in a blank line.
+            #expect(chunks.map { String(decoding: $0.bytes, as: UTF8.self) }
+                    == ["data: {\"n\": 1}\n\n", "event: tick\ndata: two\ndata: lines\n\n", "data: [DONE]\n\n"])
+            // The default interval, 50 ms, between events: lower bounds only.
+            #expect(chunks[0].at.duration(to: chunks[2].at) >= .milliseconds(95))
         }
     }
 

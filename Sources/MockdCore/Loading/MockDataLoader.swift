@@ -9,6 +9,8 @@ package struct MockDataLoader: Sendable {
     package var routes: String? { routesFolder.current() }
     /// API descriptions loaded after files and routes, into the same snapshot.
     package var operationSources: [any OperationSource]
+    /// The wait between the events of a `mock_<path>_<method>.sse` file (`--stream-interval`).
+    package var streamIntervalMilliseconds = 50
 
     package init(root: String, routes: String? = nil, operationSources: [any OperationSource] = []) {
         self.root = root
@@ -92,9 +94,11 @@ package struct MockDataLoader: Sendable {
         let display = Self.displayPath(root)
         for relativePath in paths {
             let actualName = Self.lastComponent(relativePath)
-            // `mock_…_get.500.json` answers the request of `mock_…_get.json`, with status 500.
-            let withStatus = MockFileName.splitStatus(actualName)
-            let fileName = withStatus?.name ?? actualName
+            // `mock_…_get.500.json` answers the request of `mock_…_get.json`, with status 500;
+            // `mock_…_get.sse` answers it too, as a stream of the events it holds.
+            let isEvents = actualName.hasSuffix(".sse") && actualName.hasPrefix("mock_")
+            let withStatus = isEvents ? nil : MockFileName.splitStatus(actualName)
+            let fileName = isEvents ? String(actualName.dropLast(".sse".count)) + ".json" : withStatus?.name ?? actualName
             // Only problems name the file: no string is built for each of 10,000 good ones.
             let shown = { display + "/" + relativePath }
             switch MockFileName.parse(fileName) {
@@ -120,7 +124,14 @@ package struct MockDataLoader: Sendable {
                 loaded.diagnostics.append(Diagnostic(file: shown(), error.reason))
                 continue
             }
-            if let problem = JSONParser.validate(body.bytes) {
+            var stream: ResponseStream?
+            if isEvents {
+                stream = ResponseStream.events(inText: body.bytes, intervalMilliseconds: streamIntervalMilliseconds)
+                if stream == nil {
+                    loaded.diagnostics.append(Diagnostic(file: shown(), "no events: expected events as they go on the wire (data: … lines), separated by blank lines"))
+                    continue
+                }
+            } else if let problem = JSONParser.validate(body.bytes) {
                 loaded.diagnostics.append(Diagnostic(file: shown(), location: problem.location, "invalid JSON: \(problem.message)"))
                 continue
             }
@@ -137,8 +148,9 @@ package struct MockDataLoader: Sendable {
                     "the same file name is also at \(display)/\(existing.relativePath); a name may appear once\(scope), rename or remove one"))
                 continue
             }
-            let response = builder.prepare(status: withStatus?.status ?? 200, contentType: ContentType.json, headers: [], body: body,
-                                           source: "file \(relativePath)")  // which of several same names answered
+            let response = builder.prepare(status: withStatus?.status ?? 200, contentType: isEvents ? "text/event-stream" : ContentType.json,
+                                           headers: isEvents ? [HTTPHeader("Cache-Control", "no-cache")] : [], body: body,
+                                           source: "file \(relativePath)", stream: stream)  // which of several same names answered
             let file = MockFile(name: fileName, relativePath: relativePath, response: response)
             if let scenario {
                 loaded.overlays[scenario, default: [:]].insert(file)
@@ -203,8 +215,10 @@ package struct ResponseBuilder {
 
     package init() {}
 
-    package mutating func prepare(status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String) -> PreparedResponse {
-        let response = PreparedResponse(id: responses.count, status: status, contentType: contentType, customHeaders: headers, body: body, source: source)
+    package mutating func prepare(status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String,
+                                  stream: ResponseStream? = nil) -> PreparedResponse {
+        let response = PreparedResponse(id: responses.count, status: status, contentType: contentType, customHeaders: headers, body: body,
+                                        source: source, stream: stream)
         responses.append(response)
         return response
     }

@@ -10,8 +10,12 @@ package final class PreparedResponse: Sendable {
     package let body: ResponseBody
     /// What answered, as shown in `X-Mockd-Source` and the access log.
     package let source: String
+    /// A `mock_<path>_<method>.sse` file: its events, sent as a stream (`body` holds them all, for listings).
+    package let stream: ResponseStream?
 
-    package init(id: Int, status: Int, contentType: String?, customHeaders: [HTTPHeader], body: ResponseBody, source: String) {
+    package init(id: Int, status: Int, contentType: String?, customHeaders: [HTTPHeader], body: ResponseBody, source: String,
+                 stream: ResponseStream? = nil) {
+        self.stream = stream
         self.id = id
         self.status = status
         self.contentType = customHeaders.first(named: "Content-Type") == nil ? contentType : nil

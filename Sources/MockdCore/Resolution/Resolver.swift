@@ -67,13 +67,13 @@ package final class Resolver: Sendable {
             }
         }
         if let response = overlayFile(for: request, scenario: scenario) {
-            return delayed(Reply(.prepared(response), scenario: scenario), by: globalDelay)
+            return delayed(Self.fileReply(response, scenario: scenario), by: globalDelay)
         }
         for route in candidates where route.scenario == nil {
             if let parameters = Self.match(route, request, parts, &body) { return answer(route, parameters, request, scenario) }
         }
         if let response = baseFile(for: request) {
-            return delayed(Reply(.prepared(response), scenario: scenario), by: globalDelay)
+            return delayed(Self.fileReply(response, scenario: scenario), by: globalDelay)
         }
         if !snapshot.operations.isEmpty, let reply = snapshot.operations.answer(request, scenario: scenario) {
             return delayed(reply, by: globalDelay)
@@ -102,6 +102,15 @@ package final class Resolver: Sendable {
             }
         }
         return nil
+    }
+
+    /// A file's answer: its prepared response, or for a `.sse` file its events as a stream.
+    @inline(__always)
+    static func fileReply(_ response: PreparedResponse, scenario: String) -> Reply {
+        guard let stream = response.stream else { return Reply(.prepared(response), scenario: scenario) }
+        var built = BuiltResponse(status: response.status, headers: response.headersWithoutSource, source: response.source)
+        built.stream = stream
+        return Reply(.built(built), scenario: scenario)
     }
 
     /// `resolution` with a prepared response turned into one built for the request.

@@ -48,6 +48,31 @@ package struct ResponseStream: Sendable {
     }
 }
 
+extension ResponseStream {
+    /// The events of a `.sse` file, written as they go on the wire and separated by blank
+    /// lines, each sent `intervalMilliseconds` after the one before; nil when there are none.
+    static func events(inText bytes: UnsafeRawBufferPointer, intervalMilliseconds: Int) -> ResponseStream? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        // An event ends at a blank line; CR LF, CR and LF all end lines in SSE.
+        var events: [String] = []
+        var current: [Substring] = []
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+            if line.isEmpty {
+                if !current.isEmpty { events.append(current.joined(separator: "\n")) }
+                current = []
+            } else {
+                current.append(line)
+            }
+        }
+        if !current.isEmpty { events.append(current.joined(separator: "\n")) }
+        guard !events.isEmpty else { return nil }
+        let pieces = events.enumerated().map { index, event in
+            Piece(bytes: Array((event + "\n\n").utf8), delay: index == 0 ? nil : Delay(milliseconds: intervalMilliseconds))
+        }
+        return ResponseStream(pieces: pieces, defined: pieces.count, ending: .complete, unit: "events", contentType: "text/event-stream")
+    }
+}
+
 extension RouteDecoder {
     static let streamKeys = ["events", "chunks", "intervalMs", "cutAfter", "bytesPerSecond"]
     static let eventKeys = ["event", "id", "retry", "data", "delayMs"]
