@@ -11,11 +11,8 @@
 # Workloads: GET of a file, GET of one resource item (the same bytes), POST to the file, POST
 # to the resource (each one adds an item: the collection grows by REQUESTS).
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/.." && pwd)"
 source "$HERE/callgrind.sh"
-MOCKD=${MOCKD:-$REPO/.build/release/mockd}
-[[ "$MOCKD" == /* ]] || MOCKD="$PWD/$MOCKD"
-[[ -x "$MOCKD" ]] || { echo "no mockd at $MOCKD: run 'make release' first" >&2; exit 1; }
+release_mockd
 
 FIX="$WORK/fixture"
 mkdir -p "$FIX/MockData" "$FIX/routes"
