@@ -17,6 +17,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# release_mockd: MOCKD as given (made absolute), else the release build; stops when there is none.
+release_mockd() {
+  MOCKD=${MOCKD:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/release/mockd}
+  [[ "$MOCKD" == /* ]] || MOCKD="$PWD/$MOCKD"
+  [[ -x "$MOCKD" ]] || { echo "no mockd at $MOCKD: run 'make release' first" >&2; exit 1; }
+}
+
 # start_under_callgrind DIR COMMAND...: runs COMMAND from DIR under callgrind (CACHE=1: with
 # the cache simulation; CALLGRIND_ARGS: more valgrind options), its stdout appended to
 # $WORK/out; then waits (up to TRIES tenths of a second, default 600: valgrind starts slowly)

@@ -17,11 +17,8 @@
 #   MOCKD=/tmp/old/mockd bench/openapi-instructions.sh  another build
 #   KEEP=/tmp/cg bench/openapi-instructions.sh          keep each workload's callgrind file
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/.." && pwd)"
 source "$HERE/callgrind.sh"
-MOCKD=${MOCKD:-$REPO/.build/release/mockd}
-[[ "$MOCKD" == /* ]] || MOCKD="$PWD/$MOCKD"
-[[ -x "$MOCKD" ]] || { echo "no mockd at $MOCKD: run 'make release' first" >&2; exit 1; }
+release_mockd
 
 python3 "$HERE/gen-openapi.py" >"$WORK/stripe-like.json"
 cp "$HERE/openapi-answers.yaml" "$WORK/answers.yaml"

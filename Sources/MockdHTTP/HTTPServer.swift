@@ -101,6 +101,10 @@ package final class HTTPServer: Sendable {
         let next = ServingState(snapshot: snapshot, runtime: runtime, policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
                                 extraHeaders: configuration.corsHeaders, failedReload: failedReload)
         current.withLock { $0 = next }
+        // What requests wrote stays across a reload, unless the seed it grew from changed.
+        for path in runtime.resources.adopt(snapshot.resources) {
+            logger.info("resource state reset: its seed changed", metadata: ["resource": "\(path)"])
+        }
         announceChange()
     }
 

@@ -277,6 +277,10 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode.failure
         }
         logger.info("\(loader.routesFolder.summary())")
+        for resource in snapshot.resources.all {
+            // Not in the startup line, whose form tools read: one line per resource instead.
+            logger.info("resource \(resource.path) from \(resource.source): \(resource.seeds[""]?.count ?? 0) items\(resource.seedFile.map { " seeded from \($0)" } ?? "")")
+        }
         for warning in loaded.diagnostics { logger.warning("\(warning.place)") }
 
         var missHandler: ProxyMissHandler?

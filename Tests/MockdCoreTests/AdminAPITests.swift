@@ -365,7 +365,7 @@ struct AdminAPITests {
             "GET /__mockd/requests", "DELETE /__mockd/requests", "POST /__mockd/reset", "POST /__mockd/reload",
             "GET /__mockd/", "GET /__mockd/sources", "GET /__mockd/source", "GET /__mockd/events", "POST /__mockd/mocks",
             "POST /__mockd/sessions", "GET /__mockd/sessions", "DELETE /__mockd/sessions/{id}",
-            "POST /__mockd/stubs", "GET /__mockd/stubs", "DELETE /__mockd/stubs/{id}",
+            "POST /__mockd/stubs", "GET /__mockd/stubs", "DELETE /__mockd/stubs/{id}", "GET /__mockd/resources",
         ])
     }
 }

@@ -110,6 +110,7 @@ package struct AdminAPI: Sendable {
         Endpoint("POST", "/__mockd/stubs") { api, request, context in api.addStub(request, context) },
         Endpoint("GET", "/__mockd/stubs") { api, _, context in api.listStubs(context) },
         Endpoint("DELETE", "/__mockd/stubs/") { api, request, context in api.removeStub(request, context) },
+        Endpoint("GET", "/__mockd/resources") { api, request, context in api.resources(request, context) },
     ]
 
     package init() {}

@@ -36,16 +36,21 @@ package struct MockDataLoader: Sendable {
 
     package func load() -> Result {
         var builder = ResponseBuilder()
-        let files = loadFiles(into: &builder)
+        var files = loadFiles(into: &builder)
         var diagnostics = files.diagnostics
         var routeList: [Route] = []
+        var resources: [Resource] = []
         var bodyFiles: Set<String> = []
         if let routes, let overlap = Self.routesHoldTheRoot(routes, root: root) {
             diagnostics.append(Diagnostic(file: Self.displayPath(routes), overlap))
         } else if let routes {
-            let tables = RouteTableLoader(directory: routes, root: root).load(into: &builder)
+            let tables = RouteTableLoader(directory: routes, root: root, overlays: files.overlays).load(into: &builder)
             routeList = tables.routes
+            resources = tables.resources
             bodyFiles = tables.bodyFiles
+            // A seed's file would answer the collection's GET before the resource does: the
+            // resource answers for it now.
+            if !tables.seedFiles.isEmpty { files.remove(tables.seedFiles) }
             if tables.diagnostics.contains(where: { $0.severity == .error }), let note = routesFolder.fallbackNote() {
                 diagnostics.append(Diagnostic(.warning, file: Self.displayPath(routes), note))
             }
@@ -57,7 +62,7 @@ package struct MockDataLoader: Sendable {
         diagnostics += shadowed.map { ShadowedFiles.diagnostic($0, rootDisplay: Self.displayPath(root)) }
         let errors = diagnostics.contains { $0.severity == .error }
         let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
-                                               routes: routeList, operations: operations.table, warnings: diagnostics,
+                                               routes: routeList, resources: ResourceIndex(resources), operations: operations.table, warnings: diagnostics,
                                                rootDisplayPath: Self.displayPath(root), unserved: files.unserved,
                                                shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
                                                rootPath: WorkingDirectory.normalized(root), routesPath: routes.map(WorkingDirectory.normalized))
@@ -70,6 +75,12 @@ package struct MockDataLoader: Sendable {
         var diagnostics: [Diagnostic] = []
         /// Files that look like mocks but are not served, for the 404 report's near names.
         var unserved: [UnservedFile] = []
+
+        /// Takes files (relative paths) out of the base table and the overlays.
+        mutating func remove(_ relativePaths: Set<String>) {
+            base = base.removing(relativePaths)
+            for (scenario, table) in overlays { overlays[scenario] = table.removing(relativePaths) }
+        }
     }
 
     /// Reads every mock file under the root; prepared responses are added to `builder`.

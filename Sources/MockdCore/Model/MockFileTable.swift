@@ -46,6 +46,14 @@ package struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
         if Self.slotCount(for: count) > slots.count { rebuild(slotCount: Self.slotCount(for: count)) }
     }
 
+    /// The table without the files at `relativePaths` (rebuilt: removal is rare, at load only).
+    package func removing(_ relativePaths: Set<String>) -> MockFileTable {
+        guard values.contains(where: { relativePaths.contains($0.relativePath) }) else { return self }
+        var table = MockFileTable()
+        for file in values where !relativePaths.contains(file.relativePath) { table.insert(file) }
+        return table
+    }
+
     /// Adds `file` under its name, replacing a file of the same name.
     package mutating func insert(_ file: MockFile) {
         if let index = index(of: file.name) {

@@ -11,6 +11,8 @@ package final class Snapshot: Sendable {
     /// Route tables, in resolution order.
     package var routes: [Route] { routeIndex.routes }
     let routeIndex: RouteIndex
+    /// Collections requests write to and read back, answered after routes and files.
+    package let resources: ResourceIndex
     /// Operations from API descriptions (`--openapi`), answered after files and routes.
     package let operations: OperationTable
     /// Scenario names known from overlays, route tables and operations' named examples, sorted.
@@ -28,12 +30,12 @@ package final class Snapshot: Sendable {
     package let unserved: [UnservedFile]
     /// Files a route tried first always answers for: relative path → that route's source.
     package let shadowed: [String: String]
-    /// Whether any route looks at request bodies (a `json`/`text` condition or a template);
+    /// Whether any route looks at request bodies (a `json`/`text` condition or a template) or a resource is declared;
     /// when none does, a body only feeds the journal and need not be held whole.
     package let readsRequestBodies: Bool
 
     package init(preparedResponses: [PreparedResponse], files: MockFileTable, overlays: [String: MockFileTable],
-                routes: [Route] = [], operations: OperationTable = OperationTable(), warnings: [Diagnostic], rootDisplayPath: String,
+                routes: [Route] = [], resources: ResourceIndex = ResourceIndex(), operations: OperationTable = OperationTable(), warnings: [Diagnostic], rootDisplayPath: String,
                 unserved: [UnservedFile] = [], shadowed: [String: String] = [:], rootPath: String = "", routesPath: String? = nil) {
         self.rootPath = rootPath
         self.routesPath = routesPath
@@ -43,13 +45,16 @@ package final class Snapshot: Sendable {
         self.files = files
         self.overlays = overlays
         self.routeIndex = RouteIndex(routes: routes)
+        self.resources = resources
         // A named example of an operation is picked by the scenario of its name (`X-Mock-Scenario: empty`).
-        self.scenarioSet = Set(overlays.keys).union(routes.compactMap(\.scenario)).union(operations.exampleNames)
+        self.scenarioSet = Set(overlays.keys).union(routes.compactMap(\.scenario)).union(resources.all.compactMap(\.scenario))
+            .union(operations.exampleNames)
         self.scenarios = scenarioSet.sorted()
         self.operations = operations
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath
-        self.readsRequestBodies = routes.contains(where: \.readsRequestBody)
+        // A resource stores what is posted to it.
+        self.readsRequestBodies = !resources.isEmpty || routes.contains(where: \.readsRequestBody)
     }
 
     /// Number of files served by the convention (overlays included).

@@ -2,7 +2,7 @@
 ///
 /// Precedence, first hit wins: a CORS preflight (`--cors`; never on `/__mockd/`), the admin API
 /// (`/__mockd/`), then stubs a test added (its session's first), then for a request in scenario S: routes with `"scenario": S`, files under
-/// `scenarios/S/`, routes with no scenario, files anywhere else, operations from API descriptions
+/// `scenarios/S/`, routes with no scenario, files anywhere else, resources, operations from API descriptions
 /// (`--openapi`); then the upstream (`--proxy`), and only when nothing else will answer, the 404
 /// report. A route's fault wins over its delay; `--delay` applies to every answer but the admin
 /// API's and a preflight.
@@ -75,6 +75,7 @@ package final class Resolver: Sendable {
         if let response = baseFile(for: request) {
             return delayed(Self.fileReply(response, scenario: scenario), by: globalDelay)
         }
+        if !snapshot.resources.isEmpty, let answered = resource(for: request, scenario: scenario) { return answered }
         if !snapshot.operations.isEmpty, let reply = snapshot.operations.answer(request, scenario: scenario) {
             return delayed(reply, by: globalDelay)
         }

@@ -2,7 +2,7 @@ import MockdLock
 import Synchronization
 
 /// The little state that changes while mockd runs: the runtime scenario (global or per
-/// session), the sequences' places, the stubs tests added. It lives outside the snapshot so
+/// session), the sequences' places, the stubs tests added, what requests wrote to resources. It lives outside the snapshot so
 /// that a reload keeps it.
 package final class RuntimeState: Sendable {
     /// `--scenario`, or `default`.
@@ -14,6 +14,8 @@ package final class RuntimeState: Sendable {
     private let changeCount = Atomic<UInt64>(0)
     /// Routes tests added (`POST /__mockd/stubs`), kept across reloads like the scenarios.
     package let stubs = StubTable()
+    /// What requests wrote to resources, per session, kept across reloads like the stubs.
+    package let resources = ResourceStore()
 
     struct SequenceKey: Hashable {
         let session: String
@@ -81,19 +83,22 @@ package final class RuntimeState: Sendable {
         sequenceCounters.withLock { $0.removeAll() }
     }
 
-    /// One session back to the start: its scenario, its sequences and its stubs; other sessions
-    /// and the global state are untouched.
+    /// One session back to the start: its scenario, its sequences, its stubs and its resources'
+    /// items; other sessions and the global state are untouched.
     package func reset(session: String) {
         scenarios.withLock { _ = $0.sessions.removeValue(forKey: session) }
         stubs.removeAll(session: session)
+        resources.removeAll(session: session)
         sequenceCounters.withLock { counters in counters = counters.filter { $0.key.session != session } }
         noteChange()
     }
 
-    /// Back to the start: no runtime scenario, no sessions, no stubs, sequences from their first response.
+    /// Back to the start: no runtime scenario, no sessions, no stubs, sequences from their first
+    /// response, resources as seeded.
     package func reset() {
         scenarios.withLock { $0 = (nil, [:]) }
         stubs.removeAll()
+        resources.removeAll(session: nil)
         resetSequences()
         noteChange()
     }

@@ -14,6 +14,12 @@ struct RouteDecoder {
     var sourceLabel = "route "
     /// Body files read, relative to the root (as the root's walk names them).
     var bodyFiles: Set<String> = []
+    /// Resources declared (`{"resource": …}` entries).
+    var resources: [Resource] = []
+    /// Seed files resources read, relative to the root as the table names them: not served as files.
+    var seedFiles: Set<String> = []
+    /// The scenario overlays of the mock root, where a seed's overlays are looked up by name.
+    var overlays: [String: MockFileTable] = [:]
 
     init(file: String, root: String, builder: ResponseBuilder, firstOrder: Int) {
         self.file = file
@@ -37,6 +43,10 @@ struct RouteDecoder {
         guard let list = value["routes"] else { return error("", "missing \"routes\": expected {\"routes\": [ … ]}") }
         guard case .array(let items) = list else { return error("routes", "expected an array of routes, found \(found(list))") }
         for (index, item) in items.enumerated() {
+            if item["resource"] != nil {
+                decodeResource(item, index: index)
+                continue
+            }
             if let route = decodeRoute(item, index: index) { routes.append(route) }
         }
     }

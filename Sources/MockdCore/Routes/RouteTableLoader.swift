@@ -5,12 +5,17 @@ struct RouteTableLoader {
     let directory: String
     /// The mock root, which `file` bodies are relative to.
     let root: String
+    /// Its scenario overlays, where resources' seeds find their overlays.
+    var overlays: [String: MockFileTable] = [:]
 
     struct Output {
         var routes: [Route] = []
         var diagnostics: [Diagnostic] = []
         /// Files under the root that routes serve as bodies, relative to the root.
         var bodyFiles: Set<String> = []
+        var resources: [Resource] = []
+        /// Files resources are seeded from, relative to the root: the resource answers for them.
+        var seedFiles: Set<String> = []
     }
 
     func load(into builder: inout ResponseBuilder) -> Output {
@@ -43,7 +48,18 @@ struct RouteTableLoader {
                 continue
             }
             var decoder = RouteDecoder(file: shown, root: root, builder: builder, firstOrder: output.routes.count)
+            decoder.overlays = overlays
             decoder.decodeTable(value)
+            for resource in decoder.resources {
+                if let earlier = (output.resources + decoder.resources).first(where: { $0.path == resource.path && $0.scenario == resource.scenario }),
+                   earlier.source != resource.source {
+                    let (file, position) = Self.split(resource.source)
+                    output.diagnostics.append(Diagnostic(file: file, location: "routes[\(position)].resource",
+                        "\(resource.path)\(resource.scenario.map { " (scenario \($0))" } ?? "") is already a resource at \(earlier.source); declare it once"))
+                }
+            }
+            output.resources += decoder.resources
+            output.seedFiles.formUnion(decoder.seedFiles)
             builder = decoder.builder
             output.routes += decoder.routes
             output.diagnostics += decoder.diagnostics
