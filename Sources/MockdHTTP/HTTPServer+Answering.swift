@@ -71,12 +71,17 @@ extension HTTPServer {
             case .timer(_, let then):
                 resolution = then
             case .work:
-                var response = BuiltResponse.json(status: 503, #"{"error":"mockd is stopping"}"# + "\n", source: "refused: stopping")
-                response.headers.append(HTTPHeader("Connection", "close"))
-                resolution = .respond(Reply(.built(response), scenario: ""))
+                resolution = Self.stopping
             }
             return send(resolution, for: request, serving: serving, admin: admin, connection: connection, state: state)
         }
+    }
+
+    /// What work (an upstream call, a reload) that cannot run or finish answers while mockd stops.
+    static var stopping: Resolution {
+        var response = BuiltResponse.json(status: 503, #"{"error":"mockd is stopping"}"# + "\n", source: "refused: stopping")
+        response.headers.append(HTTPHeader("Connection", "close"))
+        return .respond(Reply(.built(response), scenario: ""))
     }
 
     /// Hands a parked request what to send, and resumes it.

@@ -159,10 +159,16 @@ package final class HTTPServer: Sendable {
             // Delays are cut short (the answer goes out now), stalled requests are closed, and
             // upstream calls are cancelled; none may stay suspended when the daemon stops.
             missHandler?.shutdown()
-            // From here on nothing is parked; what is parked now is resumed. Work (upstream
-            // calls) is left to end by itself: the miss handler answers at once now.
-            for request in parking.close() where request.kind == .timer {
-                parking.resume(request.state)
+            // From here on nothing is parked; what is parked now is resumed. Work (an upstream
+            // call, a reload) is answered "stopping" now rather than waited for: its end runs on
+            // the concurrency pool, which a busy machine may not get to before the deadline. The
+            // work's own answer, if it still comes, finds the request answered.
+            for request in parking.close() {
+                if request.kind == .timer {
+                    parking.resume(request.state)
+                } else {
+                    finishWork(request.state, Self.stopping)
+                }
             }
             // Dashboards' and tests' long polls are answered now, not at their timeout.
             news.flush()
