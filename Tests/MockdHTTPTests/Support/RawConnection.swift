@@ -143,21 +143,8 @@ final class RawConnection {
         let response = try readResponse(head: true)
         var chunks: [(bytes: [UInt8], at: ContinuousClock.Instant)] = []
         do {
-            while true {
-                let sizeLine = try readLine()
-                guard let size = Int(sizeLine.split(separator: ";").first.map(String.init) ?? "", radix: 16) else {
-                    throw RawHTTPError(description: "bad chunk size \(sizeLine.debugDescription)")
-                }
-                if size == 0 {
-                    while try !readLine().isEmpty {}
-                    return (response, chunks, .complete)
-                }
-                while buffer.count < size + 2 {
-                    guard try fill() else { return (response, chunks, .closed) }
-                }
-                chunks.append((Array(buffer.prefix(size)), ContinuousClock.now))
-                buffer.removeFirst(size + 2)
-            }
+            while let chunk = try nextChunk() { chunks.append((chunk, ContinuousClock.now)) }
+            return (response, chunks, .complete)
         } catch let error as RawHTTPError where error.description.contains("Connection reset") {
             return (response, chunks, .reset)
         } catch let error as RawHTTPError where error.description.hasPrefix("connection closed") {
@@ -167,21 +154,25 @@ final class RawConnection {
 
     private func readChunkedBody() throws -> [UInt8] {
         var body: [UInt8] = []
-        while true {
-            let sizeLine = try readLine()
-            guard let size = Int(sizeLine.split(separator: ";").first.map(String.init) ?? "", radix: 16) else {
-                throw RawHTTPError(description: "bad chunk size \(sizeLine.debugDescription)")
-            }
-            if size == 0 {
-                while try !readLine().isEmpty {}
-                return body
-            }
-            while buffer.count < size + 2 {
-                guard try fill() else { throw RawHTTPError(description: "connection closed inside a chunk") }
-            }
-            body.append(contentsOf: buffer.prefix(size))
-            buffer.removeFirst(size + 2)
+        while let chunk = try nextChunk() { body.append(contentsOf: chunk) }
+        return body
+    }
+
+    /// The next chunk of a chunked body; nil after the last one (its trailer read).
+    private func nextChunk() throws -> [UInt8]? {
+        let sizeLine = try readLine()
+        guard let size = Int(sizeLine.split(separator: ";").first.map(String.init) ?? "", radix: 16) else {
+            throw RawHTTPError(description: "bad chunk size \(sizeLine.debugDescription)")
         }
+        if size == 0 {
+            while try !readLine().isEmpty {}
+            return nil
+        }
+        while buffer.count < size + 2 {
+            guard try fill() else { throw RawHTTPError(description: "connection closed inside a chunk") }
+        }
+        defer { buffer.removeFirst(size + 2) }
+        return Array(buffer.prefix(size))
     }
 
     private func readLine() throws -> String {
