@@ -118,10 +118,6 @@ extension HTTPServer {
             return queue(MHDResponse(truncating: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
         case .respond(let reply), .fault(_, let reply, _):  // a timeout fault never gets here: it is parked, then closed
             if reply.warning != nil { warn(reply, request) }
-            if case .built(let built) = reply.response, let stream = built.stream {
-                return queueStream(stream, built: built, scenario: reply.scenario, extraHeaders: extraHeaders, for: request,
-                                   connection: connection, state: state)
-            }
             if closing {
                 log.record(request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state,
                            response: reply.builtResponse)
@@ -133,6 +129,10 @@ extension HTTPServer {
                 log.record(request, status: prepared.status, source: prepared.source, scenario: reply.scenario, state: state)
                 guard let serving, let response = serving.response(for: prepared) else { return .NO }
                 return MHD_queue_response(connection, UInt32(prepared.status), response)
+            case .streamed(let streamed):
+                // Logged when the stream ends (how many pieces went, how it ended).
+                return queueStream(streamed.stream, built: streamed.head, scenario: reply.scenario, extraHeaders: extraHeaders, for: request,
+                                   connection: connection, state: state)
             case .built(let built):
                 log.record(request, status: built.status, source: built.source, scenario: reply.scenario, state: state, response: built)
                 if let id = built.reuseID, let serving {

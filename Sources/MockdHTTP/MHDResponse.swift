@@ -99,6 +99,9 @@ extension MHDResponse {
             (prepared.headers, prepared.body.array)
         case .built(let built):
             (built.headers + [HTTPHeader("X-Mockd-Source", built.source)], built.body)
+        case .streamed(let streamed):
+            // Stopping, or a fault: the pieces at once, as one body.
+            (streamed.head.headers + [HTTPHeader("X-Mockd-Source", streamed.head.source)], streamed.stream.pieces.flatMap(\.bytes))
         }
     }
 }

@@ -10,6 +10,7 @@ extension Resolution {
         switch response {
         case .prepared(let prepared): prepared.body.array
         case .built(let built): built.body
+        case .streamed(let streamed): streamed.stream.pieces.flatMap(\.bytes)
         }
     }
 

@@ -59,6 +59,7 @@ extension Resolution {
         switch response {
         case .prepared(let prepared): String(decoding: prepared.body.array, as: UTF8.self)
         case .built(let built): String(decoding: built.body, as: UTF8.self)
+        case .streamed(let streamed): String(decoding: streamed.stream.pieces.flatMap(\.bytes), as: UTF8.self)
         }
     }
 
@@ -66,6 +67,7 @@ extension Resolution {
         switch response {
         case .prepared(let prepared): prepared.headers
         case .built(let built): built.headers
+        case .streamed(let streamed): streamed.head.headers
         }
     }
 

@@ -35,6 +35,7 @@ extension RecorderTests {
             switch reply.response {
             case .prepared(let prepared): return String(decoding: prepared.body.array, as: UTF8.self)
             case .built(let built): return String(decoding: built.body, as: UTF8.self)
+            case .streamed(let streamed): return String(decoding: streamed.stream.pieces.flatMap(\.bytes), as: UTF8.self)
             }
         }
         #expect(body(feed("2")).contains(#""page":2"#) || body(feed("2")).contains(#""page": 2"#), "\(body(feed("2")))")

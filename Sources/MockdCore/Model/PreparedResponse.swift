@@ -56,8 +56,6 @@ package struct BuiltResponse: Sendable {
     /// cached 404 report): the adapter may build its response once and keep it under this
     /// number (unique per `NotFoundCache`, so per server and snapshot).
     package var reuseID: Int?
-    /// Sent in pieces over time instead of `body` (a route's `"stream"`).
-    package var stream: ResponseStream?
 
     package init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], source: String) {
         self.status = status

@@ -37,6 +37,18 @@ package enum AdminWork: Sendable, Equatable {
     case waitForRequests(RequestFilter, count: Int, wait: Duration)
 }
 
+/// A stream's answer: the head sent first (status, headers, source), then the pieces.
+/// A class, so that `Reply.Response` stays the size it was for every other answer.
+package final class StreamedResponse: Sendable {
+    package let head: BuiltResponse
+    package let stream: ResponseStream
+
+    package init(head: BuiltResponse, stream: ResponseStream) {
+        self.head = head
+        self.stream = stream
+    }
+}
+
 /// A response to send and what to log with it.
 package struct Reply: Sendable {
     package enum Response: Sendable {
@@ -44,6 +56,8 @@ package struct Reply: Sendable {
         case prepared(PreparedResponse)
         /// Built for this request.
         case built(BuiltResponse)
+        /// Sent in pieces over time (a route's `"stream"`, a `.sse` file): its head, then its pieces.
+        case streamed(StreamedResponse)
     }
 
     package var response: Response
@@ -73,6 +87,12 @@ package struct Reply: Sendable {
         case .built(let existing):
             built = existing
             built.reuseID = nil  // no longer the cached response it was numbered for
+        case .streamed(let streamed):
+            var head = streamed.head
+            head.headers.append(HTTPHeader(Self.warningHeader, text))
+            var warned = Reply(.streamed(StreamedResponse(head: head, stream: streamed.stream)), scenario: scenario)
+            warned.warning = logged ? text : warning
+            return warned
         }
         built.headers.append(HTTPHeader(Self.warningHeader, text))
         var warned = Reply(.built(built), scenario: scenario)
@@ -89,6 +109,7 @@ package struct Reply: Sendable {
         switch response {
         case .prepared(let prepared): prepared.status
         case .built(let built): built.status
+        case .streamed(let streamed): streamed.head.status
         }
     }
 
@@ -96,6 +117,7 @@ package struct Reply: Sendable {
         switch response {
         case .prepared(let prepared): prepared.source
         case .built(let built): built.source
+        case .streamed(let streamed): streamed.head.source
         }
     }
 }

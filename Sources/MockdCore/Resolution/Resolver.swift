@@ -109,9 +109,8 @@ package final class Resolver: Sendable {
     @inline(__always)
     static func fileReply(_ response: PreparedResponse, scenario: String) -> Reply {
         guard let stream = response.stream else { return Reply(.prepared(response), scenario: scenario) }
-        var built = BuiltResponse(status: response.status, headers: response.headersWithoutSource, source: response.source)
-        built.stream = stream
-        return Reply(.built(built), scenario: scenario)
+        let head = BuiltResponse(status: response.status, headers: response.headersWithoutSource, source: response.source)
+        return Reply(.streamed(StreamedResponse(head: head, stream: stream)), scenario: scenario)
     }
 
     /// `resolution` with a prepared response turned into one built for the request.
@@ -171,9 +170,8 @@ package final class Resolver: Sendable {
         case .none:
             reply = Reply(.built(BuiltResponse(status: response.status, source: route.answerSource)), scenario: scenario)
         case .stream(let stream, let headers, let source):
-            var built = BuiltResponse(status: response.status, headers: headers, source: source)
-            built.stream = stream
-            reply = Reply(.built(built), scenario: scenario)
+            let head = BuiltResponse(status: response.status, headers: headers, source: source)
+            reply = Reply(.streamed(StreamedResponse(head: head, stream: stream)), scenario: scenario)
             // A reset of a stream happens after its events (`cutAfter`), not instead of them.
             return delayed(reply, by: delay)
         }

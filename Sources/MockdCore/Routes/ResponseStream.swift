@@ -7,7 +7,10 @@ import Foundation
 /// A response sent in pieces over time: server-sent events, or timed chunks of any body. The
 /// pieces are framed at load (an event's `event:`/`id:`/`data:` lines are bytes by then); the
 /// adapter sends each when its time comes, with the connection suspended in between.
-package struct ResponseStream: Sendable {
+///
+/// A class: `BuiltResponse` and `PreparedResponse` carry it as one optional reference, so
+/// every other answer copies one pointer more, not a struct of arrays and strings.
+package final class ResponseStream: Sendable {
     package struct Piece: Sendable {
         package let bytes: [UInt8]
         /// Waited before this piece (none for the first unless it says so).
@@ -33,6 +36,14 @@ package struct ResponseStream: Sendable {
     package let unit: String
     /// Sent with the stream's other headers (SSE: `text/event-stream`).
     package let contentType: String?
+
+    init(pieces: [Piece], defined: Int, ending: Ending, unit: String, contentType: String?) {
+        self.pieces = pieces
+        self.defined = defined
+        self.ending = ending
+        self.unit = unit
+        self.contentType = contentType
+    }
 
     /// `what` as one server-sent event, framed as the HTML standard reads it: `event:`, `id:`,
     /// `retry:` lines, then one `data:` line per line of the data, then a blank line.
