@@ -189,5 +189,13 @@ struct HARImportTests {
         #expect(space.folder.read("root/scenarios/offline/mock_api_home_get.json") == #"{"home":true}"#)
         let routes = try space.routeTable()
         #expect(routes.count == 2 && routes[1]["scenario"] as? String == "offline")
+
+        // A scenario's route body never replaces the base route's.
+        let base = try Self.run("proxyman", in: space)
+        let offline = try Self.run("proxyman", in: space, scenario: "offline")
+        #expect(base.errors.isEmpty && offline.errors.isEmpty)
+        let avatars = try space.routeTable().filter { $0["path"] as? String == "/api/users/42/avatar" }
+            .compactMap { ($0["response"] as? [String: Any])?["file"] as? String }
+        #expect(avatars.count == 2 && Set(avatars).count == 2, "\(avatars)")
     }
 }

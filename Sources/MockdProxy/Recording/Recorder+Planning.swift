@@ -75,8 +75,9 @@ extension Recorder {
             if !response.body.isEmpty {
                 // The body file is named for its type, so it opens in the right program and a
                 // route without a Content-Type header is still served as what it is.
+                // A scenario's body has a name of its own: the base route's body stays as it is.
                 let relative = Self.bodiesFolder + "/" + Self.bodyFileName(
-                    method: request.method, path: named + (position == 0 ? "" : " #\(position + 1)"),
+                    method: request.method, path: (scenario.map { "scenario " + $0 + " " } ?? "") + named + (position == 0 ? "" : " #\(position + 1)"),
                     extension: Self.fileExtension(for: response.headers.first(named: "Content-Type")))
                 answer.append(("file", .string(relative)))
                 writes.append(.init(path: root + "/" + relative, bytes: response.body, replace: true, isMockFile: false))
