@@ -45,7 +45,6 @@ package struct HARImport {
 
     /// One request read from an entry, and the answer to it.
     struct Exchange {
-        var index: Int
         var request: MockRequest
         var host: String
         var response: BuiltResponse
@@ -157,7 +156,7 @@ package struct HARImport {
             case .failure(let error):
                 report.errors.append("\(named): \(Self.reason(error, below: lossy.depth))")
             case .success(let entry):
-                switch exchange(entry, index: index) {
+                switch exchange(entry) {
                 case .success(let exchange): exchanges.append(exchange)
                 case .failure(let problem) where problem.isError: report.errors.append("\(named): \(problem.message)")
                 case .failure(let problem): report.skipped.append("\(named): \(problem.message)")
@@ -173,7 +172,7 @@ package struct HARImport {
         var isError = true
     }
 
-    func exchange(_ entry: HARFile.Entry, index: Int) -> Result<Exchange, EntryProblem> {
+    func exchange(_ entry: HARFile.Entry) -> Result<Exchange, EntryProblem> {
         guard let target = HARURL(entry.request.url) else {
             return .failure(EntryProblem(message: "the URL is not an absolute http(s) URL"))
         }
@@ -213,7 +212,7 @@ package struct HARImport {
         }
         let built = BuiltResponse(status: response.status, headers: headers, body: body, source: "har")
         if let why = Recorder.notRecordable(request, built) { return .failure(EntryProblem(message: why, isError: false)) }
-        return .success(Exchange(index: index, request: request, host: target.host, response: built, undoneCoding: undone))
+        return .success(Exchange(request: request, host: target.host, response: built, undoneCoding: undone))
     }
 
     /// What is wrong and where, the place named from `below` coding keys down (an entry's own members).

@@ -8,18 +8,18 @@ import MockdCore
 /// What recording the answers to one request would write, decided before anything is written:
 /// `--record` writes it at once; a HAR import gathers the plans of every entry, prints them
 /// (`--dry-run`) or writes them with the route table once at the end.
-package struct RecordPlan {
+struct RecordPlan {
     /// One file to write atomically; a mock file not asked to overwrite is written only when its
     /// name is still free then (`replace` false), so a file that appeared meanwhile is kept.
-    package struct Write {
-        package var path: String
-        package var bytes: [UInt8]
-        package var replace: Bool
-        package var isMockFile: Bool
+    struct Write {
+        var path: String
+        var bytes: [UInt8]
+        var replace: Bool
+        var isMockFile: Bool
     }
 
-    package var outcome: RecordOutcome
-    package var writes: [Write] = []
+    var outcome: RecordOutcome
+    var writes: [Write] = []
     /// The route table after this plan, when it changed.
     var table: RouteTable?
 }

@@ -35,7 +35,7 @@ extension Recorder {
     }
 
     /// Writes one planned file, making its folder first.
-    package func perform(_ write: RecordPlan.Write) throws {
+    func perform(_ write: RecordPlan.Write) throws {
         try FileManager.default.createDirectory(atPath: FilePath.folder(of: write.path), withIntermediateDirectories: true)
         try writeAtomically(Data(write.bytes), to: write.path, replace: write.replace)
     }
