@@ -1,7 +1,7 @@
 package import MockdCore
 
 /// `mockd import openapi`: an editable starting point from a document. Fixed-path operations
-/// whose chosen answer is a 200 JSON body become convention files; everything else (templated
+/// whose chosen answer is a 200 JSON body without headers become convention files; everything else (templated
 /// paths, other statuses, named examples as scenarios) becomes route-table entries.
 package enum OpenAPIImport {
     package struct Plan: Sendable {
@@ -18,7 +18,10 @@ package enum OpenAPIImport {
             for (index, response) in operation.responses.enumerated() {
                 let prepared = response.prepared
                 let status = response.status ?? (index == 0 ? prepared.status : 500)
+                // A file cannot carry headers: an answer with documented headers (a required
+                // rate limit, an ETag example) is a route, so the import sends what serving would.
                 if index == 0, !operation.pathTemplate.contains("{"), status == 200, isJSON(prepared.contentType),
+                   prepared.customHeaders.isEmpty,
                    let json = try? JSONParser.parse(prepared.body.array) {
                     plan.files.append((MockFileName.forRequest(method: operation.method, path: operation.pathTemplate),
                                        Array((json.prettyPrinted + "\n").utf8)))

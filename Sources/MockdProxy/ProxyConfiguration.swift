@@ -13,6 +13,8 @@ package struct ProxyConfiguration: Sendable {
     package var timeout: Duration = .seconds(30)
     package var record: Bool = false
     package var recordOverwrite: Bool = false
+    /// Header names that make a recorded answer a route, besides the recorder's own list (`--record-headers`).
+    package var recordHeaders: [String] = []
     /// An upstream body larger than this is not relayed (502): mockd holds each answer in memory.
     package var maxResponseBytes: Int = 64 * 1024 * 1024
 

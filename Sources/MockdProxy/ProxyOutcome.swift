@@ -8,6 +8,8 @@ package struct ProxyOutcome: Sendable {
     package var upstreamDuration: Duration
     /// nil when the upstream answered (whatever its status).
     package var failure: ProxyFailure?
+    /// The upstream's `Content-Encoding` (`gzip`) when the body was decoded on the way (recording).
+    package var undoneCoding: String?
 
     /// The response came from the upstream (record it); false for mockd's own 502/504 answers.
     package var fromUpstream: Bool { failure == nil }

@@ -87,7 +87,11 @@ package final class UpstreamProxy: Sendable {
                 "method": .string(request.method), "path": .string(request.path), "status": .stringConvertible(status),
                 "upstreamMs": .string(Self.milliseconds(elapsed)), "bytes": .stringConvertible(body.count),
             ])
-            return ProxyOutcome(response: relayed, upstreamDuration: elapsed, failure: nil)
+            var outcome = ProxyOutcome(response: relayed, upstreamDuration: elapsed, failure: nil)
+            if upstreamRequest.decodeAnswer, !relayed.headers.contains(where: { $0.name.lowercased() == "content-encoding" }) {
+                outcome.undoneCoding = headers.first(named: "Content-Encoding")
+            }
+            return outcome
         }
     }
 

@@ -11,15 +11,19 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Write mocks from another description, as an editable starting point.",
-        subcommands: [ImportOpenAPICommand.self]
+        subcommands: [ImportHARCommand.self, ImportOpenAPICommand.self],
+        // `mockd import traffic.har` reads best: the format word is needed for OpenAPI only.
+        defaultSubcommand: ImportHARCommand.self
     )
 
-    /// A format mockd does not import (`mockd import postman x.json --root a`) would be reported
-    /// as "unknown option '--root'": checked before parsing, to say what it imports.
+    /// A format mockd does not import (`mockd import postman x.json --root a`) would be read as
+    /// a HAR file named `postman` with an extra argument: checked before parsing, to say what it
+    /// imports. A `.har` file is the default subcommand's argument.
     static func unknownFormat(in arguments: [String]) -> String? {
         guard arguments.first == "import", let format = arguments.dropFirst().first, !format.hasPrefix("-"),
+              !format.lowercased().hasSuffix(".har"),
               !configuration.subcommands.contains(where: { $0.configuration.commandName == format }) else { return nil }
-        return "mockd import \(format): mockd imports openapi documents only (OpenAPI 3.0, 3.1, Swagger 2.0): mockd import openapi FILE [--root DIR] [--routes DIR]"
+        return "mockd import \(format): mockd imports HAR files (mockd import FILE.har, or mockd import har FILE) and OpenAPI documents (OpenAPI 3.0, 3.1, Swagger 2.0: mockd import openapi FILE [--root DIR] [--routes DIR])"
     }
 }
 

@@ -75,6 +75,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong("record-overwrite"), help: "With --record: replace mocks that already exist. [env: MOCKD_RECORD_OVERWRITE]")
     var recordOverwrite = false
 
+    @Option(name: .customLong("record-headers"), help: ArgumentHelp("With --record: more header names that make an answer a route keeping its headers, comma-separated (Location, ETag, Link, Set-Cookie, rate limits and X- headers always do). [env: MOCKD_RECORD_HEADERS]", valueName: "names"))
+    var recordHeaders: [String] = []
+
     @Flag(inversion: .prefixedNo, help: "Reload when a file under the root or the routes folder changes. [env: MOCKD_WATCH; default: on]")
     var watch: Bool?
 
@@ -173,16 +176,22 @@ struct ServeCommand: ParsableCommand {
                 proxy.timeout = .milliseconds(Int(timeout * 1000))
                 proxy.record = record
                 proxy.recordOverwrite = overwrite
+                proxy.recordHeaders = Self.names(recordHeaders.isEmpty ? Environment.string("MOCKD_RECORD_HEADERS").map { [$0] } ?? [] : recordHeaders)
                 settings.proxy = proxy
             } catch let error as ValidationError {
                 throw error
             } catch {
                 throw ValidationError("--proxy \(upstream): \(error)")
             }
-        } else if record || overwrite {
+        } else if record || overwrite || !recordHeaders.isEmpty {
             throw ValidationError("--record needs --proxy URL: it saves what the upstream answers")
         }
         return settings
+    }
+
+    /// Header names from repeated or comma-separated options (`--record-headers a,b`).
+    static func names(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",").map { String($0.filter { $0 != " " }) } }.filter { !$0.isEmpty }
     }
 
     /// `--name`'s value, else `MOCKD_NAME` from the environment, else the default, within `range`.
@@ -287,7 +296,8 @@ struct ServeCommand: ParsableCommand {
         var recorder: Recorder?
         if let proxy = settings.proxy {
             if proxy.record {
-                recorder = Recorder(root: loader.root, routesDirectory: loader.routesFolder.forWriting(), overwrite: proxy.recordOverwrite, logger: logger)
+                recorder = Recorder(root: loader.root, routesDirectory: loader.routesFolder.forWriting(), overwrite: proxy.recordOverwrite,
+                                    keptHeaders: proxy.recordHeaders, logger: logger)
             }
             missHandler = ProxyMissHandler(proxy: UpstreamProxy(configuration: proxy, logger: logger), recorder: recorder, logger: logger)
         }

@@ -33,4 +33,34 @@ import Testing
             ])
         }
     }
+
+    /// A fixed-path 200 JSON answer with headers the document gives (a required one is made
+    /// from its schema, another from its example) is a route keeping them, not a file dropping them.
+    @Test func documentedHeadersMakeARoute() throws {
+        let document = """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /quota:
+            get:
+              responses:
+                "200":
+                  description: ok
+                  headers:
+                    X-Rate-Limit-Remaining: {required: true, schema: {type: integer, minimum: 5, maximum: 5}}
+                    ETag: {schema: {type: string}, example: "v1"}
+                  content: {application/json: {example: {used: 1}}}
+          /plain:
+            get:
+              responses:
+                "200": {description: ok, content: {application/json: {example: {ok: true}}}}
+        """
+        try withDocument(document) { fixture throws in
+            let plan = OpenAPIImport.plan(fixture.snapshot.operations)
+            #expect(plan.files.map(\.name) == ["mock_plain_get.json"])
+            #expect(plan.routes.map(\.serialized) == [
+                #"{"name":"openapi api.yaml GET /quota","method":"GET","path":"/quota","response":{"status":200,"headers":{"X-Rate-Limit-Remaining":"5","ETag":"v1"},"json":{"used":1}}}"#,
+            ])
+        }
+    }
 }

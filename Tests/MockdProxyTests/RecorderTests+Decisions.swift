@@ -62,3 +62,61 @@ extension RecorderTests {
         #expect(!"\(RecordOutcome.duplicate(2))".contains("duplicate("))
     }
 }
+
+extension RecorderTests {
+    /// ETag, rate limits, any X- header and the names --record-headers adds make a 200 JSON answer a
+    /// route keeping them; Date, Server, Content-Length and hop-by-hop headers are never kept.
+    @Test func headersTheAppReadsMakeARoute() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        let recorder = Recorder(root: space.root, routesDirectory: space.routes, overwrite: false, keptHeaders: ["Cache-Control"], logger: testLogger)
+        let transfer = [HTTPHeader("Date", "Mon, 01 Jan 2024 00:00:00 GMT"), HTTPHeader("Server", "nginx"), HTTPHeader("Content-Length", "2"),
+                        HTTPHeader("Connection", "keep-alive"), HTTPHeader("Transfer-Encoding", "chunked")]
+        func answer(_ header: HTTPHeader) -> BuiltResponse { Self.json("{}", headers: [HTTPHeader("Content-Type", "application/json"), header] + transfer) }
+        let kept = [HTTPHeader("ETag", "\"v1\""), HTTPHeader("X-Request-Id", "r-1"), HTTPHeader("RateLimit-Remaining", "9"),
+                    HTTPHeader("X-RateLimit-Reset", "60"), HTTPHeader("Cache-Control", "no-store")]
+        for (index, header) in kept.enumerated() {
+            #expect(recorder.record(MockRequest(method: "GET", path: "/h\(index)"), answer(header)) == .wroteRoute(index), "\(header.name)")
+        }
+        let routes = try space.routeTable()
+        for (index, header) in kept.enumerated() {
+            let headers = (routes[index]["response"] as? [String: Any])?["headers"] as? [String: String]
+            #expect(headers == ["Content-Type": "application/json", header.name: header.value], "\(header.name)")
+        }
+        // Without a header the app reads, it stays a plain mock file.
+        #expect(recorder.record(MockRequest(method: "GET", path: "/plain"), Self.json("{}", headers: [HTTPHeader("Content-Type", "application/json")] + transfer))
+                == .wroteMock(space.root + "/mock_plain_get.json"))
+    }
+
+    /// An image is saved under its own extension, byte for byte, and a mockd on the recorded root
+    /// serves it with its type; an undone Content-Encoding is said in the route's name.
+    @Test func aBinaryBodyKeepsItsTypeAndAnUndoneCodingIsSaid() throws {
+        let space = try Workspace()
+        defer { space.folder.remove() }
+        let recorder = space.recorder()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE]
+        let image = BuiltResponse(status: 200, headers: [HTTPHeader("Content-Type", "image/png")], body: png, source: "proxy")
+        #expect(recorder.record(MockRequest(method: "GET", path: "/logo"), image, undoneCoding: "gzip") == .wroteRoute(0))
+        let route = try #require(try space.routeTable().first)
+        #expect(route["name"] as? String == "recorded GET /logo (gzip undone)")
+        let file = try #require((route["response"] as? [String: Any])?["file"] as? String)
+        #expect(file.hasSuffix(".png"))
+        #expect(FileManager.default.contents(atPath: space.root + "/" + file).map(Array.init) == png)
+
+        let loaded = MockDataLoader(root: space.root, routes: space.routes).load()
+        let snapshot = try #require(loaded.snapshot, "\(loaded.diagnostics)")
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        guard case .respond(let reply) = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(MockRequest(method: "GET", path: "/logo")) else {
+            Issue.record("expected an answer")
+            return
+        }
+        switch reply.response {
+        case .prepared(let prepared):
+            #expect(prepared.body.array == png)
+            #expect(prepared.headers.first(named: "Content-Type") == "image/png")
+        case .built(let built):
+            #expect(built.body == png)
+            #expect(built.headers.first(named: "Content-Type") == "image/png")
+        }
+    }
+}

@@ -66,7 +66,7 @@ struct RecorderTests {
         #expect(recorder.record(MockRequest(method: "GET", path: "/b"), Self.json("{}", status: 404)) == .wroteRoute(0))
         #expect(recorder.isOwnWrite(space.root + "/mock_a_get.json"))
         #expect(recorder.isOwnWrite(space.routes + "/./recorded.json"))
-        #expect(recorder.isOwnWrite(space.root + "/recorded/" + Recorder.bodyFileName(method: "GET", path: "/b")))
+        #expect(recorder.isOwnWrite(space.root + "/recorded/" + Recorder.bodyFileName(method: "GET", path: "/b", extension: "json")))
         #expect(recorder.isOwnWrite(space.root + "/.dat.nosync1A2B.x3y4z5"))
         #expect(!recorder.isOwnWrite(space.root + "/mock_c_get.json"))
         #expect(recorder.writtenFiles.count == 3)
@@ -85,7 +85,7 @@ struct RecorderTests {
         #expect(recorder.record(MockRequest(method: "GET", path: "/b"), Self.json("{}", status: 404)) == .wroteRoute(0))
         #expect(recorder.isOwnWrite(space.root + "/mock_a_get.json"))
         #expect(recorder.isOwnWrite(space.routes + "/recorded.json"))
-        #expect(recorder.isOwnWrite(space.root + "/recorded/" + Recorder.bodyFileName(method: "GET", path: "/b")))
+        #expect(recorder.isOwnWrite(space.root + "/recorded/" + Recorder.bodyFileName(method: "GET", path: "/b", extension: "json")))
         #expect(recorder.isOwnWrite(root + "/mock_a_get.json"))
         #expect(!recorder.isOwnWrite(space.root + "/mock_c_get.json"))
         #expect(recorder.writtenFiles.allSatisfy { $0.hasPrefix(space.folder.path + "/") })
@@ -123,7 +123,7 @@ struct RecorderTests {
         #expect(recorder.record(MockRequest(method: "GET", path: "/users/:id"),
                                 BuiltResponse(status: 500, body: Array("boom".utf8), source: "proxy")) == .wroteRoute(4))
 
-        let missingBody = "recorded/" + Recorder.bodyFileName(method: "GET", path: "/api/missing")
+        let missingBody = "recorded/" + Recorder.bodyFileName(method: "GET", path: "/api/missing", extension: "json")
         let document = try #require(space.folder.read("routes/recorded.json"))
         #expect(document.hasPrefix("""
             {
@@ -166,9 +166,12 @@ struct RecorderTests {
         // A path a route would read as a pattern is recorded as an exact regular expression.
         #expect(routes[4]["pathPattern"] as? String == "^/users/:id$")
         #expect(routes[4]["path"] == nil)
+        // A body is saved under its type's extension (.body when it has none).
+        #expect(helloFile.hasSuffix(".txt"))
+        #expect(((routes[4]["response"] as? [String: Any])?["file"] as? String)?.hasSuffix(".body") == true)
         // Body files never look like mock names and stay in recorded/.
         for file in space.folder.files() where file.hasPrefix("root/") {
-            #expect(file.hasPrefix("root/recorded/") && file.hasSuffix(".body"))
+            #expect(file.hasPrefix("root/recorded/"))
             #expect(MockFileName.parse((file as NSString).lastPathComponent) == .other)
         }
     }

@@ -135,6 +135,7 @@ struct UpstreamProxyTests {
         // libmicrohttpd writes Content-Length from the body, which is the upstream's.
         #expect(outcome.response.headers.first(named: "Content-Length") == nil)
         #expect(upstream.received.first?.header("Accept-Encoding") == "gzip")
+        #expect(outcome.undoneCoding == nil)
     }
 
     @Test func decodesTheAnswerWhenRecording() async throws {
@@ -149,6 +150,8 @@ struct UpstreamProxyTests {
         #expect(String(decoding: outcome.response.body, as: UTF8.self) == #"{"zipped":true}"#)
         #expect(outcome.response.headers.first(named: "Content-Encoding") == nil)
         #expect(outcome.response.headers.first(named: "Content-Length") == nil)
+        // The coding that was undone, for a recorded route to say.
+        #expect(outcome.undoneCoding == "gzip")
         // libcurl's list of what it decodes, not the client's.
         let sent = try #require(upstream.received.first?.header("Accept-Encoding"))
         #expect(sent.contains("gzip"))

@@ -372,6 +372,13 @@ struct RouteDecoder {
         if lower.hasSuffix(".csv") { return "text/csv; charset=utf-8" }
         if lower.hasSuffix(".png") { return "image/png" }
         if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") { return "image/jpeg" }
+        // The types the recorder saves bodies under, so a body file is served as what it is.
+        if lower.hasSuffix(".gif") { return "image/gif" }
+        if lower.hasSuffix(".webp") { return "image/webp" }
+        if lower.hasSuffix(".svg") { return "image/svg+xml" }
+        if lower.hasSuffix(".pdf") { return "application/pdf" }
+        if lower.hasSuffix(".css") { return "text/css; charset=utf-8" }
+        if lower.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
         return "application/octet-stream"
     }
 

@@ -17,8 +17,19 @@ extension Recorder {
         return nil
     }
 
-    /// Headers that make a 200 JSON answer more than its body: kept in a route, not a mock file.
-    static let meaningfulHeaders: Set<String> = ["location", "set-cookie", "www-authenticate", "content-disposition", "retry-after", "link"]
+    /// Headers an app reads, which make a 200 JSON answer more than its body: kept in a route,
+    /// not a mock file. Rate limits come as `RateLimit-*` (the IETF draft) or `X-RateLimit-*`.
+    package static let meaningfulHeaders: Set<String> = [
+        "location", "set-cookie", "www-authenticate", "content-disposition", "retry-after", "link", "etag",
+        "ratelimit", "ratelimit-policy", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset",
+    ]
+
+    /// A header the app may read (above, any `X-` header but mockd's own, or one `--record-headers` names).
+    func isMeaningful(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        if Self.transferHeaders.contains(lower) { return false }
+        return Self.meaningfulHeaders.contains(lower) || lower.hasPrefix("x-") || keptHeaders.contains(lower)
+    }
     /// Headers a recorded route does not repeat: about that one transfer, not the resource.
     static let transferHeaders: Set<String> = [
         "date", "server", "content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive",
@@ -34,7 +45,7 @@ extension Recorder {
     /// when the answer belongs in a `mock_…json` file, else nil: a replay gives the app what it saw.
     func mockFileBody(_ request: MockRequest, path: String, _ response: BuiltResponse) -> (name: String, bytes: Data)? {
         guard response.status == 200, !response.body.isEmpty else { return nil }
-        if response.headers.contains(where: { Self.meaningfulHeaders.contains($0.name.lowercased()) }) { return nil }
+        if response.headers.contains(where: { isMeaningful($0.name) }) { return nil }
         let contentType = response.headers.first(named: "Content-Type")
         if let contentType, !Self.isJSONMediaType(contentType) { return nil }
         // Not valid UTF-8 (the parser would replace the bad bytes): not rewritten, kept as a route with its bytes.

@@ -12,10 +12,10 @@ extension Recorder {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0") && name.utf8.count <= 255
     }
 
-    /// `<method>_<path words>_<hash>.body`: ASCII letters, digits, `-`, `.` and `_` only, at most
+    /// `<method>_<path words>_<hash>.<extension>`: ASCII letters, digits, `-`, `.` and `_` only, at most
     /// ~100 bytes, never starting with `mock` (the loader would take it for a mock name) or a dot.
     /// The hash of the exact method and path keeps two paths that read alike apart.
-    static func bodyFileName(method: String, path: String) -> String {
+    static func bodyFileName(method: String, path: String, extension: String = "body") -> String {
         func isWordByte(_ byte: UInt8) -> Bool {
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E
         }
@@ -35,7 +35,7 @@ extension Recorder {
         for byte in (method + " " + path).utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         let hex = String(hash, radix: 16)
         var name = (methodPart.isEmpty ? "request" : methodPart) + (pathPart.isEmpty ? "" : "_" + pathPart)
-            + "_" + String(repeating: "0", count: 8 - hex.count) + hex + ".body"
+            + "_" + String(repeating: "0", count: 8 - hex.count) + hex + "." + `extension`
         if name.lowercased().hasPrefix("mock") { name = "r_" + name }
         return name
     }
@@ -54,4 +54,22 @@ extension Recorder {
         }
         return out + "$"
     }
+
+    /// The extension a body of this Content-Type is saved under, so the file is what it says and
+    /// is served with its type by a route without headers; `body` for a type not known here.
+    static func fileExtension(for contentType: String?) -> String {
+        guard let contentType else { return "body" }
+        let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmed(of: " \t").lowercased() } ?? ""
+        if isJSONMediaType(media) { return "json" }
+        return knownExtensions[media] ?? "body"
+    }
+
+    static let knownExtensions: [String: String] = [
+        "text/plain": "txt", "text/html": "html", "text/css": "css", "text/csv": "csv", "text/xml": "xml",
+        "application/xml": "xml", "text/javascript": "js", "application/javascript": "js", "application/pdf": "pdf",
+        "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg",
+        "image/x-icon": "ico", "image/vnd.microsoft.icon": "ico", "image/avif": "avif", "image/heic": "heic",
+        "application/zip": "zip", "video/mp4": "mp4", "audio/mpeg": "mp3", "font/woff2": "woff2", "font/woff": "woff",
+        "application/octet-stream": "bin",
+    ]
 }

@@ -28,6 +28,10 @@ package final class Recorder: Sendable {
     package let root: String
     package let routesDirectory: String
     package let overwrite: Bool
+    /// Mocks go to `scenarios/<name>/` and routes say `"scenario"`: nil for the base mocks.
+    package let scenario: String?
+    /// Header names (lower case) that make an answer a route, besides `meaningfulHeaders` (`--record-headers`).
+    package let keptHeaders: Set<String>
     let logger: Logger
     /// Answers seen per `METHOD path` during this run (bounded: past `maxTracked` keys, new ones
     /// are not tracked, and the existing-file check alone keeps them from being written twice).
@@ -47,10 +51,12 @@ package final class Recorder: Sendable {
     /// The folder under the root that holds recorded route bodies.
     package static let bodiesFolder = "recorded"
 
-    package init(root: String, routesDirectory: String, overwrite: Bool, logger: Logger) {
+    package init(root: String, routesDirectory: String, overwrite: Bool, scenario: String? = nil, keptHeaders: [String] = [], logger: Logger) {
         self.root = Self.trimmed(root)
         self.routesDirectory = Self.trimmed(routesDirectory)
         self.overwrite = overwrite
+        self.scenario = scenario
+        self.keptHeaders = Set(keptHeaders.map { $0.lowercased() })
         self.logger = logger
         workingDirectory = FileManager.default.currentDirectoryPath
     }
@@ -89,12 +95,13 @@ package final class Recorder: Sendable {
         if let failure = outcome.failure {
             return .skipped("not an upstream answer (\(failure.status) from mockd: \(failure.kind.rawValue))")
         }
-        return record(request, outcome.response)
+        return record(request, outcome.response, undoneCoding: outcome.undoneCoding)
     }
 
     /// Records one answer the upstream gave (`ProxyOutcome.response` of an outcome without a
     /// failure). Does blocking file I/O: call it off the server's network threads.
-    package func record(_ request: MockRequest, _ response: BuiltResponse) -> RecordOutcome {
+    /// `undoneCoding`: the `Content-Encoding` the body came in, said in a route's name.
+    package func record(_ request: MockRequest, _ response: BuiltResponse, undoneCoding: String? = nil) -> RecordOutcome {
         if let why = Self.notRecordable(request, response) { return .skipped(why) }
         let path = Self.normalized(request.path)
         // The query is part of what was asked: /api/feed?page=2 is not a repeat of ?page=1.
@@ -104,7 +111,7 @@ package final class Recorder: Sendable {
             let count = seen[key, default: 0] + 1
             if count > 1 || seen.count < Self.maxTracked { seen[key] = count }
             if count > 1 { return .duplicate(count) }
-            let outcome = save(request, path: path, response)
+            let outcome = save(request, path: path, response, undoneCoding: undoneCoding)
             switch outcome {
             case .wroteMock(let file): logger.info("recorded \(key) as \(file)")
             case .wroteRoute(let index): logger.info("recorded \(key) as \(routesFile)#\(index)")

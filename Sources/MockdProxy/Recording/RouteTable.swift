@@ -46,10 +46,12 @@ struct RouteTable {
         }
     }
 
-    /// Routes for exactly this method and path (by `path`, or the `pathPattern` the recorder writes).
-    func indices(method: String, path: String) -> [Int] {
+    /// Routes for exactly this method and path (by `path`, or the `pathPattern` the recorder writes)
+    /// in this scenario (nil: routes without one).
+    func indices(method: String, path: String, scenario: String? = nil) -> [Int] {
         routes.indices.filter { index in
             let route = routes[index]
+            guard route["scenario"]?.stringValue == scenario else { return false }
             let methodMatches: Bool
             switch route["method"] {
             case .string(let text)?: methodMatches = text.uppercased() == method.uppercased()
