@@ -117,6 +117,8 @@ extension RecorderTests {
         case .built(let built):
             #expect(built.body == png)
             #expect(built.headers.first(named: "Content-Type") == "image/png")
+        case .streamed:
+            Issue.record("a recorded body is not a stream")
         }
     }
 }
