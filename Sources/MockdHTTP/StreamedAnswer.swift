@@ -25,6 +25,10 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
     private var sent = 0
     /// When the next piece is due, once its delay has begun.
     private var due: ContinuousClock.Instant?
+    /// When the stream began, and the sum of the delays so far: each piece is due at that
+    /// sum after the start, so the time spent sending one does not push back all the next.
+    private var start: ContinuousClock.Instant?
+    private var planned = Duration.zero
     private var logged = false
 
     static let longestPark = Duration.seconds(1)
@@ -47,7 +51,12 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
         while sent == current.count {
             guard next < stream.pieces.count else { return finish() }
             let piece = stream.pieces[next]
-            if due == nil, let delay = piece.delay?.sample(), delay > .zero { due = .now + delay }
+            let begun = start ?? .now
+            start = begun
+            if due == nil, let delay = piece.delay?.sample(), delay > .zero {
+                planned += delay
+                due = begun + planned
+            }
             if let due, !server.parking.isClosed {
                 let left = ContinuousClock.now.duration(to: due)
                 // libmicrohttpd does not watch a suspended connection; this is where a client
