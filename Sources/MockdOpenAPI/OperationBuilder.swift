@@ -194,11 +194,18 @@ struct OperationBuilder {
             return Self.bytes(value, json: isJSON)
         }
         let bytes = how == "empty" ? [] : encoded(body)
-        let prepared = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(bytes), source: "\(source) \(how)")
+        // A `text/event-stream` example is the events as they go on the wire: sent as a stream.
+        let isEvents = OperationValidator.bare(mediaType) == "text/event-stream"
+        func events(_ bytes: [UInt8]) -> ResponseStream? {
+            isEvents ? bytes.withUnsafeBytes { ResponseStream.events(inText: $0) } : nil
+        }
+        let prepared = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(bytes), source: "\(source) \(how)",
+                                       stream: events(bytes))
         var examples: [(name: String, response: PreparedResponse)] = []
         for example in named {
-            let response = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(encoded(example.value)),
-                                           source: "\(source) example \(JSONText.quoted(example.name))")
+            let exampleBytes = encoded(example.value)
+            let response = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(exampleBytes),
+                                           source: "\(source) example \(JSONText.quoted(example.name))", stream: events(exampleBytes))
             examples.append((example.name, response))
         }
         var dynamic: (@Sendable (UInt64) -> [UInt8])?

@@ -10,7 +10,7 @@ package struct MockDataLoader: Sendable {
     /// API descriptions loaded after files and routes, into the same snapshot.
     package var operationSources: [any OperationSource]
     /// The wait between the events of a `mock_<path>_<method>.sse` file (`--stream-interval`).
-    package var streamIntervalMilliseconds = 50
+    package var streamIntervalMilliseconds = ResponseStream.defaultIntervalMilliseconds
 
     package init(root: String, routes: String? = nil, operationSources: [any OperationSource] = []) {
         self.root = root

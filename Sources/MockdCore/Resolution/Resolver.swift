@@ -77,6 +77,12 @@ package final class Resolver: Sendable {
         }
         if !snapshot.resources.isEmpty, let answered = resource(for: request, scenario: scenario) { return answered }
         if !snapshot.operations.isEmpty, let reply = snapshot.operations.answer(request, scenario: scenario) {
+            // An operation's `text/event-stream` example goes as a stream, as a `.sse` file does.
+            if case .prepared(let prepared) = reply.response, prepared.stream != nil {
+                var streamed = Self.fileReply(prepared, scenario: scenario)
+                streamed.warning = reply.warning
+                return delayed(streamed, by: globalDelay)
+            }
             return delayed(reply, by: globalDelay)
         }
         if policy.forwardsMisses {

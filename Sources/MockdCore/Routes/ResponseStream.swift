@@ -60,9 +60,13 @@ package final class ResponseStream: Sendable {
 }
 
 extension ResponseStream {
-    /// The events of a `.sse` file, written as they go on the wire and separated by blank
-    /// lines, each sent `intervalMilliseconds` after the one before; nil when there are none.
-    static func events(inText bytes: UnsafeRawBufferPointer, intervalMilliseconds: Int) -> ResponseStream? {
+    /// The wait between events written as text (a `.sse` file, an OpenAPI `text/event-stream` example) unless told otherwise.
+    package static let defaultIntervalMilliseconds = 50
+
+    /// The events of a `.sse` file (or an OpenAPI `text/event-stream` example), written as they
+    /// go on the wire and separated by blank lines, each sent `intervalMilliseconds` after the
+    /// one before; nil when there are none.
+    package static func events(inText bytes: UnsafeRawBufferPointer, intervalMilliseconds: Int = defaultIntervalMilliseconds) -> ResponseStream? {
         let text = String(decoding: bytes, as: UTF8.self)
         // An event ends at a blank line; CR LF, CR and LF all end lines in SSE.
         var events: [String] = []
