@@ -142,3 +142,33 @@ struct StreamTests {
         #expect(messages.contains { $0.contains("routes[0].response.\(place):") }, "\(messages)")
     }
 }
+
+/// SIGTERM in the middle of a stream: what is left goes at once, the stream ends cleanly, and
+/// mockd exits 0 (a real `mockd` process).
+@Suite("Streams and SIGTERM", .timeLimit(.minutes(2)))
+struct StreamShutdownTests {
+    @Test func sigtermSendsWhatIsLeftAndExitsZero() async throws {
+        try await withTemporaryFolder([
+            "MockData/mock_a_get.json": "{}",
+            "routes/s.json": routeTable(#"{"method": "GET", "path": "/slow", "response": {"stream": {"chunks": ["first", "second", "third"], "intervalMs": 600000}}}"#),
+        ]) { folder async throws in
+            try await FirstHourTests.withMockd(["--root", "MockData", "--routes", "routes", "--port", "0"], in: folder.path) { mockd, startup async throws in
+                let port = startup.port
+                let pid = mockd.pid
+                let (chunks, end) = try await blocking { () -> ([String], RawConnection.StreamEnd) in
+                    let connection = try RawConnection(port: port)
+                    try connection.send(RawConnection.request("GET", "/slow"))
+                    // The head and the first piece arrive; the next is ten minutes away. Then stop mockd.
+                    _ = try connection.readResponse(head: true)
+                    kill(pid, SIGTERM)
+                    let rest = try connection.readStreamBody()
+                    return (rest.chunks.map { String(decoding: $0, as: UTF8.self) }, rest.end)
+                }
+                #expect(chunks == ["first", "second", "third"])
+                #expect(end == .complete)
+                let status = try await blocking { mockd.waitForExit() }
+                #expect(status == 0)
+            }
+        }
+    }
+}

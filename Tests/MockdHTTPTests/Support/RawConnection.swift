@@ -142,14 +142,27 @@ final class RawConnection {
     func readStream() throws -> (response: RawResponse, chunks: [(bytes: [UInt8], at: ContinuousClock.Instant)], end: StreamEnd) {
         let response = try readResponse(head: true)
         var chunks: [(bytes: [UInt8], at: ContinuousClock.Instant)] = []
+        let end = try readChunks { chunks.append(($0, ContinuousClock.now)) }
+        return (response, chunks, end)
+    }
+
+    /// Each chunk of a chunked body whose head was read already, as it arrives, then how it ended.
+    private func readChunks(_ each: ([UInt8]) -> Void) throws -> StreamEnd {
         do {
-            while let chunk = try nextChunk() { chunks.append((chunk, ContinuousClock.now)) }
-            return (response, chunks, .complete)
+            while let chunk = try nextChunk() { each(chunk) }
+            return .complete
         } catch let error as RawHTTPError where error.description.contains("Connection reset") {
-            return (response, chunks, .reset)
+            return .reset
         } catch let error as RawHTTPError where error.description.hasPrefix("connection closed") {
-            return (response, chunks, .closed)
+            return .closed
         }
+    }
+
+    /// The chunks of a chunked body whose head was read already, and how it ended.
+    func readStreamBody() throws -> (chunks: [[UInt8]], end: StreamEnd) {
+        var chunks: [[UInt8]] = []
+        let end = try readChunks { chunks.append($0) }
+        return (chunks, end)
     }
 
     private func readChunkedBody() throws -> [UInt8] {
