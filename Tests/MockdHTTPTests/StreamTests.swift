@@ -18,7 +18,8 @@ struct StreamTests {
         #"{"method": "GET", "path": "/api/download", "response": {"text": "0123456789abcdefghij", "stream": {"bytesPerSecond": 50}}}"#,
         #"{"method": "GET", "path": "/api/cut", "response": {"stream": {"chunks": ["a", {"base64": "Yg=="}, "c"], "intervalMs": 50, "cutAfter": 2}}}"#,
         #"{"method": "GET", "path": "/api/reset", "response": {"fault": "reset", "stream": {"chunks": ["a", "b", "c"], "intervalMs": 50, "cutAfter": 1}}}"#,
-        #"{"method": "GET", "path": "/api/slow", "response": {"stream": {"chunks": ["first", "second"], "intervalMs": 600000}}}"#)
+        #"{"method": "GET", "path": "/api/slow", "response": {"stream": {"chunks": ["first", "second"], "intervalMs": 600000}}}"#,
+        #"{"method": "GET", "path": "/api/hello/:name", "response": {"template": true, "stream": {"events": [{"data": {"greeting": "hi {{path.name}}"}}, {"data": "from {{query.city}}"}]}}}"#)
 
     static let eventsFile = "data: {\"n\": 1}\n\nevent: tick\ndata: two\ndata: lines\n\r\n\r\ndata: [DONE]\n"
 
@@ -68,6 +69,15 @@ struct StreamTests {
                     == ["data: {\"n\": 1}\n\n", "event: tick\ndata: two\ndata: lines\n\n", "data: [DONE]\n\n"])
             // The default interval, 50 ms, between events: lower bounds only.
             #expect(chunks[2].at >= .milliseconds(100))
+        }
+    }
+
+    @Test func templatesWorkInsideEvents() async throws {
+        try await Self.withServer { server in
+            let (_, chunks, end) = try await Self.stream(server, "GET", "/api/hello/A%22da?city=Oslo")
+            #expect(end == .complete)
+            // In JSON data a value is escaped for a JSON string (the quote in the name stays valid JSON).
+            #expect(chunks.map { String(decoding: $0.bytes, as: UTF8.self) } == ["data: {\"greeting\":\"hi A\\\"da\"}\n\n", "data: from Oslo\n\n"])
         }
     }
 

@@ -177,7 +177,7 @@ package final class Resolver: Sendable {
             reply = Reply(.built(BuiltResponse(status: response.status, source: route.answerSource)), scenario: scenario)
         case .stream(let stream, let headers, let source):
             let head = BuiltResponse(status: response.status, headers: headers, source: source)
-            reply = Reply(.streamed(StreamedResponse(head: head, stream: stream)), scenario: scenario)
+            reply = Reply(.streamed(StreamedResponse(head: head, stream: stream.rendered(request: request, parameters: parameters))), scenario: scenario)
             // A reset of a stream happens after its events (`cutAfter`), not instead of them.
             return delayed(reply, by: delay)
         }

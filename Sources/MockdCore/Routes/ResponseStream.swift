@@ -36,13 +36,26 @@ package final class ResponseStream: Sendable {
     package let unit: String
     /// Sent with the stream's other headers (SSE: `text/event-stream`).
     package let contentType: String?
+    /// With `"template": true`, each piece's template (over the request, as a body's), rendered
+    /// per request into the pieces sent; nil otherwise.
+    let templates: [ResponseTemplate]?
 
-    init(pieces: [Piece], defined: Int, ending: Ending, unit: String, contentType: String?) {
+    init(pieces: [Piece], defined: Int, ending: Ending, unit: String, contentType: String?, templates: [ResponseTemplate]? = nil) {
         self.pieces = pieces
         self.defined = defined
         self.ending = ending
         self.unit = unit
         self.contentType = contentType
+        self.templates = templates
+    }
+
+    /// The stream for one request: its pieces rendered when they are templates.
+    func rendered(request: MockRequest, parameters: [String: String]) -> ResponseStream {
+        guard let templates else { return self }
+        let pieces = zip(pieces, templates).map { piece, template in
+            Piece(bytes: template.render(request: request, parameters: parameters).body, delay: piece.delay)
+        }
+        return ResponseStream(pieces: pieces, defined: defined, ending: ending, unit: unit, contentType: contentType)
     }
 
     /// `what` as one server-sent event, framed as the HTML standard reads it: `event:`, `id:`,
@@ -95,7 +108,7 @@ extension RouteDecoder {
 
     /// `"stream": {…}` of a response. `body`: the response's own body (json, text or file), which
     /// `bytesPerSecond` alone sends throttled. Nil after reporting what is wrong.
-    mutating func decodeStream(_ value: JSONValue, at: String, body: [UInt8]?, fault: Fault?) -> ResponseStream? {
+    mutating func decodeStream(_ value: JSONValue, at: String, body: [UInt8]?, fault: Fault?, template: Bool = false) -> ResponseStream? {
         guard case .object = value else {
             error(at, "expected a stream object like {\"events\": [{\"data\": {…}}], \"intervalMs\": 80}, found \(found(value))")
             return nil
@@ -155,7 +168,25 @@ extension RouteDecoder {
             }
         }
         guard diagnostics[errorsBefore...].allSatisfy({ $0.severity == .warning }) else { return nil }
-        return ResponseStream(pieces: pieces, defined: defined, ending: ending, unit: unit, contentType: contentType)
+        var templates: [ResponseTemplate]?
+        if template && value["bytesPerSecond"] != nil {
+            error(at, "\"bytesPerSecond\" sends the body in slices, which a template cannot be cut into; use \"chunks\"")
+            return nil
+        }
+        if template {
+            // Each piece as written is a template; values go into JSON strings escaped (SSE
+            // data is most often JSON), into other text as they are.
+            do {
+                templates = try pieces.map { piece in
+                    let text = String(decoding: piece.bytes, as: UTF8.self)
+                    return try ResponseTemplate(text: text, json: unit == "events" && text.contains("{"), status: 200, headers: [], source: "")
+                }
+            } catch {
+                self.error(at, "a piece does not parse as a template: \(error)")
+                return nil
+            }
+        }
+        return ResponseStream(pieces: pieces, defined: defined, ending: ending, unit: unit, contentType: contentType, templates: templates)
     }
 
     private mutating func decodeEvent(_ value: JSONValue, at: String, first: Bool, interval: Delay?) -> ResponseStream.Piece? {

@@ -280,18 +280,17 @@ struct RouteDecoder {
         if fault == .truncated && bodies.isEmpty {
             error(at + ".fault", "\"truncated\" sends part of a body, so the response needs a json, text or file body")
         }
-        if template && bodies.isEmpty {
+        if template && bodies.isEmpty && value["stream"] == nil {
             error(at + ".template", "a template needs a json, text or file body to render")
         }
         guard diagnostics[errorsBefore...].allSatisfy({ $0.severity == .warning }) else { return nil }
 
         let body: RouteResponse.Body
         if let raw = value["stream"] {
-            if template { error(at + ".template", "a stream's events are sent as written; templates are not applied to them") }
             if fault == .timeout || fault == .truncated {
                 error(at + ".fault", "a stream ends by \"cutAfter\" (with \"fault\": \"reset\" for a reset); \"\(fault!.rawValue)\" does not apply")
             }
-            guard let stream = decodeStream(raw, at: at + ".stream", body: bodyBytes, fault: fault) else { return nil }
+            guard let stream = decodeStream(raw, at: at + ".stream", body: bodyBytes, fault: fault, template: template) else { return nil }
             var all = headers
             let type = stream.contentType ?? (bodyBytes == nil ? nil : contentType)
             if let type, all.first(named: "Content-Type") == nil { all.insert(HTTPHeader("Content-Type", type), at: 0) }
