@@ -13,7 +13,7 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	scripts/readme-test.py README.md docs/ROUTES.md
+	scripts/readme-test.py README.md docs/ROUTES.md docs/ADMIN.md docs/RECORDING.md
 	scripts/schemathesis-test.sh
 	scripts/browser-test.sh
 
