@@ -64,6 +64,13 @@ package struct BuiltResponse: Sendable {
         self.source = source
     }
 
+    /// `prepared` as a response of this request's own (to add a header, to change the status,
+    /// or because it is not among the snapshot's prepared responses); the adapter adds
+    /// `X-Mockd-Source` from `source`.
+    package init(copying prepared: PreparedResponse, status: Int? = nil) {
+        self.init(status: status ?? prepared.status, headers: prepared.headersWithoutSource, body: prepared.body.array, source: prepared.source)
+    }
+
     package static func json(status: Int, _ body: String, source: String) -> BuiltResponse {
         BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json)], body: Array(body.utf8), source: source)
     }

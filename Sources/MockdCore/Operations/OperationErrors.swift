@@ -36,7 +36,7 @@ enum OperationErrors {
         if let code = preferences.code, operation.responses.contains(where: { $0.status == code && !$0.isRange }) { statuses.insert(code, at: 0) }
         if let name = preferences.example, let status = statuses.first(where: { status in operation.responses.contains { $0.status == status } }),
            let example = operation.responses.first(where: { $0.status == status })?.examples.first(where: { $0.name == name }) {
-            var response = copy(example.response, status: status)
+            var response = BuiltResponse(copying: example.response, status: status)
             response.source = "\(operation.source) \(status) invalid request: \(violations.joined(separator: "; "))"
             return response
         }
@@ -49,16 +49,10 @@ enum OperationErrors {
 
     private static func documented(_ operation: APIOperation, statuses: [Int], fallback: Int) -> BuiltResponse? {
         for status in statuses {
-            if let response = operation.responses.first(where: { $0.status == status }) { return copy(response.prepared, status: status) }
+            if let response = operation.responses.first(where: { $0.status == status }) { return BuiltResponse(copying: response.prepared, status: status) }
         }
-        if let response = operation.responses.first(where: { $0.status == nil }) { return copy(response.prepared, status: fallback) }
+        if let response = operation.responses.first(where: { $0.status == nil }) { return BuiltResponse(copying: response.prepared, status: fallback) }
         return nil
-    }
-
-    private static func copy(_ prepared: PreparedResponse, status: Int) -> BuiltResponse {
-        // The adapter adds X-Mockd-Source from `source`.
-        BuiltResponse(status: status, headers: prepared.headersWithoutSource,
-                      body: prepared.body.array, source: prepared.source)
     }
 
     static func problem(status: Int, title: String, detail: String, violations: [String], source: String) -> BuiltResponse {

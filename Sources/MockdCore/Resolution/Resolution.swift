@@ -83,7 +83,7 @@ package struct Reply: Sendable {
         var built: BuiltResponse
         switch response {
         case .prepared(let prepared):
-            built = BuiltResponse(status: prepared.status, headers: prepared.headersWithoutSource, body: prepared.body.array, source: prepared.source)
+            built = BuiltResponse(copying: prepared)
         case .built(let existing):
             built = existing
             built.reuseID = nil  // no longer the cached response it was numbered for

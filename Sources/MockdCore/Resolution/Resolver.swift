@@ -124,8 +124,7 @@ package final class Resolver: Sendable {
         func built(_ reply: Reply) -> Reply {
             guard case .prepared(let prepared) = reply.response else { return reply }
             var copy = reply
-            copy.response = .built(BuiltResponse(status: prepared.status, headers: prepared.headersWithoutSource, body: prepared.body.array,
-                                                 source: prepared.source))
+            copy.response = .built(BuiltResponse(copying: prepared))
             return copy
         }
         switch resolution {
