@@ -172,7 +172,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockdProxyTests",
-            dependencies: ["MockdCore", "MockdProxy", "MockdHTTP", "MockdLock", "TestSupport"],
+            dependencies: ["MockdCore", "MockdProxy", "MockdHTTP", "MockdLock", "MockdSystem", "TestSupport"],
             swiftSettings: settings
         ),
     ],

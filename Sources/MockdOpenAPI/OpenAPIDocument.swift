@@ -26,17 +26,15 @@ package struct OpenAPIDocument: OperationSource {
     /// The document's folder (watched with everything under it), then the folder of each file
     /// its `$ref`s named at the last load that lies outside it (`../common/pet.yaml`).
     package var watchedPaths: [String] {
-        let home = Self.folder(of: path)
+        let home = FilePath.folder(of: path)
         var folders = [home]
         for file in readFiles.paths {
-            let folder = Self.folder(of: file)
+            let folder = FilePath.folder(of: file)
             if !folders.contains(folder), !Self.folder(folder, isInside: home) { folders.append(folder) }
         }
         return [home] + folders.dropFirst().sorted()
     }
 
-    /// `specs/api.yaml` → `specs`; `api.yaml` → `.`; `/api.yaml` → `/`.
-    static func folder(of file: String) -> String { FilePath.folder(of: file) }
 
     /// Spelt as `$ref`s are resolved against the document's path (`..` folded where it can be).
     static func folder(_ folder: String, isInside home: String) -> Bool {

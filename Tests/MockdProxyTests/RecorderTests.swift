@@ -2,6 +2,7 @@ import Foundation
 import MockdCore
 import MockdHTTP
 @testable import MockdProxy
+import MockdSystem
 import Synchronization
 import Testing
 import TestSupport
@@ -100,11 +101,11 @@ struct RecorderTests {
         }
         #expect(PathText.standardized("a//b/./c/") == "a/b/c")
         for path in ["/a/b", "/a", "/a/b/", "a/b", "/", "/a/.dat.nosync1A2B.x3y4z5"] {
-            #expect(PathText.folder(of: path) == (path as NSString).deletingLastPathComponent, "\(path)")
+            #expect(FilePath.folder(of: path) == (path as NSString).deletingLastPathComponent, "\(path)")
             #expect(PathText.lastComponent(path) == (path as NSString).lastPathComponent, "\(path)")
         }
-        #expect(PathText.folder(of: "name.json") == ".")
-        #expect(PathText.folder(of: "a//b") == "a")
+        #expect(FilePath.folder(of: "name.json") == ".")
+        #expect(FilePath.folder(of: "a//b") == "a")
     }
 
     @Test func otherAnswersBecomeRoutesWithBodyFiles() throws {

@@ -1,3 +1,5 @@
+import MockdSystem
+
 extension RouteDecoder {
     static let resourceKeys = ["resource", "seed", "id", "scenario", "delayMs"]
 
@@ -63,7 +65,7 @@ extension RouteDecoder {
         return names.sorted().compactMap { scenario in
             if let file = overlays[scenario]?[name] { return (scenario, file.relativePath) }
             let relativePath = MockDataLoader.scenariosFolder + "/" + scenario + "/" + seedFile
-            return Self.realPath(root + "/" + relativePath) == nil ? nil : (scenario, relativePath)
+            return FileReading.realPath(root + "/" + relativePath) == nil ? nil : (scenario, relativePath)
         }
     }
 

@@ -343,7 +343,7 @@ struct RouteDecoder {
             return nil
         }
         let full = root + "/" + path
-        guard let resolvedRoot = Self.realPath(root), let resolved = Self.realPath(full) else {
+        guard let resolvedRoot = FileReading.realPath(root), let resolved = FileReading.realPath(full) else {
             error(at, "no such file: \(rootDisplay)/\(path)")
             return nil
         }
@@ -360,7 +360,6 @@ struct RouteDecoder {
         }
     }
 
-    static func realPath(_ path: String) -> String? { FileReading.realPath(path) }
 
     static func contentType(forFile path: String) -> String {
         let lower = path.lowercased()

@@ -1,5 +1,3 @@
-import MockdSystem
-
 /// The few NSString path methods the recorder needs, on plain text (FoundationEssentials has
 /// none of them).
 enum PathText {
@@ -7,9 +5,6 @@ enum PathText {
     static func lastComponent(_ path: String) -> Substring {
         path.split(separator: "/").last ?? Substring(path)
     }
-
-    /// The folder holding `path` ("." for a bare name).
-    static func folder(of path: String) -> String { FilePath.folder(of: path) }
 
     /// One spelling per path, so two spellings of the same file compare equal: `//` and `.`
     /// segments and a trailing `/` dropped, `..` taken back lexically (`/..` is `/`), as
