@@ -96,7 +96,8 @@ struct ClientTests {
     }
 }
 
-/// Sessions, waiting and stubs: the endpoints of issue 26.
+/// Sessions, waiting and stubs: the calls a UI test makes to get its own world (a session port),
+/// to wait for its app's requests instead of sleeping, and to answer for itself (stubs).
 @Suite("Sessions, waiting and stubs")
 struct SessionTests {
     @Test("a session is a base URL: created, listed, its requests journaled as its own, deleted")
