@@ -124,15 +124,11 @@ extension HTTPServer {
             return refuse(connection, method: reader.head.method, url: url, state: state, status: 400,
                           reason: "the request target must be a path starting with '/' (or an absolute URL)")
         }
-        if state.sessionPort != nil && AdminAPI.isAdminPath(path) {
-            let request = MockRequest(method: reader.head.method, path: path)
-            return execute(.respond(Reply(.built(AdminAPI.notOnSessionPort(request)), scenario: "")), for: request, serving: reader.head.serving,
-                           connection: connection, state: state)
-        }
         let serving = reader.head.serving
         let request = (consume reader).request(path: path, target: state.target,
                                      query: state.target.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection))
-        return execute(serving.resolver.resolve(request), for: request, serving: serving, connection: connection, state: state)
+        return execute(serving.resolver.resolve(request, onSessionPort: state.sessionPort != nil), for: request, serving: serving,
+                       connection: connection, state: state)
     }
 
     /// Answers a request that cannot be read (framing, limits) at once, with `Connection: close`.

@@ -63,7 +63,7 @@ extension AdminAPI {
     }
 
     /// What a session port answers on `/__mockd/`: the admin API stays on the main port.
-    package static func notOnSessionPort(_ request: MockRequest) -> BuiltResponse {
+    static func notOnSessionPort(_ request: MockRequest) -> BuiltResponse {
         AdminAPI().json(404, ["error": .string("no admin API on a session's port: \(request.method) \(request.path) goes to mockd's main port")])
     }
 }

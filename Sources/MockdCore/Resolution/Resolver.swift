@@ -34,12 +34,15 @@ package final class Resolver: Sendable {
         self.init(snapshot: snapshot, state: state, policy: ResolutionPolicy(globalDelay: globalDelay))
     }
 
-    package func resolve(_ request: MockRequest) -> Resolution {
+    /// `onSessionPort`: the request came to a session's own port, which serves mocks only.
+    package func resolve(_ request: MockRequest, onSessionPort: Bool = false) -> Resolution {
         // No preflight for the admin API: `--cors` must not let a page of another origin read it.
         if policy.answersPreflight, request.method == "OPTIONS", !AdminAPI.isAdminPath(request.path), let asked = request.headers.first(named: "Access-Control-Request-Method") {
             return .respond(Reply(.built(Self.preflight(request, method: asked)), scenario: ""))
         }
         if policy.adminEnabled && AdminAPI.isAdminPath(request.path) {
+            // The admin API stays on the main port.
+            if onSessionPort { return .respond(Reply(.built(AdminAPI.notOnSessionPort(request)), scenario: "")) }
             return .admin(AdminAPI.call(for: request, access: policy.adminAccess))
         }
         let scenario = state.scenario(for: request)
