@@ -7,7 +7,7 @@ extension AdminAPI {
     func openSession(_ request: MockRequest, _ context: Context) -> BuiltResponse {
         guard let ports = context.sessions else { return json(501, ["error": "this server cannot open session ports"]) }
         var body = JSONValue.object([])
-        if !request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        if !request.body.allSatisfy(JSONParser.isWhiteSpace) {
             guard let parsed = try? JSONParser.parse(request.body), case .object = parsed else {
                 return json(400, ["error": #"expected no body, or a JSON body like {"id": "sim-3", "scenario": "empty"} (both optional)"#])
             }

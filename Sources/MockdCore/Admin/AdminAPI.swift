@@ -244,7 +244,7 @@ package struct AdminAPI: Sendable {
     /// `POST /__mockd/reset`: everything back to the start, or with `{"session": ID}` that
     /// session only (its scenario, sequences and journal entries), leaving the others whole.
     func reset(_ request: MockRequest, _ context: Context) -> BuiltResponse {
-        guard !request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+        guard !request.body.allSatisfy(JSONParser.isWhiteSpace) else {
             context.state.reset()
             context.journal.clear()
             return json(200, ["reset": true, "scenario": .string(context.state.runtimeScenario())])

@@ -4,6 +4,11 @@
 /// validating 10,000 mock files at start without building objects (startup time and memory),
 /// errors with line and column, and object keys kept in order for `json` bodies.
 package struct JSONParser {
+    /// JSON's white space (RFC 8259: space, tab, line feed, carriage return).
+    package static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
     /// Where and why a text is not JSON.
     package struct SyntaxError: Error, Equatable, CustomStringConvertible {
         package var line: Int

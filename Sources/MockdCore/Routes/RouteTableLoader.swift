@@ -80,9 +80,9 @@ struct RouteTableLoader {
     /// Whether `bytes` begin like a route table, `{"routes":` (white space aside): cheap enough
     /// for every other JSON file under the root.
     static func isRouteTable(_ bytes: some Collection<UInt8>) -> Bool {
-        var rest = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        var rest = bytes.drop(while: JSONParser.isWhiteSpace)
         guard rest.first == UInt8(ascii: "{") else { return false }
-        rest = rest.dropFirst().drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        rest = rest.dropFirst().drop(while: JSONParser.isWhiteSpace)
         return rest.starts(with: Array(#""routes""#.utf8))
     }
 
