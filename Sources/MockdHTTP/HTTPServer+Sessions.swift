@@ -19,6 +19,9 @@ final class SessionListener: Sendable {
     /// Requests on this port between their request line and their completion: closing the
     /// port waits for them (a daemon must not stop with a request suspended).
     let activeRequests = Atomic<Int>(0)
+    /// The port is closing: nothing on it may be suspended again (a stream sends what is left
+    /// at once), as nothing may when mockd stops.
+    let closing = Atomic<Bool>(false)
 
     init(server: HTTPServer, id: String) {
         self.server = server
@@ -85,14 +88,12 @@ extension HTTPServer: SessionPorts {
     /// (10 s at most). Blocks: the admin API runs it off the server's threads.
     func retire(_ daemon: Daemon) {
         guard let listener = daemon.sessionPort else { return }
+        listener.closing.store(true, ordering: .releasing)
         daemon.quiesce()
-        let deadline = ContinuousClock.now + .seconds(10)
-        repeat {
-            parking.resume { $0.sessionPort === listener }
-            if listener.activeRequests.load(ordering: .acquiring) == 0 { break }
-            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-            nanosleep(&pause, nil)
-        } while ContinuousClock.now < deadline
+        // A keep-alive connection may still bring a delayed request: resumed on each look.
+        drain(until: .now + .seconds(10), each: { parking.resume { $0.sessionPort === listener } }) {
+            listener.activeRequests.load(ordering: .acquiring) == 0
+        }
         parking.resume { $0.sessionPort === listener }
         withExtendedLifetime(daemon) {}  // stopped here, when the last reference goes
     }

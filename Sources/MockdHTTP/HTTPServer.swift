@@ -173,13 +173,21 @@ package final class HTTPServer: Sendable {
             // Dashboards' and tests' long polls are answered now, not at their timeout.
             news.flush()
             requestWaits.flush()
-            let deadline = ContinuousClock.now + timeout
-            while activeRequests.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
-                var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-                nanosleep(&pause, nil)
-            }
+            drain(until: .now + timeout) { activeRequests.load(ordering: .acquiring) == 0 }
             // Whatever is still suspended (work past the deadline) is resumed before the daemons stop.
             parking.resumeAll()
+        }
+    }
+
+    /// Waits, 2 ms at a time, until `drained` or the deadline (requests finishing before their
+    /// daemon stops: nothing signals their end, and this thread has nothing else to do). `each`
+    /// runs before each look.
+    func drain(until deadline: ContinuousClock.Instant, each: () -> Void = {}, _ drained: () -> Bool) {
+        while true {
+            each()
+            if drained() || ContinuousClock.now >= deadline { return }
+            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&pause, nil)
         }
     }
 

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import MockdCore
 import MockdSystem
+import Synchronization
 
 /// A response sent in pieces over time (`ResponseStream`): server-sent events or timed chunks.
 ///
@@ -57,7 +58,8 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
                 planned += delay
                 due = begun + planned
             }
-            if let due, !server.parking.isClosed {
+            // Stopping, or closing this session's port: nothing may be suspended, the rest goes now.
+            if let due, !server.parking.isClosed, state.sessionPort?.closing.load(ordering: .acquiring) != true {
                 let left = ContinuousClock.now.duration(to: due)
                 // libmicrohttpd does not watch a suspended connection; this is where a client
                 // that left is noticed (within a second): the stream ends now.

@@ -111,6 +111,33 @@ struct SessionPortTests {
         }
     }
 
+    @Test func aStreamOnAClosingPortSendsWhatIsLeftAndTheCloseDoesNotWaitForIt() async throws {
+        try await AdminHTTPTests.withServer { server in
+            let opened = try await server.admin("POST", "/__mockd/sessions", body: #"{"id": "streaming"}"#)
+            let port = try #require(opened.object["port"] as? Int)
+            let stub = #"{"method": "GET", "path": "/feed", "response": {"stream": {"chunks": ["a", "b", "c"], "intervalMs": 600000}}}"#
+            #expect(try await server.admin("POST", "/__mockd/stubs", body: stub).status == 201)
+            let stream = Task {
+                try await blocking { () -> ([String], RawConnection.StreamEnd) in
+                    let connection = try RawConnection(port: port)
+                    try connection.send(RawConnection.request("GET", "/feed"))
+                    _ = try connection.readResponse(head: true)
+                    let rest = try connection.readStreamBody()
+                    return (rest.chunks.map { String(decoding: $0, as: UTF8.self) }, rest.end)
+                }
+            }
+            // Closed once the stream waits for its second piece.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while server.test.server.parkedCount == 0 && ContinuousClock.now < deadline { await Task.yield() }
+            let started = ContinuousClock.now
+            #expect(try await server.admin("DELETE", "/__mockd/sessions/streaming").status == 200)
+            #expect(ContinuousClock.now - started < .seconds(5), "the close waited for the stream instead of ending it")
+            let (chunks, end) = try await stream.value
+            #expect(chunks == ["a", "b", "c"])
+            #expect(end == .complete)
+        }
+    }
+
     @Test func thePortRangeOptionIsParsed() throws {
         #expect(try ServeCommand.portRange("50000-50003") == 50000...50003)
         for bad in ["50000", "5-1", "0-10", "1-70000", "a-b"] {
