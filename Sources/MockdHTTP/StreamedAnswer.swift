@@ -87,7 +87,7 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
     }
 
     private func finish() -> Int {
-        log(ending: stream.ending == .complete ? "complete" : (stream.ending == .cut ? "cut" : "reset"))
+        log(ending: stream.ending.rawValue)
         switch stream.ending {
         case .complete:
             return -1  // MHD_CONTENT_READER_END_OF_STREAM: the last chunk, and the connection is kept

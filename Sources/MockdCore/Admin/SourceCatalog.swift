@@ -101,7 +101,7 @@ enum SourceCatalog {
             return .object([
                 ("status", .number(response.status)), ("headers", self.headers(headers)),
                 ("body", .string(String(decoding: stream.pieces.flatMap(\.bytes), as: UTF8.self))),
-                ("stream", .object([("pieces", .number(stream.pieces.count)), ("unit", .string(stream.unit)), ("ending", .string("\(stream.ending)"))])),
+                ("stream", .object([("pieces", .number(stream.pieces.count)), ("unit", .string(stream.unit)), ("ending", .string(stream.ending.rawValue))])),
                 ("delayMs", .number(delayMs)), ("fault", response.fault.map { .string($0.rawValue) } ?? .null),
             ])
         }

@@ -18,7 +18,7 @@ package final class ResponseStream: Sendable {
     }
 
     /// How the stream ends once its pieces are sent.
-    package enum Ending: Sendable, Equatable {
+    package enum Ending: String, Sendable, Equatable {
         /// The last chunk and a clean end.
         case complete
         /// `cutAfter`: the connection closes without the end of the chunked body.
@@ -58,6 +58,11 @@ package final class ResponseStream: Sendable {
         return ResponseStream(pieces: pieces, defined: defined, ending: ending, unit: unit, contentType: contentType)
     }
 
+    /// CR LF, CR and LF each end a line in server-sent events (CR LF is one `Character`).
+    static func endsLine(_ character: Character) -> Bool {
+        character == "\n" || character == "\r" || character == "\r\n"
+    }
+
     /// `what` as one server-sent event, framed as the HTML standard reads it: `event:`, `id:`,
     /// `retry:` lines, then one `data:` line per line of the data, then a blank line.
     static func event(name: String?, id: String?, retry: Int?, data: String) -> [UInt8] {
@@ -65,8 +70,8 @@ package final class ResponseStream: Sendable {
         if let name { text += "event: \(name)\n" }
         if let id { text += "id: \(id)\n" }
         if let retry { text += "retry: \(retry)\n" }
-        // CR LF, CR and LF all end a line in SSE; a data line must not hold one.
-        let lines = data.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        // A data line must not hold a line end: one `data:` line per line.
+        let lines = data.split(omittingEmptySubsequences: false, whereSeparator: endsLine)
         for line in lines { text += "data: \(line)\n" }
         return Array((text + "\n").utf8)
     }
@@ -81,10 +86,10 @@ extension ResponseStream {
     /// one before; nil when there are none.
     package static func events(inText bytes: UnsafeRawBufferPointer, intervalMilliseconds: Int = defaultIntervalMilliseconds) -> ResponseStream? {
         let text = String(decoding: bytes, as: UTF8.self)
-        // An event ends at a blank line; CR LF, CR and LF all end lines in SSE.
+        // An event ends at a blank line.
         var events: [String] = []
         var current: [Substring] = []
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: endsLine) {
             if line.isEmpty {
                 if !current.isEmpty { events.append(current.joined(separator: "\n")) }
                 current = []
@@ -205,7 +210,7 @@ extension RouteDecoder {
         case let json?: data = json.serialized  // compact, on one line
         case nil: error(at, "missing \"data\""); return nil
         }
-        for (field, text) in [("event", name), ("id", id)] where text?.contains(where: { $0 == "\n" || $0 == "\r" }) == true {
+        for (field, text) in [("event", name), ("id", id)] where text?.contains(where: ResponseStream.endsLine) == true {
             error("\(at).\(field)", "must be one line")
         }
         let delay = value["delayMs"].flatMap { decodeDelay($0, at: at + ".delayMs") } ?? (first ? nil : interval)
