@@ -95,16 +95,6 @@ package final class LogSink: Sendable {
     }
 
     private func writeAll(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = SystemCalls.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return  // stderr gone: nothing sensible left to do with a log line
-                }
-                offset += written
-            }
-        }
+        _ = SystemCalls.writeAll(bytes, to: fd)  // stderr gone: nothing sensible left to do with a log line
     }
 }

@@ -36,7 +36,7 @@ package enum AtomicFile {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw WriteError(code: errno) }
         do throws(WriteError) {
-            try writeAll(bytes, to: fd)
+            if let failure = SystemCalls.writeAll(bytes, to: fd) { throw WriteError(code: failure) }
             guard fsync(fd) == 0 else { throw WriteError(code: errno) }
         } catch {
             close(fd)
@@ -58,23 +58,6 @@ package enum AtomicFile {
             guard linked else { throw WriteError(code: code) }
         }
         syncFolder(folder)
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(WriteError) {
-        var failure: Int32? = nil
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let count = SystemCalls.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += count
-            }
-        }
-        if let failure { throw WriteError(code: failure) }
     }
 
     /// fsync of the folder, so the new name is durable; best effort (some file systems refuse).

@@ -33,4 +33,21 @@ package enum SystemCalls {
         Darwin.write(fd, buffer, count)
         #endif
     }
+
+    /// Writes all of `bytes`, again after an interrupted or partial write; the `errno` of a
+    /// failed write, or nil when everything was written.
+    package static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32? {
+        bytes.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count {
+                let count = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += count
+            }
+            return nil
+        }
+    }
 }
