@@ -147,6 +147,7 @@ let package = Package(
             dependencies: [
                 // mockd (the executable) for its reloader, which the reload tests drive in-process.
                 "MockdCore", "MockdHTTP", "MockdLock", "mockd", "TestSupport",
+                "MockdKit",  // its Spawn, which starts mockd for the CLI tests
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings

@@ -58,14 +58,18 @@ public final class MockdProcess: @unchecked Sendable {
 
     deinit {
         // A mockd left running would outlive the tests; stop() is the way to wait for it.
-        if let process = run.process, process.isRunning { process.terminate() }
+        run.signal(SIGTERM)
     }
 
     /// The main port's URL once mockd listens, else `nil`.
     public var url: URL? { run.locked { $0.listeningURL } }
 
     /// `true` from ``start(timeout:)`` until mockd has exited.
-    public var isRunning: Bool { run.locked { $0.process != nil && $0.exitStatus == nil } }
+    public var isRunning: Bool { run.locked { $0.pid != nil && $0.exitStatus == nil } }
+
+    /// mockd's process ID once started (until it has exited and been reaped, for as long as
+    /// ``isRunning`` is `true`), else `nil`.
+    public var processIdentifier: Int32? { run.locked { $0.exitStatus == nil ? $0.pid : nil } }
 
     /// What mockd printed on stdout and stderr so far (the last 64 KiB): startup lines,
     /// configuration errors, one access-log line per request. Complete once ``stop(timeout:)``
@@ -100,44 +104,42 @@ public final class MockdProcess: @unchecked Sendable {
     /// - Parameter timeout: Seconds to wait for mockd to exit after SIGTERM.
     public func stop(timeout: TimeInterval = 5) async {
         let run = self.run
-        guard let process = run.locked({ $0.process }), process.isRunning else { return }
-        process.terminate()
+        guard run.signal(SIGTERM) else { return }
         let deadline = Date(timeIntervalSinceNow: timeout)
         let exited = await Self.onThread(named: "MockdProcess.stop") { run.waitForExit(deadline: deadline) }
-        guard !exited, process.isRunning else { return }
-        // Foundation's Process sends SIGTERM and SIGINT only; kill(2) comes with it.
-        _ = kill(process.processIdentifier, SIGKILL)
+        guard !exited, run.signal(SIGKILL) else { return }
         let killed = Date(timeIntervalSinceNow: timeout)
         _ = await Self.onThread(named: "MockdProcess.stop") { run.waitForExit(deadline: killed) }
     }
 
     // MARK: Launching
 
+    /// Started with posix_spawn (MockdKit's `Spawn`), not Foundation's `Process`, whose
+    /// `run()` on Linux crashes a test process that has many descriptors open.
     private func launch() throws {
-        let process = Process()
-        process.executableURL = try executable ?? Self.onPath("mockd")
+        let executable = try self.executable ?? Self.onPath("mockd")
         var arguments = ["--root", root.path]
         if let routes { arguments += ["--routes", routes.path] }
         arguments += ["--port", "0", "--host", "127.0.0.1"]
         if let adminToken { arguments += ["--admin-token", adminToken] }
-        process.arguments = arguments + self.arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKD_") }
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKD_") }
         let standardOutput = Pipe()
         let standardError = Pipe()
-        process.standardOutput = standardOutput
-        process.standardError = standardError
-        process.standardInput = FileHandle.nullDevice
         let run = self.run
-        process.terminationHandler = { ended in run.exited(ended.terminationStatus) }
         try run.locked { state in
-            guard state.process == nil else { throw MockdError.processFailed("start() was called already") }
+            guard state.pid == nil else { throw MockdError.processFailed("start() was called already") }
             do {
-                try process.run()
+                state.pid = try Spawn.start(executable.path, arguments + self.arguments, environment: environment,
+                                            stdout: standardOutput.fileHandleForWriting.fileDescriptor,
+                                            stderr: .descriptor(standardError.fileHandleForWriting.fileDescriptor))
             } catch {
-                throw MockdError.processFailed("could not run \(process.executableURL?.path ?? "mockd"): \(error)")
+                throw MockdError.processFailed("could not run \(executable.path): \(error)")
             }
-            state.process = process
         }
+        // The child has its copies; with ours closed, each pipe ends when the child's end does.
+        try? standardOutput.fileHandleForWriting.close()
+        try? standardError.fileHandleForWriting.close()
+        run.reap()
         run.read(standardOutput.fileHandleForReading, lookingForListening: true)
         run.read(standardError.fileHandleForReading, lookingForListening: false)
     }
@@ -185,7 +187,8 @@ public final class MockdProcess: @unchecked Sendable {
 /// field is read and written under `condition`'s lock, hence `@unchecked Sendable`.
 private final class Run: @unchecked Sendable {
     struct State {
-        var process: Process?
+        /// The child's process ID, once spawned.
+        var pid: pid_t?
         var listeningURL: URL?
         var readersEnded = 0
         var exitStatus: Int32?
@@ -198,20 +201,41 @@ private final class Run: @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State()
 
-    /// The process, once launched.
-    var process: Process? { locked { $0.process } }
-
     func locked<T>(_ body: (inout State) throws -> T) rethrows -> T {
         condition.lock()
         defer { condition.unlock() }
         return try body(&state)
     }
 
-    func exited(_ status: Int32) {
-        condition.lock()
-        state.exitStatus = status
-        condition.broadcast()
-        condition.unlock()
+    /// Sends `signal` to mockd if it has not exited (and so not been reaped: its PID cannot
+    /// belong to another process yet); `false` when there was nothing to signal.
+    @discardableResult
+    func signal(_ signal: Int32) -> Bool {
+        locked { state in
+            guard let pid = state.pid, state.exitStatus == nil else { return false }
+            kill(pid, signal)
+            return true
+        }
+    }
+
+    /// Waits for mockd's exit on a thread of its own and records the status: the exit code, or
+    /// the number of the signal that ended it (as Foundation's `terminationStatus`).
+    func reap() {
+        guard let pid = locked({ $0.pid }) else { return }
+        let reaper = Thread { [self] in
+            // Waits without reaping, then reaps under the lock: `signal` never sends to a PID
+            // that has been reaped, and so may belong to another process.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+            condition.lock()
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            state.exitStatus = raw & 0x7f == 0 ? (raw >> 8) & 0xff : raw & 0x7f
+            condition.broadcast()
+            condition.unlock()
+        }
+        reaper.name = "MockdProcess.wait"
+        reaper.start()
     }
 
     /// Reads `handle` to its end on a thread of its own (mockd must never block on a full pipe),

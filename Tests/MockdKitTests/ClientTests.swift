@@ -83,6 +83,36 @@ struct ClientTests {
         #expect(process.output.contains("stopped"))
     }
 
+    /// Foundation's `Process.run()` on Linux faulted in a process with this many descriptors
+    /// open (a test process running many servers at once); MockdProcess does not use it.
+    @Test("mockd starts and stops from a process with 2,000 descriptors open, and gets none of them")
+    func manyDescriptors() async throws {
+        let extra = 2_000
+        #if os(Linux)
+        let descriptors = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let descriptors = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        getrlimit(descriptors, &limit)
+        if limit.rlim_cur < limit.rlim_max, limit.rlim_cur < rlim_t(extra + 1_024) {
+            limit.rlim_cur = min(limit.rlim_max, rlim_t(extra + 1_024))
+            setrlimit(descriptors, &limit)
+        }
+        try #require(limit.rlim_cur >= rlim_t(extra + 1_024), "the descriptor limit (\(limit.rlim_cur)) is too low for this test")
+        let opened = (0..<extra).map { _ in open("/dev/null", O_RDONLY) }
+        defer { for descriptor in opened where descriptor >= 0 { close(descriptor) } }
+        #expect(opened.allSatisfy { $0 >= 0 })
+        try await withMockd { client, process in
+            #expect(try await client.health().status == "ok")
+            #if os(Linux)
+            let pid = try #require(process.processIdentifier)
+            let inherited = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+            #expect(inherited < 100, "mockd has \(inherited) descriptors open")
+            #endif
+        }
+    }
+
     @Test("with a token, calls without it are refused and calls with it pass")
     func token() async throws {
         try await withMockd(adminToken: "secret") { client, _ in

@@ -1,4 +1,5 @@
 import Foundation
+import MockdKit
 import MockdLock
 import Testing
 import TestSupport
@@ -23,7 +24,7 @@ struct ProcessTimeout: Error, CustomStringConvertible {
 
 /// A child process the test started; `stop()` (always called by the helpers) kills it by PID
 /// if it is still running. stdout is a pipe read with deadlines; stderr goes to a file. Started
-/// with posix_spawn (see `Spawn`), reaped by a thread of its own.
+/// with posix_spawn (see MockdKit's `Spawn`), reaped by a thread of its own.
 final class ChildProcess: @unchecked Sendable {  // pid: set once in init
     fileprivate let stdoutPipe = Pipe()
     let stderrPath: String
@@ -44,7 +45,7 @@ final class ChildProcess: @unchecked Sendable {  // pid: set once in init
         let stdout = stdoutPipe.fileHandleForWriting.fileDescriptor
         try OrphanGuard.spawn { [inherited] in
             started.pid = try Spawn.start(launch.executable, launch.arguments, environment: inherited,
-                                          directory: currentDirectory, stdout: stdout, stderrPath: stderrPath)
+                                          directory: currentDirectory, stdout: stdout, stderr: .file(stderrPath))
         }
         pid = started.pid
         // The child has its copy; with ours closed, stdout ends when the child's does.
