@@ -50,22 +50,23 @@ struct OperationValidator: RequestValidator {
     var bodyRequired: Bool
     let schemas: SchemaBox
 
-    func violations(of request: MockRequest, pathParameters: [String: String]) -> [String] {
+    func violations(of request: MockRequest, pathParameters: PathParameters) -> [String] {
         var found: [String] = []
         let set = schemas.set
         let validator = SchemaValidator(set: set)
         let reader = ParameterReader(set: set)
         for parameter in parameters {
-            let place = "\(parameter.place.rawValue).\(parameter.name)"
+            // Spelt out only for a violation: a valid request makes no message text.
+            var place: String { "\(parameter.place.rawValue).\(parameter.name)" }
             // Query and path parameters are read as their style spells them.
             if parameter.place == .query || parameter.place == .path {
                 let value = parameter.place == .query ? reader.query(parameter, request.query)
-                    : pathParameters[parameter.name].map { reader.path(parameter, $0) }
+                    : pathParameters[parameter.name].map { reader.path(parameter, String($0)) }
                 guard let value else {
                     if parameter.required { found.append("\(place): required, missing") }
                     continue
                 }
-                if let schema = parameter.schema { found += validator.violations(value, schema, at: place) }
+                if let schema = parameter.schema, !validator.isValid(value, schema) { found += validator.violations(value, schema, at: place) }
                 continue
             }
             let values: [String]
@@ -80,7 +81,7 @@ struct OperationValidator: RequestValidator {
             }
             guard let schema = parameter.schema else { continue }
             let value = ParameterCoercion.value(values, schema: schema, in: set, explode: parameter.explode)
-            found += validator.violations(value, schema, at: place)
+            if !validator.isValid(value, schema) { found += validator.violations(value, schema, at: place) }
         }
         guard !bodyTypes.isEmpty else { return found }
         if request.body.isEmpty {

@@ -54,7 +54,7 @@ package final class OperationTable: Sendable {
             return Reply(.built(OperationErrors.methodNotAllowed(request, allowed: allowed)), scenario: scenario)
         }
         let operation = operations[index]
-        let parameters = operation.match(parts) ?? [:]
+        let parameters = PathParameters(segments: operation.segments, parts: parts)
         var warning = ""
         if validation != .off {
             // Missing credentials are checked as the rest: `warn` answers and says so, `off` skips them.
@@ -182,10 +182,10 @@ package final class OperationTable: Sendable {
             let prefix = segments.prefix(segments.count - parts.count)
             guard prefix.allSatisfy({ if case .literal = $0 { true } else { false } }),
                   APIOperation(method: operation.method, pathTemplate: "/" + segments.suffix(parts.count).map(\.text).joined(separator: "/"),
-                               responses: [], validator: nil, security: [], source: "").match(parts) != nil else { return nil }
+                               responses: [], validator: nil, security: [], source: "").matches(parts) else { return nil }
             return "/" + prefix.map(\.text).joined(separator: "/")
         }
-        guard operation.match(Array(parts.suffix(segments.count))) != nil else { return nil }
+        guard operation.matches(Array(parts.suffix(segments.count))) else { return nil }
         return "-/" + parts.prefix(parts.count - segments.count).joined(separator: "/")
     }
 }
@@ -243,8 +243,8 @@ struct SegmentTree: Sendable {
         let tail = rest.dropFirst()
         if let next = nodes[node].literals[part] { walk(next, tail, &found) }
         for (segment, next) in nodes[node].parameters {
-            guard case .parameter(_, let prefix, let suffix) = segment, part.hasPrefix(prefix), part.hasSuffix(suffix),
-                  part.count > prefix.count + suffix.count else { continue }
+            guard case .parameter(_, let prefix, let suffix) = segment,
+                  OperationSegment.value(in: part, prefix: prefix, suffix: suffix) != nil else { continue }
             walk(next, tail, &found)
         }
     }

@@ -33,6 +33,8 @@ package enum PathPattern: @unchecked Sendable {
     /// Path segments; one trailing slash is ignored as for files. On every request that routes or
     /// operations could answer: cut at the `/` bytes (ASCII, so always between characters);
     /// `String.split` walked Characters at ~1,200 instructions a segment.
+    /// The parts are made from UTF-8 slices, and the empty ones tested with `isEmpty`: slicing
+    /// the String and comparing with `""` cost ~3,000 instructions on a three-segment path.
     static func split(_ path: String) -> [Substring] {
         var parts: [Substring] = []
         let bytes = path.utf8
@@ -40,15 +42,15 @@ package enum PathPattern: @unchecked Sendable {
         var index = start
         while index != bytes.endIndex {
             if bytes[index] == UInt8(ascii: "/") {
-                parts.append(path[start..<index])
+                parts.append(Substring(bytes[start..<index]))
                 start = bytes.index(after: index)
             }
             index = bytes.index(after: index)
         }
-        parts.append(path[start..<bytes.endIndex])
-        if parts.first == "" { parts.removeFirst() }
-        if parts.count > 1, parts.last == "" { parts.removeLast() }
-        if parts == [""] { return [] }
+        parts.append(Substring(bytes[start..<bytes.endIndex]))
+        if parts[0].isEmpty { parts.removeFirst() }
+        if parts.count > 1, parts[parts.count - 1].isEmpty { parts.removeLast() }
+        if parts.count == 1, parts[0].isEmpty { return [] }
         return parts
     }
 
