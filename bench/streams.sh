@@ -23,7 +23,8 @@ URL=http://127.0.0.1:$PORT
 status=0
 
 read -r alone alone_us <<<"$(wrk_cost "$URL/plain")"
-taskset -c 1 python3 "$HERE/streams.py" "$PORT" /stream "$CLIENTS" "$EVENTS" "$INTERVAL" >"$WORK/streams.txt" &
+cc -O2 -o "$WORK/streams-client" "$HERE/streams-client.c"
+taskset -c 1 "$WORK/streams-client" "$PORT" /stream "$CLIENTS" "$EVENTS" "$INTERVAL" >"$WORK/streams.txt" &
 STREAMS=$!
 sleep 0.5   # the streams connect first
 read -r beside beside_us <<<"$(wrk_cost "$URL/plain")"
