@@ -11,7 +11,8 @@
   const entries = new Map(); // journal id -> entry
   let events = { next: null, state: null, scenario: 'default', sessions: {}, lastReload: null };
   let sources = { sources: [], scenarios: ['default'] };
-  let selected = null; // { kind: 'request', id } or { kind: 'source', origin }
+  let resources = []; // GET /__mockd/resources: each resource and its copies' item counts
+  let selected = null; // { kind: 'request', id }, { kind: 'source', origin } or { kind: 'resource', path, scenario, session }
 
   // ---- DOM helpers ---------------------------------------------------------------------
   function el(tag, attrs, ...children) {
@@ -165,6 +166,72 @@
         bodyBlock(response.body, 'source-body')))];
   }
 
+  // ---- Resources: what requests wrote, per session ----------------------------------------
+  async function loadResources() {
+    const result = await api('GET', 'resources');
+    if (!result.ok || !result.data) { $('resources-list').replaceChildren(el('p', { class: 'error', text: 'resources: ' + errorText(result) })); return; }
+    resources = result.data.resources || [];
+    renderResources();
+    if (selected && selected.kind === 'resource') showResource(selected.path, selected.scenario, selected.session);
+  }
+  // A write answered by a resource reloads the list (and the items shown) once the burst is over.
+  let resourcesTimer = null;
+  function resourcesChanged() {
+    clearTimeout(resourcesTimer);
+    resourcesTimer = setTimeout(() => { loadResources().catch(() => {}); }, 150);
+  }
+
+  const copyLabel = (copy) => (copy.session === null ? 'no session' : 'session ' + copy.session) + (copy.seededBy === 'seed' ? '' : ' (' + copy.seededBy + ')') + ': ' + copy.items;
+  function renderResources() {
+    $('resources').hidden = resources.length === 0;
+    $('resources-count').textContent = resources.length ? String(resources.length) : '';
+    $('resources-list').replaceChildren(...resources.map((resource) => el('button', {
+      type: 'button', class: 'resource', role: 'listitem', 'data-testid': 'resource-item', 'data-path': resource.path, 'data-scenario': resource.scenario || '',
+      onclick: () => showResource(resource.path, resource.scenario, $('scenario-target').value),
+    },
+    el('span', { class: 'path', text: resource.path }),
+    el('span', { class: 'scenario-tag' + (resource.scenario ? '' : ' any'), text: resource.scenario || 'any' }),
+    el('span', { class: 'copies', 'data-testid': 'resource-copies', text: 'seed ' + resource.seedItems + (resource.copies || []).map((copy) => ', ' + copyLabel(copy)).join('') }))));
+    markSelection();
+  }
+
+  // The sessions whose items can be shown: those known to the dashboard and those with a copy.
+  function resourceSessions(path) {
+    const names = new Set(sessionNames());
+    for (const resource of resources) if (resource.path === path) for (const copy of resource.copies || []) if (copy.session !== null) names.add(copy.session);
+    return [...names].sort();
+  }
+
+  async function showResource(path, scenario, session) {
+    selected = { kind: 'resource', path, scenario: scenario || null, session: session || '' };
+    markSelection();
+    const query = 'resources?path=' + encodeURIComponent(path) + (session ? '&session=' + encodeURIComponent(session) : '') + (scenario ? '&scenario=' + encodeURIComponent(scenario) : '');
+    const result = await api('GET', query);
+    if (!selected || selected.kind !== 'resource' || selected.path !== path || selected.session !== (session || '')) return;
+    const picker = el('select', { id: 'resource-session', 'data-testid': 'resource-session' },
+      el('option', { value: '', text: 'requests without a session' }),
+      resourceSessions(path).map((name) => el('option', { value: name, text: 'session ' + name })));
+    picker.value = session || '';
+    picker.addEventListener('change', () => showResource(path, scenario, picker.value));
+    const head = el('div', { class: 'resource-head' }, el('label', { for: 'resource-session', class: 'muted', text: 'Items seen by' }), picker);
+    if (!result.ok || !result.data) { showDetail(path, head, el('p', { class: 'error', 'data-testid': 'resource-error', text: errorText(result) })); return; }
+    const items = result.data.items || [];
+    showDetail(path, head,
+      el('p', { class: 'muted', 'data-testid': 'resource-summary', text: items.length + ' item' + (items.length === 1 ? '' : 's') + ', scenario ' + result.data.scenario + ', from ' + result.data.source }),
+      itemsTable(items));
+  }
+
+  // One row an item, one column a top-level field (in the order first met); nested values as JSON.
+  function itemsTable(items) {
+    if (items.length === 0) return el('p', { class: 'empty', 'data-testid': 'resource-items', text: 'No items.' });
+    const fields = [];
+    for (const item of items) for (const name of Object.keys(item || {})) if (!fields.includes(name)) fields.push(name);
+    const cell = (value) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+    return el('table', { class: 'items', 'data-testid': 'resource-items' },
+      el('thead', null, el('tr', null, fields.map((name) => el('th', { scope: 'col', text: name })))),
+      el('tbody', null, items.map((item) => el('tr', { 'data-testid': 'resource-row' }, fields.map((name) => el('td', { text: cell((item || {})[name]) }))))));
+  }
+
   // ---- Live requests ---------------------------------------------------------------------
   function requestRow(entry) {
     return el('tr', {
@@ -196,6 +263,7 @@
     $('requests-empty').hidden = entries.size > 0;
     $('requests-count').textContent = entries.size ? String(entries.size) : '';
     if (list.some((entry) => entry.session)) renderTargets();
+    if (list.some((entry) => /^resource /.test(entry.source || '') && entry.method !== 'GET' && entry.method !== 'HEAD')) resourcesChanged();
     markSelection();
   }
 
@@ -211,6 +279,9 @@
   function markSelection() {
     for (const row of $('requests-body').rows) row.classList.toggle('selected', !!selected && selected.kind === 'request' && Number(row.dataset.id) === selected.id);
     for (const button of $('sources-list').querySelectorAll('.source')) button.classList.toggle('selected', !!selected && selected.kind === 'source' && button.dataset.origin === selected.origin);
+    for (const button of $('resources-list').querySelectorAll('.resource')) {
+      button.classList.toggle('selected', !!selected && selected.kind === 'resource' && button.dataset.path === selected.path && button.dataset.scenario === (selected.scenario || ''));
+    }
   }
 
   // `file X` -> X, `route routes/a.json#2` -> routes/a.json#2; an OpenAPI answer's whole source
@@ -408,7 +479,7 @@
         addEntries(data.requests || []);
         renderTargets();
         connection('live', true);
-        if (stateChanged) await loadSources();
+        if (stateChanged) { await loadSources(); await loadResources(); }
       } catch (error) {
         connection('disconnected, retrying…', false);
         await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -417,5 +488,5 @@
   }
 
   $('sources-filter').addEventListener('input', renderSources);
-  loadSources().catch(() => {}).finally(poll);
+  loadSources().catch(() => {}).then(() => loadResources()).catch(() => {}).finally(poll);
 })();

@@ -81,6 +81,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Reload when a file under the root or the routes folder changes. [env: MOCKD_WATCH; default: on]")
     var watch: Bool?
 
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp("Keep what requests without a session wrote to resources in this folder, and start from it next time (sessions' copies are never saved). [env: MOCKD_STATE_DIR; default: nothing saved, each start begins from the seeds]", valueName: "dir"))
+    var stateDir: String?
+
     @Option(name: .customLong("journal-size"), help: ArgumentHelp("Requests kept for GET /__mockd/requests; 0 turns the journal off. [env: MOCKD_JOURNAL_SIZE; default: \(Settings().journalSize)]", valueName: "n"))
     var journalSize: Int?
 
@@ -129,6 +132,8 @@ struct ServeCommand: ParsableCommand {
         var logLevel = Logger.Level.info
         var proxy: ProxyConfiguration?
         var watch = true
+        /// `--state-dir`: where resources' global state is kept across restarts (nil: nowhere).
+        var stateDir: String?
         var journalSize = 1000
         var journalBodyBytes = 64 * 1024
     }
@@ -159,6 +164,7 @@ struct ServeCommand: ParsableCommand {
         server.journalCredentials = try journalCredentials ?? Self.environmentChoice("MOCKD_JOURNAL_CREDENTIALS")
         settings.server = server
         settings.watch = try watch ?? Environment.bool("MOCKD_WATCH") ?? true
+        settings.stateDir = (stateDir ?? Environment.string("MOCKD_STATE_DIR")).flatMap { $0.isEmpty ? nil : $0 }
         settings.journalSize = try Self.integer(journalSize, "journal-size", default: settings.journalSize, in: 0...Int.max)
         settings.journalBodyBytes = try Self.integer(journalBodyBytes, "journal-body-bytes", default: settings.journalBodyBytes, in: 0...Int.max)
         settings.logFormat = try logFormat ?? Self.environmentChoice("MOCKD_LOG_FORMAT") ?? settings.logFormat
@@ -301,7 +307,20 @@ struct ServeCommand: ParsableCommand {
             }
             missHandler = ProxyMissHandler(proxy: UpstreamProxy(configuration: proxy, logger: logger), recorder: recorder, logger: logger)
         }
-        let runtime = RuntimeState(startupScenario: settings.scenario)
+        let stateWriter = try settings.stateDir.map { folder in
+            try ResourceStateDirectory.prepare(folder, loader: loader)
+            return ResourceStateWriter(folder: folder, logger: logger)
+        }
+        let runtime = RuntimeState(startupScenario: settings.scenario, resourceSaving: stateWriter)
+        if let stateWriter {
+            ResourceStateDirectory.restore(snapshot, into: runtime.resources, writer: stateWriter, logger: logger)
+            do {
+                try stateWriter.start(runtime.resources)
+            } catch {
+                throw ValidationError("--state-dir \(stateWriter.folder): cannot start the thread that writes it: \(String(cString: strerror(error.code)))")
+            }
+            logger.info("resource state kept in \(stateWriter.folder)")
+        }
         let systemd = SystemdNotifier()
         let reloader = Reloader(logger: logger, systemd: systemd) { loader.load() }
         let server = HTTPServer(configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
@@ -347,6 +366,8 @@ struct ServeCommand: ParsableCommand {
             systemd.notify("STOPPING=1")
             watcher?.stop()
             server.shutdown()
+            // After the requests: every change they made is saved before the process ends.
+            stateWriter?.stop()
             logger.info("stopped")
             sink.flush()
             return

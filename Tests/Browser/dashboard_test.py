@@ -192,6 +192,28 @@ try:
         # resource: … 409" line for it, which the console check would otherwise count.
         console[:] = [entry for entry in console if not ("/__mockd/mocks" in entry.get("message", "") and "409" in entry.get("message", ""))]
 
+    @check("a resource's items are shown, and an item created with curl appears, per session")
+    def _():
+        resource = '[data-testid="resource-item"][data-path="/api/notes"]'
+        wait_for("the /api/notes resource", lambda: driver.find_elements(By.CSS_SELECTOR, resource))
+        click(resource)
+        wait_for("the seeded note", lambda: "seeded note" in (text('[data-testid="resource-items"]') or ""))
+        status, body = curl("/api/notes", "POST", data='{"text": "made with curl"}')
+        assert status == 201, f"curl got {status} {body!r}"
+        wait_for("the new item in the items shown", lambda: "made with curl" in (text('[data-testid="resource-items"]') or ""))
+        rows = len(driver.find_elements(By.CSS_SELECTOR, '[data-testid="resource-row"]'))
+        assert rows == 2, f"{rows} rows shown, not 2"
+        wait_for("the count of the global copy", lambda: "no session: 2" in (text(resource + ' [data-testid="resource-copies"]') or ""))
+        # A session's item is in its own copy only.
+        status, body = curl("/api/notes", "POST", headers=["X-Mock-Session: notes-1"], data='{"text": "only in notes-1"}')
+        assert status == 201, f"curl got {status} {body!r}"
+        wait_for("session notes-1 in the picker", lambda: driver.find_elements(By.CSS_SELECTOR, '#resource-session option[value="notes-1"]'))
+        assert "only in notes-1" not in (text('[data-testid="resource-items"]') or ""), "the session's item is shown without a session"
+        driver.execute_script("const s = document.getElementById('resource-session'); s.value = 'notes-1'; s.dispatchEvent(new Event('change'))")
+        wait_for("the session's item", lambda: "only in notes-1" in (text('[data-testid="resource-items"]') or ""))
+        shown = text('[data-testid="resource-items"]') or ""
+        assert "seeded note" in shown and "made with curl" not in shown, f"session notes-1 shows {shown!r}"
+
     # A realistic state for the screenshot: a few requests, a session, a 404 with near names selected.
     curl("/api/v1/login", "POST", data='{"email": "wrong@example.com", "password": "x"}')
     curl("/api/users", headers=["X-Mock-Session: sim-3"])

@@ -54,6 +54,13 @@ package enum DashboardAssets {
     <label for="sources-filter" class="visually-hidden">Filter sources</label>
     <input id="sources-filter" data-testid="sources-filter" type="search" placeholder="Filter: path, method, file, scenario…">
     <div id="sources-list" class="list" data-testid="sources-list" role="list"></div>
+    <section id="resources" aria-labelledby="resources-title" hidden>
+      <div class="pane-head">
+        <h2 id="resources-title">Resources</h2>
+        <span id="resources-count" class="count" data-testid="resources-count"></span>
+      </div>
+      <div id="resources-list" class="list" data-testid="resources-list" role="list"></div>
+    </section>
   </section>
 
   <section id="requests-pane" class="pane" aria-labelledby="requests-title">
@@ -173,6 +180,19 @@ select, input, textarea { border: 1px solid var(--line); border-radius: 5px; pad
 .scenario-tag { font-size: 11px; padding: 0 6px; border-radius: 8px; background: var(--warn-soft); color: var(--warn); }
 .scenario-tag.any { background: var(--bg); color: var(--muted); }
 
+/* Resources: under the sources, as tall as they need up to 40% of the pane */
+#resources { display: flex; flex-direction: column; min-height: 0; max-height: 40%; border-top: 1px solid var(--line); }
+#resources[hidden] { display: none; }
+.resource { display: flex; flex-wrap: wrap; gap: 2px 6px; align-items: baseline; width: 100%; text-align: left; border: 0; border-radius: 0; background: none; padding: 4px 10px; border-bottom: 1px solid var(--line); }
+.resource:hover { background: var(--bg); }
+.resource.selected { background: var(--accent-soft); box-shadow: inset 3px 0 var(--accent); }
+.resource .path { font-weight: 600; overflow-wrap: anywhere; }
+.resource .copies { flex-basis: 100%; color: var(--muted); font-size: 11px; font-family: var(--mono); overflow-wrap: anywhere; }
+.resource-head { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; margin: 8px 0; }
+.items { table-layout: auto; font-size: 12px; }
+.items th { text-align: left; font-size: 11px; color: var(--muted); font-weight: 600; padding: 3px 6px; border-bottom: 1px solid var(--line); }
+.items td { font-family: var(--mono); padding: 3px 6px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+
 /* Badges */
 .method { font-family: var(--mono); font-size: 11px; font-weight: 700; padding: 0 5px; border-radius: 4px; background: var(--bg); color: var(--muted); }
 .m-get { color: #1b6ac9; background: #e5effb; }
@@ -255,7 +275,8 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
   const entries = new Map(); // journal id -> entry
   let events = { next: null, state: null, scenario: 'default', sessions: {}, lastReload: null };
   let sources = { sources: [], scenarios: ['default'] };
-  let selected = null; // { kind: 'request', id } or { kind: 'source', origin }
+  let resources = []; // GET /__mockd/resources: each resource and its copies' item counts
+  let selected = null; // { kind: 'request', id }, { kind: 'source', origin } or { kind: 'resource', path, scenario, session }
 
   // ---- DOM helpers ---------------------------------------------------------------------
   function el(tag, attrs, ...children) {
@@ -409,6 +430,72 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
         bodyBlock(response.body, 'source-body')))];
   }
 
+  // ---- Resources: what requests wrote, per session ----------------------------------------
+  async function loadResources() {
+    const result = await api('GET', 'resources');
+    if (!result.ok || !result.data) { $('resources-list').replaceChildren(el('p', { class: 'error', text: 'resources: ' + errorText(result) })); return; }
+    resources = result.data.resources || [];
+    renderResources();
+    if (selected && selected.kind === 'resource') showResource(selected.path, selected.scenario, selected.session);
+  }
+  // A write answered by a resource reloads the list (and the items shown) once the burst is over.
+  let resourcesTimer = null;
+  function resourcesChanged() {
+    clearTimeout(resourcesTimer);
+    resourcesTimer = setTimeout(() => { loadResources().catch(() => {}); }, 150);
+  }
+
+  const copyLabel = (copy) => (copy.session === null ? 'no session' : 'session ' + copy.session) + (copy.seededBy === 'seed' ? '' : ' (' + copy.seededBy + ')') + ': ' + copy.items;
+  function renderResources() {
+    $('resources').hidden = resources.length === 0;
+    $('resources-count').textContent = resources.length ? String(resources.length) : '';
+    $('resources-list').replaceChildren(...resources.map((resource) => el('button', {
+      type: 'button', class: 'resource', role: 'listitem', 'data-testid': 'resource-item', 'data-path': resource.path, 'data-scenario': resource.scenario || '',
+      onclick: () => showResource(resource.path, resource.scenario, $('scenario-target').value),
+    },
+    el('span', { class: 'path', text: resource.path }),
+    el('span', { class: 'scenario-tag' + (resource.scenario ? '' : ' any'), text: resource.scenario || 'any' }),
+    el('span', { class: 'copies', 'data-testid': 'resource-copies', text: 'seed ' + resource.seedItems + (resource.copies || []).map((copy) => ', ' + copyLabel(copy)).join('') }))));
+    markSelection();
+  }
+
+  // The sessions whose items can be shown: those known to the dashboard and those with a copy.
+  function resourceSessions(path) {
+    const names = new Set(sessionNames());
+    for (const resource of resources) if (resource.path === path) for (const copy of resource.copies || []) if (copy.session !== null) names.add(copy.session);
+    return [...names].sort();
+  }
+
+  async function showResource(path, scenario, session) {
+    selected = { kind: 'resource', path, scenario: scenario || null, session: session || '' };
+    markSelection();
+    const query = 'resources?path=' + encodeURIComponent(path) + (session ? '&session=' + encodeURIComponent(session) : '') + (scenario ? '&scenario=' + encodeURIComponent(scenario) : '');
+    const result = await api('GET', query);
+    if (!selected || selected.kind !== 'resource' || selected.path !== path || selected.session !== (session || '')) return;
+    const picker = el('select', { id: 'resource-session', 'data-testid': 'resource-session' },
+      el('option', { value: '', text: 'requests without a session' }),
+      resourceSessions(path).map((name) => el('option', { value: name, text: 'session ' + name })));
+    picker.value = session || '';
+    picker.addEventListener('change', () => showResource(path, scenario, picker.value));
+    const head = el('div', { class: 'resource-head' }, el('label', { for: 'resource-session', class: 'muted', text: 'Items seen by' }), picker);
+    if (!result.ok || !result.data) { showDetail(path, head, el('p', { class: 'error', 'data-testid': 'resource-error', text: errorText(result) })); return; }
+    const items = result.data.items || [];
+    showDetail(path, head,
+      el('p', { class: 'muted', 'data-testid': 'resource-summary', text: items.length + ' item' + (items.length === 1 ? '' : 's') + ', scenario ' + result.data.scenario + ', from ' + result.data.source }),
+      itemsTable(items));
+  }
+
+  // One row an item, one column a top-level field (in the order first met); nested values as JSON.
+  function itemsTable(items) {
+    if (items.length === 0) return el('p', { class: 'empty', 'data-testid': 'resource-items', text: 'No items.' });
+    const fields = [];
+    for (const item of items) for (const name of Object.keys(item || {})) if (!fields.includes(name)) fields.push(name);
+    const cell = (value) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+    return el('table', { class: 'items', 'data-testid': 'resource-items' },
+      el('thead', null, el('tr', null, fields.map((name) => el('th', { scope: 'col', text: name })))),
+      el('tbody', null, items.map((item) => el('tr', { 'data-testid': 'resource-row' }, fields.map((name) => el('td', { text: cell((item || {})[name]) }))))));
+  }
+
   // ---- Live requests ---------------------------------------------------------------------
   function requestRow(entry) {
     return el('tr', {
@@ -440,6 +527,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
     $('requests-empty').hidden = entries.size > 0;
     $('requests-count').textContent = entries.size ? String(entries.size) : '';
     if (list.some((entry) => entry.session)) renderTargets();
+    if (list.some((entry) => /^resource /.test(entry.source || '') && entry.method !== 'GET' && entry.method !== 'HEAD')) resourcesChanged();
     markSelection();
   }
 
@@ -455,6 +543,9 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
   function markSelection() {
     for (const row of $('requests-body').rows) row.classList.toggle('selected', !!selected && selected.kind === 'request' && Number(row.dataset.id) === selected.id);
     for (const button of $('sources-list').querySelectorAll('.source')) button.classList.toggle('selected', !!selected && selected.kind === 'source' && button.dataset.origin === selected.origin);
+    for (const button of $('resources-list').querySelectorAll('.resource')) {
+      button.classList.toggle('selected', !!selected && selected.kind === 'resource' && button.dataset.path === selected.path && button.dataset.scenario === (selected.scenario || ''));
+    }
   }
 
   // `file X` -> X, `route routes/a.json#2` -> routes/a.json#2; an OpenAPI answer's whole source
@@ -652,7 +743,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
         addEntries(data.requests || []);
         renderTargets();
         connection('live', true);
-        if (stateChanged) await loadSources();
+        if (stateChanged) { await loadSources(); await loadResources(); }
       } catch (error) {
         connection('disconnected, retrying…', false);
         await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -661,7 +752,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
   }
 
   $('sources-filter').addEventListener('input', renderSources);
-  loadSources().catch(() => {}).finally(poll);
+  loadSources().catch(() => {}).then(() => loadResources()).catch(() => {}).finally(poll);
 })();
 
 """##

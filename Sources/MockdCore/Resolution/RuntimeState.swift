@@ -15,15 +15,17 @@ package final class RuntimeState: Sendable {
     /// Routes tests added (`POST /__mockd/stubs`), kept across reloads like the scenarios.
     package let stubs = StubTable()
     /// What requests wrote to resources, per session, kept across reloads like the stubs.
-    package let resources = ResourceStore()
+    package let resources: ResourceStore
 
     struct SequenceKey: Hashable {
         let session: String
         let route: String
     }
 
-    package init(startupScenario: String = Scenario.default) {
+    /// `resourceSaving`: told of changes to resources' state without a session (`--state-dir`).
+    package init(startupScenario: String = Scenario.default, resourceSaving: (any ResourceStateSaving)? = nil) {
         self.startupScenario = startupScenario
+        self.resources = ResourceStore(saving: resourceSaving)
     }
 
     /// The scenario a request runs in: its `X-Mock-Scenario` header, else the runtime scenario

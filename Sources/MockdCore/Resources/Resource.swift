@@ -67,7 +67,8 @@ package struct ResourceItems: Sendable {
     package let integerIDs: Bool
     /// The integer a POST without an id gets next.
     private(set) var nextInteger: Int
-    /// Tells seeds apart across reloads: a changed seed file resets the state it seeded.
+    /// Tells seeds apart across reloads and restarts (a hash of the seed file's bytes, the same
+    /// in every run): a changed seed file resets the state it seeded, and wins over a saved one.
     package let fingerprint: Int
 
     package var count: Int { order.count }
@@ -112,6 +113,15 @@ package struct ResourceItems: Sendable {
         self.integerIDs = integerIDs
         self.nextInteger = nextInteger
         self.fingerprint = fingerprint
+    }
+
+    /// The same items, new ids made as a saved state says: integers from `nextInteger` on (never
+    /// below what the items need), or UUIDs.
+    func continuing(integerIDs: Bool, nextInteger: Int) -> ResourceItems {
+        var copy = ResourceItems(integerIDs: integerIDs, nextInteger: max(nextInteger, self.nextInteger), fingerprint: fingerprint)
+        copy.order = order
+        copy.items = items
+        return copy
     }
 
     /// An id as the text a URL names it by: integers without a sign or leading zeros, strings

@@ -13,13 +13,23 @@ package final class ResourceStore: Sendable {
         package let resource: String
         /// "" for the seed file, else the scenario whose overlay seeded it.
         package let seed: String
+
+        package init(session: String?, resource: String, seed: String) {
+            self.session = session
+            self.resource = resource
+            self.seed = seed
+        }
     }
 
     /// One lock for every copy: a write is a few dictionary operations, far shorter than the
     /// request around it, and one lock keeps ids unique and counts exact under concurrent writers.
     private let copies = Lock<[Key: ResourceItems]>([:])
+    /// Told of every change to the copies of requests without a session (`--state-dir`).
+    private let saving: (any ResourceStateSaving)?
 
-    package init() {}
+    package init(saving: (any ResourceStateSaving)? = nil) {
+        self.saving = saving
+    }
 
     /// The items `session` sees: its copy, else the seed. A copy of a seed that has since
     /// changed (a reload) is not used.
@@ -37,43 +47,75 @@ package final class ResourceStore: Sendable {
     func write<T>(_ resource: Resource, seed: String, session: String?, _ change: (inout ResourceItems) -> (T, changed: Bool)) -> T {
         let start = resource.seeds[seed] ?? ResourceItems(integerIDs: true, nextInteger: 1, fingerprint: 0)
         let key = Key(session: session, resource: resource.identity, seed: seed)
-        return copies.withLock { copies in
+        let (result, changed) = copies.withLock { copies in
             if let copy = copies[key], copy.fingerprint == start.fingerprint {
                 // In place: the copy is not duplicated for the change.
-                return change(&copies[key]!).0
+                return change(&copies[key]!)
             }
             var copy = start
             let (result, changed) = change(&copy)
             if changed { copies[key] = copy }
-            return result
+            return (result, changed)
         }
+        if changed, session == nil, let saving { saving.changed(key, resource) }
+        return result
     }
 
     /// Back to the seeds: one session's copies, or (nil) every copy, global ones included.
     package func removeAll(session: String?) {
-        copies.withLock { copies in
-            if let session { copies = copies.filter { $0.key.session != session } } else { copies.removeAll() }
+        let removed = copies.withLock { copies in
+            if let session {
+                copies = copies.filter { $0.key.session != session }
+                return [Key]()
+            }
+            defer { copies.removeAll() }
+            return copies.keys.filter { $0.session == nil }
         }
+        for key in removed { saving?.changed(key, nil) }
     }
 
     /// After a reload: copies whose resource is gone, or whose seed file changed, are dropped.
     /// Returns the paths of the resources whose state was reset because their seed changed.
     package func adopt(_ resources: ResourceIndex) -> [String] {
         let current = Dictionary(resources.all.map { ($0.identity, $0) }) { first, _ in first }
-        return copies.withLock { copies in
+        let (reset, dropped) = copies.withLock { copies in
             var reset: Set<String> = []
+            var dropped: [Key] = []
             copies = copies.filter { key, copy in
-                guard let resource = current[key.resource] else { return false }
-                if resource.seeds[key.seed]?.fingerprint == copy.fingerprint { return true }
-                reset.insert(resource.path)
-                return false
+                var kept = false
+                if let resource = current[key.resource] {
+                    kept = resource.seeds[key.seed]?.fingerprint == copy.fingerprint
+                    if !kept { reset.insert(resource.path) }
+                }
+                if !kept, key.session == nil { dropped.append(key) }
+                return kept
             }
-            return reset.sorted()
+            return (reset.sorted(), dropped)
         }
+        for key in dropped { saving?.changed(key, nil) }
+        return reset
+    }
+
+    /// A copy of requests without a session, as a saved state had it at start.
+    package func restore(_ items: ResourceItems, of resource: Resource, seed: String) {
+        copies.withLock { $0[Key(session: nil, resource: resource.identity, seed: seed)] = items }
+    }
+
+    /// A copy as it is now; nil when there is none (its requests see the seed).
+    package func copy(_ key: Key) -> ResourceItems? {
+        copies.withLock { $0[key] }
     }
 
     /// Every copy and its item count, for the admin API.
     package func counts() -> [(key: Key, count: Int)] {
         copies.withLock { copies in copies.map { (key: $0.key, count: $0.value.count) } }
     }
+}
+
+/// Where the changes to copies of requests without a session go to be saved (`--state-dir`).
+/// Called on the request's thread after the change: it notes the copy and returns, and reads
+/// it later (`ResourceStore.copy`) off the request path.
+package protocol ResourceStateSaving: Sendable {
+    /// `key`'s copy changed; `resource` is nil when the copy was removed (a reset, a reload).
+    func changed(_ key: ResourceStore.Key, _ resource: Resource?)
 }

@@ -81,9 +81,10 @@ extension RouteDecoder {
             self.error(at, "\(shown): \(error.location): invalid JSON: \(error.message)")
             return nil
         }
-        var hasher = Hasher()
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        switch ResourceItems.seed(value, idField: idField, fingerprint: hasher.finalize()) {
+        // Not Swift's Hasher, which is seeded anew in each process: a saved state records this.
+        var hasher = MockFileTable.Hasher64()
+        for byte in bytes { hasher.feed(byte) }
+        switch ResourceItems.seed(value, idField: idField, fingerprint: Int(truncatingIfNeeded: hasher.finished)) {
         case .success(let items):
             return items
         case .failure(let problem):

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+#else
+import Foundation
+#endif
+import ArgumentParser
+import Logging
+import MockdCore
+import MockdSystem
+
+/// `--state-dir DIR` at start: the folder made ready, and each resource's saved global state
+/// put in place of its seed, unless the seed changed since (the seed wins) or the file is not
+/// a usable state (a warning naming it and the place; the seed is served, and the file is
+/// replaced at the resource's next change).
+enum ResourceStateDirectory {
+    /// Makes `folder` if needed; refuses one inside the mock root or a routes folder, where its
+    /// files would be served as mocks and each write would reload mockd.
+    static func prepare(_ folder: String, loader: MockDataLoader) throws {
+        // Before the folder is made: a refused one is not left behind.
+        let real = resolved(folder)
+        for data in [loader.root] + loader.routesFolder.watched {
+            guard let dataPath = FileReading.realPath(data), real == dataPath || real.hasPrefix(dataPath + "/") else { continue }
+            throw ValidationError("--state-dir \(folder) is inside \(data), whose files mockd serves and watches: choose a folder outside it")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ValidationError("--state-dir \(folder): cannot make the folder: \(error)")
+        }
+        guard access(folder, W_OK | X_OK) == 0 else {
+            throw ValidationError("--state-dir \(folder): cannot write there: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// `path` with symbolic links resolved as far as it exists, the rest appended as written.
+    private static func resolved(_ path: String) -> String {
+        if let real = FileReading.realPath(path) { return real }
+        let absolute = path.hasPrefix("/") ? path : (FileReading.workingDirectory() ?? "") + "/" + path
+        guard let slash = absolute.lastIndex(of: "/"), slash != absolute.startIndex else { return absolute }
+        return resolved(String(absolute[..<slash])) + absolute[slash...]
+    }
+
+    /// Puts each saved state in `store` in place of its seed, and says so in the log.
+    static func restore(_ snapshot: Snapshot, into store: ResourceStore, writer: ResourceStateWriter, logger: Logger) {
+        for resource in snapshot.resources.all {
+            for seed in resource.seeds.keys.sorted() {
+                let path = writer.path(of: ResourceStore.Key(session: nil, resource: resource.identity, seed: seed))
+                guard FileReading.exists(path) else { continue }
+                let bytes: [UInt8]
+                do throws(FileReading.Failure) {
+                    let (memory, count) = try FileReading.read(path)
+                    defer { memory.deallocate() }
+                    bytes = Array(memory.prefix(count))
+                } catch {
+                    logger.warning("\(path): \(error.reason); the resource \(resource.path) starts from its seed")
+                    continue
+                }
+                let name = seed.isEmpty ? "" : " (scenario \(seed))"
+                switch ResourceStateFile.decode(bytes, for: resource, seed: seed, file: path) {
+                case .restored(let items):
+                    store.restore(items, of: resource, seed: seed)
+                    logger.info("resource \(resource.path)\(name): \(items.count) items restored from \(path), in place of its seed's \(resource.seeds[seed]?.count ?? 0)")
+                case .seedChanged:
+                    // As a reload does when a seed changes: its state starts over, on disk too.
+                    writer.changed(ResourceStore.Key(session: nil, resource: resource.identity, seed: seed), nil)
+                    logger.info("resource \(resource.path)\(name): its seed changed since \(path) was saved: the seed is served, and the saved state removed")
+                case .invalid(let problem):
+                    logger.warning("\(problem.place)")
+                }
+            }
+        }
+    }
+}
