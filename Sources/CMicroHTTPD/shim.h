@@ -52,14 +52,6 @@ static inline void cmhd_set_connection_timeout(struct MHD_Connection *connection
     MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
 }
 
-/// Makes libmicrohttpd close the connection after this request's response (and say
-/// `Connection: close` in it) without touching the response, which may be shared: a request
-/// header `Connection: close` is what 0.9.75's keep-alive decision reads. The strings are C
-/// literals because libmicrohttpd keeps the pointers for the request's lifetime.
-static inline enum MHD_Result cmhd_close_after_response(struct MHD_Connection *connection) {
-    return MHD_set_connection_value(connection, MHD_HEADER_KIND, "Connection", "close");
-}
-
 /// The pointer the connection-notify callback stored for this connection (mockd's record).
 static inline void *cmhd_connection_socket_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =

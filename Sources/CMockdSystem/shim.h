@@ -19,4 +19,9 @@ static inline int msys_usable_cpu_count(void) {
 }
 #endif
 
+#ifdef __APPLE__
+#include <libproc.h>       // proc_name, for `mockd stop`'s check that a pid is a mockd
+#include <crt_externs.h>   // _NSGetEnviron, the environment `serve --background` passes on
+#endif
+
 #endif

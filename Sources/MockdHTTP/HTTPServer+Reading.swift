@@ -58,10 +58,6 @@ extension HTTPServer {
         switch RequestFraming.check(method: methodName, version: versionText, head: framing) {
         case .accept:
             break
-        case .acceptThenClose:
-            // Content-Length with Transfer-Encoding: libmicrohttpd already reads the body as
-            // chunked; the connection must not carry another request (RFC 9112 §6.3).
-            _ = cmhd_close_after_response(connection)
         case .refuse(let status, let reason):
             return refuse(connection, method: methodName, url: url, state: state, status: status, reason: reason)
         }

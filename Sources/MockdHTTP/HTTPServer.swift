@@ -123,7 +123,8 @@ package final class HTTPServer: Sendable {
         for address in addresses {
             let bound = address.with(port: port)
             guard let daemon = Daemon(on: bound, configuration: configuration, server: self) else {
-                let code = errno  // before the daemons started so far stop, which can change it
+                // Before the daemons started so far stop, which can change errno.
+                let code = bound.bindError() ?? errno
                 let reason = String(cString: strerror(code))
                 started.removeAll()
                 throw .cannotListen(address: bound.hostText, port: port,

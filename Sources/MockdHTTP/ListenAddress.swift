@@ -75,6 +75,22 @@ struct ListenAddress: Sendable {
         return parts.count == 4 && parts[0] == "127" && parts.dropFirst().allSatisfy { UInt8($0) != nil }
     }
 
+    /// Why binding this address fails, as an `errno`; nil when it can be bound now. Asked after
+    /// libmicrohttpd could not start: 1.0 closes its socket before returning, which leaves
+    /// `errno` at EBADF instead of the bind's reason. Bound with SO_REUSEADDR, as libmicrohttpd binds.
+    func bindError() -> Int32? {
+        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, SystemCalls.streamSocketType, 0)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        if isIPv6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &on, socklen_t(MemoryLayout<Int32>.size)) }
+        var storage = self.storage
+        let length = socklen_t(isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        return bound == 0 ? nil : errno
+    }
+
     /// The same address with another port (the second family of `localhost` takes the port the first got).
     func with(port: Int) -> ListenAddress {
         var copy = self

@@ -27,33 +27,16 @@ struct HealthCommand: ParsableCommand {
 
     func run() throws {
         Signals.unblock()
-        var target = host ?? Environment.string("MOCKD_HOST") ?? "127.0.0.1"
-        if target == "0.0.0.0" || target == "localhost" { target = "127.0.0.1" }
-        if target == "::" { target = "::1" }
+        let target = HealthProbe.address(of: host ?? Environment.string("MOCKD_HOST") ?? "127.0.0.1")
         let port = try self.port ?? Environment.int("MOCKD_PORT") ?? 8080
         let token = Environment.string("MOCKD_ADMIN_TOKEN")
         let probe = HealthProbe(host: target, port: port, timeoutSeconds: timeout, token: token)
-        // A mockd just started may not listen yet (refused) or not have loaded (503): ask again
-        // every 100 ms until `wait` is over. Plain polling: a process outside cannot be told.
-        let deadline = ContinuousClock.now + .seconds(max(0, wait))
-        while true {
-            let problem: String
-            do {
-                let answer = try probe.run()
-                if answer.status == 200 {
-                    print(Self.trimmingWhiteSpace(answer.body))
-                    return
-                }
-                problem = "\(target):\(port) answered HTTP \(answer.status)"
-            } catch let error as HealthProbe.Failure {
-                problem = error.message
-            }
-            guard ContinuousClock.now < deadline else {
-                FileHandleOutput.standardError("mockd health: \(problem)\(wait > 0 ? " (asked for \(wait) s)" : "")")
-                throw ExitCode.failure
-            }
-            var pause = timespec(tv_sec: 0, tv_nsec: 100_000_000)
-            nanosleep(&pause, nil)
+        switch probe.waitUntilHealthy(seconds: wait) {
+        case .success(let body):
+            print(Self.trimmingWhiteSpace(body))
+        case .failure(let failure):
+            FileHandleOutput.standardError("mockd health: \(failure.message)\(wait > 0 ? " (asked for \(wait) s)" : "")")
+            throw ExitCode.failure
         }
     }
 

@@ -60,4 +60,37 @@ struct HealthProbe {
         let body = response.firstRange(of: Array("\r\n\r\n".utf8)).map { String(decoding: response[$0.upperBound...], as: UTF8.self) } ?? ""
         return (status, body)
     }
+
+    /// Where to ask a mockd listening on `host`: its wildcard and `localhost` mean loopback.
+    static func address(of host: String) -> String {
+        switch host {
+        case "0.0.0.0", "localhost": "127.0.0.1"
+        case "::": "::1"
+        default: host
+        }
+    }
+
+    /// Asks until mockd answers 200, for up to `seconds` (0: once), every 100 ms: a mockd just
+    /// started may not listen yet (refused) or not have loaded (503). Plain polling: a process
+    /// outside cannot be told. `gaveUp` is asked before each try and ends the wait with its
+    /// reason (the process waited for has exited). The body of the 200, else the last problem.
+    func waitUntilHealthy(seconds: Int, gaveUp: () -> String? = { nil }) -> Result<String, Failure> {
+        let deadline = ContinuousClock.now + .seconds(max(0, seconds))
+        while true {
+            if let reason = gaveUp() { return .failure(Failure(message: reason)) }
+            let problem: String
+            do {
+                let answer = try run()
+                if answer.status == 200 { return .success(answer.body) }
+                problem = "\(host):\(port) answered HTTP \(answer.status)"
+            } catch let error as Failure {
+                problem = error.message
+            } catch {
+                problem = "\(error)"
+            }
+            guard ContinuousClock.now < deadline else { return .failure(Failure(message: problem)) }
+            var pause = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+            nanosleep(&pause, nil)
+        }
+    }
 }

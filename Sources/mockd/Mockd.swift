@@ -18,7 +18,7 @@ struct Mockd: ParsableCommand {
             Every option: mockd serve --help
             """,
         version: MockdVersion.withLibrary,
-        subcommands: [ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self, ImportCommand.self],
+        subcommands: [ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self, StopCommand.self, ImportCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -120,6 +120,15 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: ArgumentHelp("The least a line must matter to be logged; info logs every request. [env: MOCKD_LOG_LEVEL; default: \(Settings().logLevel.rawValue)]", valueName: "level"))
     var logLevel: Logger.Level?
 
+    @Flag(help: "Start mockd in the background and return once it answers its health check (an Xcode scheme's pre-action); needs --pid-file and a port other than 0. Stop it with: mockd stop --pid-file FILE")
+    var background = false
+
+    @Option(name: .customLong("pid-file"), help: ArgumentHelp("With --background: where its process id is written once it is healthy; refused while the file names a running mockd.", valueName: "file"))
+    var pidFile: String?
+
+    @Option(name: .customLong("log-file"), help: ArgumentHelp("With --background: where its output is appended. [default: the pid file's path + .log]", valueName: "file"))
+    var logFile: String?
+
     /// The defaults `--help` shows are the configuration's own.
     static let defaults = ServerConfiguration()
     static let defaultProxyTimeout = 30.0
@@ -238,7 +247,14 @@ struct ServeCommand: ParsableCommand {
         if let word = unexpected.first {
             throw ValidationError(Self.strayOption(before: word) ?? Self.notACommand(word))
         }
-        _ = try settings()
+        let settings = try settings()
+        if background {
+            guard pidFile != nil else { throw ValidationError("--background needs --pid-file FILE: mockd stop --pid-file FILE ends it") }
+            guard settings.server.port != 0 else { throw ValidationError("--background needs a port other than 0: the script that starts it must know where it listens") }
+            guard settings.server.adminEnabled else { throw ValidationError("--background needs the admin API (its health check tells when mockd serves): drop --no-admin") }
+        } else if pidFile != nil || logFile != nil {
+            throw ValidationError("--pid-file and --log-file go with --background")
+        }
     }
 
     /// An unknown option leaves its value behind, which would be taken for a command
@@ -252,7 +268,7 @@ struct ServeCommand: ParsableCommand {
 
     /// Options that take no value: a word after one is not its value.
     static let flags: Set<String> = ["--record", "--record-overwrite", "--watch", "--no-watch", "--cors", "--no-admin",
-                                     "--openapi-query-overrides", "--no-routes", "--help", "-h", "--version"]
+                                     "--openapi-query-overrides", "--no-routes", "--background", "--help", "-h", "--version"]
 
     /// `'chek' is not a mockd command; did you mean check? The commands: serve, check, routes, health`
     static func notACommand(_ word: String) -> String {
@@ -267,6 +283,12 @@ struct ServeCommand: ParsableCommand {
         // threads inherit the blocked set.
         Signals.raiseOpenFileLimit()
         let settings = try settings()
+        if background, let pidFile {
+            let probe = HealthProbe(host: HealthProbe.address(of: settings.server.host), port: settings.server.port,
+                                    timeoutSeconds: 2, token: settings.server.adminToken)
+            let starter = BackgroundServe(pidFile: PidFile(path: pidFile), logPath: logFile ?? pidFile + ".log", probe: probe)
+            return try starter.run(arguments: Array(CommandLine.arguments.dropFirst()))
+        }
         let sink = LogSink()
         let level = settings.logLevel
         LoggingSystem.bootstrap { label in MockdLogHandler(label: label, format: settings.logFormat, sink: sink, level: level) }

@@ -9,9 +9,6 @@ package enum RequestFraming {
     package enum Verdict: Equatable, Sendable {
         /// Nothing wrong.
         case accept
-        /// Read the body with chunked framing, answer, then close the connection: the
-        /// request had both Content-Length and Transfer-Encoding (RFC 9112 §6.3, rule 3).
-        case acceptThenClose
         /// Answer `status` with `reason` at once and close the connection.
         case refuse(status: Int, reason: String)
     }
@@ -65,11 +62,21 @@ package enum RequestFraming {
             return .refuse(status: 400, reason: hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "the request has \(hosts) Host headers; it must have one")
         }
         if !codings.isEmpty {
-            // Only chunked can be undone here; chunked must come last (RFC 9112 §6.3, rule 4).
-            guard codings == ["chunked"] else {
-                return .refuse(status: 501, reason: "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; only chunked is")
+            let sent = codings.joined(separator: ", ")
+            // Chunked must come last, or the body's end cannot be found (RFC 9112 §6.3, rule 4).
+            guard codings.last == "chunked" else {
+                return .refuse(status: 400, reason: "Transfer-Encoding \(sent) does not end in chunked, so the body's length is unknown")
             }
-            return lengths.isEmpty ? .accept : .acceptThenClose
+            // Only chunked can be undone here (RFC 9112 §6.1: 501 for a coding not understood).
+            guard codings.count == 1 else {
+                return .refuse(status: 501, reason: "Transfer-Encoding \(sent) is not supported; only chunked is")
+            }
+            // RFC 9112 §6.3 rule 3 lets a server refuse this or read it as chunked; refused, as
+            // libmicrohttpd 1.0 refuses it itself, so the status is the same on every version.
+            guard lengths.isEmpty else {
+                return .refuse(status: 400, reason: "the request has both Content-Length and Transfer-Encoding; send one")
+            }
+            return .accept
         }
         if let first = lengths.first {
             guard lengths.allSatisfy({ $0 == first }) else {
