@@ -186,7 +186,7 @@ struct PostmanCollection {
         }
         guard !problems else { return nil }
         // Headers about the transfer Postman saw are not repeated: mockd frames its own answer.
-        headers.removeAll { Self.transferHeaders.contains($0.name.lowercased()) }
+        headers.removeAll { HTTPHeader.transferNames.contains($0.name.lowercased()) }
         var contentType = headers.first(named: "Content-Type")
         headers.removeAll { $0.name.lowercased() == "content-type" }
         if contentType == nil, !body.isEmpty, let language = response["_postman_previewlanguage"]?.stringValue {
@@ -194,11 +194,6 @@ struct PostmanCollection {
         }
         return Example(name: name, status: status, contentType: contentType, headers: headers, body: body)
     }
-
-    static let transferHeaders: Set<String> = [
-        "content-length", "transfer-encoding", "content-encoding", "connection", "keep-alive", "date", "server", "age", "via",
-        "alt-svc", "proxy-connection", "trailer", "upgrade", "te",
-    ]
 
     /// The method and path template of a request (an object, or a URL string as v2.0 allows).
     private mutating func endpoint(_ request: JSONValue, at place: String) -> (method: String, template: String)? {
