@@ -48,20 +48,30 @@ package struct OpenAPIDocument: OperationSource {
 
     package func load(into builder: inout ResponseBuilder) -> OperationSources.Loaded {
         var diagnostics: [Diagnostic] = []
-        let operations = build(into: &builder, diagnostics: &diagnostics, checkExamples: checkExamples)
+        var kind = "openapi"
+        let operations = build(into: &builder, diagnostics: &diagnostics, kind: &kind, checkExamples: checkExamples)
         if !diagnostics.isEmpty { diagnostics = LineFinder.addLines(to: diagnostics) }
-        var loaded = OperationSources.Loaded(operations: operations, diagnostics: diagnostics, document: "openapi \(displayName)", validation: validation)
+        var loaded = OperationSources.Loaded(operations: operations, diagnostics: diagnostics, document: "\(kind) \(displayName)", validation: validation)
         loaded.queryOverrides = queryOverrides
         return loaded
     }
 
-    func build(into builder: inout ResponseBuilder, diagnostics: inout [Diagnostic], checkExamples: Bool = false) -> [APIOperation] {
+    /// `kind` becomes `postman` when the file is a Postman collection.
+    func build(into builder: inout ResponseBuilder, diagnostics: inout [Diagnostic], kind: inout String, checkExamples: Bool = false) -> [APIOperation] {
         var root: JSONValue
         do {
             root = try DocumentReader.read(path: path)
         } catch {
             diagnostics.append(Diagnostic(file: path, location: error.location, error.message))
             return []
+        }
+        if PostmanCollection.isCollection(root) {
+            kind = "postman"
+            var collection = PostmanCollection(file: path, document: displayName)
+            let operations = collection.operations(root, into: &builder)
+            diagnostics += collection.diagnostics
+            readFiles.paths = [path]
+            return operations
         }
         let openAPI30: Bool
         let isSwagger2 = root["swagger"]?.stringValue == "2.0"
@@ -72,7 +82,7 @@ package struct OpenAPIDocument: OperationSource {
             openAPI30 = version.hasPrefix("3.0")
         } else {
             let found = root["openapi"].map(\.serialized) ?? root["swagger"].map(\.serialized) ?? "neither `openapi` nor `swagger`"
-            diagnostics.append(Diagnostic(file: path, location: "#/openapi", "expected openapi 3.0.x or 3.1.x, or swagger 2.0, found \(found)"))
+            diagnostics.append(Diagnostic(file: path, location: "#/openapi", "expected openapi 3.0.x or 3.1.x, swagger 2.0, or a Postman collection (info.schema), found \(found)"))
             return []
         }
         // OpenAPIKit reads 3.x only; a Swagger 2.0 document is checked as converted, by mockd.

@@ -37,6 +37,12 @@ package enum OpenAPIImport {
         return plan
     }
 
+    /// The file is a Postman collection (JSON whose `info` says so), which `mockd import FILE` imports as a document.
+    package static func isPostmanCollection(path: String) -> Bool {
+        guard let root = try? DocumentReader.read(path: path), case .object = root else { return false }
+        return PostmanCollection.isCollection(root)
+    }
+
     /// `/pets/{id}` → `/pets/:id`; a segment with text around its parameter → `*`.
     static func routePath(_ template: String) -> String {
         let segments = template.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in

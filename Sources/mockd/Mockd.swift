@@ -28,6 +28,10 @@ struct Mockd: ParsableCommand {
     /// unblock them again.
     static func main() {
         Signals.block()
+        if let arguments = ImportCommand.collectionArguments(Array(CommandLine.arguments.dropFirst())) {
+            main(arguments)
+            return
+        }
         if let message = ImportCommand.unknownFormat(in: Array(CommandLine.arguments.dropFirst())) {
             FileHandleOutput.standardError("Error: \(message)")
             exit(withError: ExitCode.validationFailure)

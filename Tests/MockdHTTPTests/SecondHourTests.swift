@@ -77,9 +77,9 @@ struct SecondHourTests {
             #expect(unknown.status != 0)
             #expect(unknown.stderr.contains("'-x' is not an option of mockd serve"), "\(unknown)")
             #expect(!unknown.stderr.contains("'8080' is not a mockd command"), "\(unknown)")
-            let postman = try await runProcess(Self.run, ["import", "postman", "x.json", "--root", "a"], currentDirectory: folder.path)
+            let postman = try await runProcess(Self.run, ["import", "insomnia", "x.json", "--root", "a"], currentDirectory: folder.path)
             #expect(postman.status != 0)
-            #expect(postman.stderr.contains("mockd import postman: mockd imports HAR files (mockd import FILE.har"), "\(postman)")
+            #expect(postman.stderr.contains("mockd import insomnia: mockd imports HAR files (mockd import FILE.har"), "\(postman)")
             // The format it knows still takes its options, and counts in the singular.
             let petstore = Fixture.repositoryRoot.appendingPathComponent("Tests/Fixtures/openapi/petstore.yaml").path
             let imported = try await runProcess(Self.run, ["import", "openapi", petstore, "--root", "out/MockData", "--routes", "out/routes"],

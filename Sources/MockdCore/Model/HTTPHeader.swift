@@ -38,6 +38,15 @@ public struct HTTPHeader: Sendable, Hashable {
     }
 }
 
+extension HTTPHeader {
+    /// Headers about one transfer, not the resource (lower case): a recorded or imported answer
+    /// does not repeat them, since mockd frames its own answer.
+    package static let transferNames: Set<String> = [
+        "date", "server", "content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive",
+        "x-mockd-source", "age", "via", "alt-svc", "proxy-connection", "trailer", "upgrade", "te",
+    ]
+}
+
 extension Array where Element == HTTPHeader {
     /// The first value for `name`, compared case-insensitively (HTTP field names are).
     public func first(named name: String) -> String? {

@@ -91,6 +91,13 @@ package final class OperationTable: Sendable {
                 applied.append("code=\(code)")
             }
         }
+        // A named example of another status (`Prefer: example=notFound`, a 404's) answers with
+        // its own status, unless `Prefer: code` chose one.
+        if applied.isEmpty, let name = preferences.example ?? (scenario != Scenario.default ? scenario : nil),
+           !response.examples.contains(where: { $0.name == name }),
+           let other = operation.responses.first(where: { $0.examples.contains { $0.name == name } }) {
+            response = other
+        }
         if !response.alternatives.isEmpty, let accept = request.headers.first(named: "Accept") {
             response = response.negotiated(accept)
         }

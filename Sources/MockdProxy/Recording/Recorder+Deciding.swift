@@ -31,10 +31,7 @@ extension Recorder {
         return Self.meaningfulHeaders.contains(lower) || lower.hasPrefix("x-") || keptHeaders.contains(lower)
     }
     /// Headers a recorded route does not repeat: about that one transfer, not the resource.
-    static let transferHeaders: Set<String> = [
-        "date", "server", "content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive",
-        "x-mockd-source", "age", "via", "alt-svc", "proxy-connection", "trailer", "upgrade", "te",
-    ]
+    static var transferHeaders: Set<String> { HTTPHeader.transferNames }
 
     static func isJSONMediaType(_ contentType: String) -> Bool {
         let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmed(of: " \t").lowercased() } ?? ""
