@@ -24,12 +24,19 @@ status=0
 
 read -r alone alone_us <<<"$(wrk_cost "$URL/plain")"
 cc -O2 -o "$WORK/streams-client" "$HERE/streams-client.c"
+# The streams alone first: mockd's CPU for each event sent (mockd runs on one core, so this is
+# what the plain requests beside them lose).
+t0=$(cpu_ticks "$MOCKD_PID")
+taskset -c 1 "$WORK/streams-client" "$PORT" /stream "$CLIENTS" "$EVENTS" "$INTERVAL" >"$WORK/streams-alone.txt" || status=1
+t1=$(cpu_ticks "$MOCKD_PID")
+echo "alone: $(cat "$WORK/streams-alone.txt")"
+echo "mockd CPU per event: $(awk -v ticks=$((t1 - t0)) -v hz="$HZ" -v n=$((CLIENTS * EVENTS)) 'BEGIN {printf "%.1f", ticks * 1000000 / hz / n}') µs"
 taskset -c 1 "$WORK/streams-client" "$PORT" /stream "$CLIENTS" "$EVENTS" "$INTERVAL" >"$WORK/streams.txt" &
 STREAMS=$!
 sleep 0.5   # the streams connect first
 read -r beside beside_us <<<"$(wrk_cost "$URL/plain")"
 wait $STREAMS || status=1
-cat "$WORK/streams.txt"
+echo "beside wrk: $(cat "$WORK/streams.txt")"
 echo "plain requests: alone $alone req/s ($alone_us µs/request); beside $CLIENTS streams $beside req/s ($beside_us µs/request);" \
      "ratio $(awk -v a="$beside" -v b="$alone" 'BEGIN {printf "%.2f", a / b}')"
 
