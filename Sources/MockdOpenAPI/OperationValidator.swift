@@ -168,13 +168,12 @@ struct OperationValidator: RequestValidator {
 /// is reported as `expected integer, found "abc"` and `limit=5` passes.
 enum ParameterCoercion {
     static func value(_ values: [String], schema index: Int, in set: SchemaSet, explode: Bool) -> JSONValue {
-        var schema = set.resolved(index)
-        if schema.types == nil, let first = (schema.allOf + schema.oneOf + schema.anyOf).first { schema = set.resolved(first) }
-        let kinds = schema.types ?? ExampleGenerator.inferredKinds(schema)
+        let kinds = ParameterReader.kinds(index, in: set)
         if kinds.contains(.array) {
             let parts = explode && values.count > 1 ? values : values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-            let itemSchema = schema.items.map { set.resolved($0) }
-            return .array(parts.map { scalar($0, kinds: itemSchema?.types ?? [.string]) })
+            let items = ParameterReader.typed(index, in: set).flatMap { set.schemas[$0].items }.flatMap { set.resolvedIndex($0) }
+            let itemKinds = items.flatMap { set.schemas[$0].types } ?? [.string]
+            return .array(parts.map { scalar($0, kinds: itemKinds) })
         }
         return scalar(values[0], kinds: kinds)
     }

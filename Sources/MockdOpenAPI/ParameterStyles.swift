@@ -131,9 +131,18 @@ struct ParameterReader {
     }
 
     static func kinds(_ index: Int, in set: SchemaSet) -> [Schema.Kind] {
-        var schema = set.resolved(index)
-        if schema.types == nil, let first = (schema.allOf + schema.oneOf + schema.anyOf).first { schema = set.resolved(first) }
-        return schema.types ?? ExampleGenerator.inferredKinds(schema)
+        guard let at = typed(index, in: set) else { return ExampleGenerator.inferredKinds(SchemaSet.anything) }
+        return set.schemas[at].types ?? ExampleGenerator.inferredKinds(set.schemas[at])
+    }
+
+    /// Where the schema that types a parameter lies: `index` resolved, or the first of its
+    /// `allOf`, `oneOf`, `anyOf` when it has no type itself; nil for a cycle of references.
+    /// Read in place (no copy of a whole schema): on every request with parameters.
+    static func typed(_ index: Int, in set: SchemaSet) -> Int? {
+        guard let at = set.resolvedIndex(index) else { return nil }
+        guard set.schemas[at].types == nil,
+              let first = set.schemas[at].allOf.first ?? set.schemas[at].oneOf.first ?? set.schemas[at].anyOf.first else { return at }
+        return set.resolvedIndex(first)
     }
 
     /// The schema's properties, those of its `allOf` parts included.

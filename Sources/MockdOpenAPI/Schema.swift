@@ -86,11 +86,18 @@ struct SchemaSet: Sendable {
 
     /// Follows plain references; a cycle of plain references resolves to "anything".
     func resolved(_ index: Int) -> Schema {
+        resolvedIndex(index).map { schemas[$0] } ?? Self.anything
+    }
+
+    /// The position of what `index` resolves to; nil for a cycle of plain references.
+    func resolvedIndex(_ index: Int) -> Int? {
         var current = index
         for _ in 0..<32 {
-            guard let next = schemas[current].reference else { return schemas[current] }
+            guard let next = schemas[current].reference else { return current }
             current = next
         }
-        return Schema(constant: true)
+        return nil
     }
+
+    static let anything = Schema(constant: true)
 }

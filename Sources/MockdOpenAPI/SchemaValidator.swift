@@ -21,7 +21,16 @@ struct SchemaValidator {
 
     private func check(_ value: JSONValue, _ index: Int, _ place: String, depth: Int, _ found: inout [String]) {
         guard depth < Self.depthLimit else { return }
-        let schema = set.resolved(index)
+        // Borrowed where it lies in the set, not copied: a schema has some twenty fields, and a
+        // copy retained and released each of them on every validated value.
+        if let resolved = set.resolvedIndex(index) {
+            check(value, set.schemas[resolved], place, depth: depth, &found)
+        } else {
+            check(value, SchemaSet.anything, place, depth: depth, &found)
+        }
+    }
+
+    private func check(_ value: JSONValue, _ schema: borrowing Schema, _ place: String, depth: Int, _ found: inout [String]) {
         if let constant = schema.constant {
             if !constant { found.append("\(place): no value is allowed here") }
             return
@@ -61,7 +70,7 @@ struct SchemaValidator {
         return found.isEmpty
     }
 
-    private func checkNumber(_ value: JSONValue, _ schema: Schema, _ place: String, _ found: inout [String]) {
+    private func checkNumber(_ value: JSONValue, _ schema: borrowing Schema, _ place: String, _ found: inout [String]) {
         guard let number = value.doubleValue else { return }
         if let minimum = schema.minimum, number < minimum { found.append("\(place): expected at least \(Self.text(minimum)), found \(value.serialized)") }
         if let maximum = schema.maximum, number > maximum { found.append("\(place): expected at most \(Self.text(maximum)), found \(value.serialized)") }
@@ -80,11 +89,12 @@ struct SchemaValidator {
         }
     }
 
-    private func checkString(_ text: String, _ schema: Schema, _ place: String, _ found: inout [String]) {
-        if schema.minLength != nil || schema.maxLength != nil {
+    private func checkString(_ text: String, _ schema: borrowing Schema, _ place: String, _ found: inout [String]) {
+        let (minimumLength, maximumLength) = (schema.minLength, schema.maxLength)
+        if minimumLength != nil || maximumLength != nil {
             let length = text.unicodeScalars.count
-            if let minimum = schema.minLength, length < minimum { found.append("\(place): expected at least \(minimum) characters, found \(length)") }
-            if let maximum = schema.maxLength, length > maximum { found.append("\(place): expected at most \(maximum) characters, found \(length)") }
+            if let minimum = minimumLength, length < minimum { found.append("\(place): expected at least \(minimum) characters, found \(length)") }
+            if let maximum = maximumLength, length > maximum { found.append("\(place): expected at most \(maximum) characters, found \(length)") }
         }
         if let pattern = schema.pattern, (try? pattern.regex.firstMatch(in: text)) == nil {
             found.append("\(place): expected to match \(pattern.source), found \(JSONText.quoted(text))")
@@ -94,7 +104,7 @@ struct SchemaValidator {
         }
     }
 
-    private func checkArray(_ items: [JSONValue], _ schema: Schema, _ place: String, depth: Int, _ found: inout [String]) {
+    private func checkArray(_ items: [JSONValue], _ schema: borrowing Schema, _ place: String, depth: Int, _ found: inout [String]) {
         if let minimum = schema.minItems, items.count < minimum { found.append("\(place): expected at least \(minimum) items, found \(items.count)") }
         if let maximum = schema.maxItems, items.count > maximum { found.append("\(place): expected at most \(maximum) items, found \(items.count)") }
         if schema.uniqueItems {
@@ -118,7 +128,7 @@ struct SchemaValidator {
         }
     }
 
-    private func checkObject(_ members: [(key: String, value: JSONValue)], _ schema: Schema, _ place: String, depth: Int, _ found: inout [String]) {
+    private func checkObject(_ members: [(key: String, value: JSONValue)], _ schema: borrowing Schema, _ place: String, depth: Int, _ found: inout [String]) {
         for name in schema.required where !members.contains(where: { $0.key == name }) {
             // A readOnly property is the server's to send: a request may leave it out.
             if let property = schema.properties.first(where: { $0.name == name }), set.resolved(property.schema).readOnly { continue }
