@@ -1,11 +1,13 @@
 import CMicroHTTPD
-import Dispatch
 import MockdCore
 import MockdLock
+import MockdSystem
 import Synchronization
 
 /// Requests suspended in libmicrohttpd (delays, timeout faults, upstream calls, slow admin
-/// work), one lot per server with its own timer queue. No thread waits for a parked request:
+/// work), one lot per server; the process's one timer thread resumes the timed ones (each
+/// wake resumes every request due, a stream's next event costs no system call to arm). No
+/// thread waits for a parked request:
 /// a timer or the work resumes it. Shutdown resumes them all first: stopping a daemon with a
 /// suspended connection aborts the process.
 final class ParkingLot: Sendable {
@@ -41,9 +43,12 @@ final class ParkingLot: Sendable {
     /// `closed`, readable on every request without the lock.
     private let closedFlag = Atomic<Bool>(false)
     private let limit: Int
-    /// Every delay and stall timer of this server. A Dispatch timer, not Task.sleep: it fires
-    /// on time even when the Swift concurrency pool is busy (the proxy, a test harness).
-    private let timers = DispatchQueue(label: "mockd.timers")
+    /// Every delay and stall timer, shared by all servers of the process. A thread of its own,
+    /// not Task.sleep: it fires on time even when the Swift concurrency pool is busy (the proxy,
+    /// a test harness); not a Dispatch timer, which cost a stream ~30% of its CPU per event in
+    /// libdispatch's threads and a timerfd_settime and futex wakes per event. Started by the
+    /// first timed wait: a server without delays never has it.
+    private var timers: TimerThread { TimerThread.shared }
 
     init(limit: Int) {
         self.limit = limit
@@ -70,14 +75,14 @@ final class ParkingLot: Sendable {
         guard admission == .parked else { return admission }
         switch wait {
         case .timer(let delay, _):
-            timers.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay))) { [self] in resume(state) }
+            timers.schedule(afterNanoseconds: Self.nanoseconds(delay)) { [self] in resume(state) }
         case .work(let start):
             start()
         }
         return .parked
     }
 
-    /// Runs `body` once `delay` is over, on the timer queue (at once when there is no delay):
+    /// Runs `body` once `delay` is over, on the timer thread (at once when there is no delay):
     /// work that must wait after it is done (an upstream's answer under `--delay`).
     /// While stopping, at once: a delay is cut short for work's answers as for every other.
     func after(_ delay: Duration, _ body: @escaping @Sendable () -> Void) {
@@ -89,7 +94,7 @@ final class ParkingLot: Sendable {
             return table.nextWait
         }
         guard let number else { return body() }
-        timers.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay))) { [self] in
+        timers.schedule(afterNanoseconds: Self.nanoseconds(delay)) { [self] in
             // Whoever takes it from the table runs it: this timer, or shutdown.
             table.withLock { $0.waiting.removeValue(forKey: number) }?()
         }
@@ -129,7 +134,7 @@ final class ParkingLot: Sendable {
             return (Array(table.requests.values), Array(table.waiting.values))
         }
         // Outside the lock: each ends by resuming its request, which takes the lock.
-        for body in waiting { timers.async(execute: body) }
+        for body in waiting { timers.schedule(afterNanoseconds: 0, body) }
         return parked
     }
 
