@@ -1,5 +1,5 @@
 import Dispatch
-import MockdHTTP
+import MockdSystem
 import Synchronization
 import Testing
 

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MockdSystem
 
 /// Timers on one thread of their own: a binary min-heap of deadlines, and one condition-variable
 /// wait until the earliest. Each wake takes every entry that is due and runs them in deadline
