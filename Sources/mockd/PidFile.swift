@@ -39,6 +39,6 @@ struct PidFile {
     }
 
     func remove() {
-        unlink(path)
+        try? AtomicFile.remove(path)
     }
 }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Logging
 import MockdCore
@@ -100,17 +95,16 @@ final class ResourceStateWriter: ResourceStateSaving {
     private func save(_ key: ResourceStore.Key, _ resource: Resource?, _ store: ResourceStore, _ failing: inout Set<String>) {
         let path = path(of: key)
         let failure: String?
-        if let items = store.copy(key), let resource {
-            // The bytes are made, and the copy let go, before the disk is waited for.
-            let bytes = ResourceStateFile.encode(items, of: resource, seed: key.seed)
-            do throws(AtomicFile.WriteError) {
-                try AtomicFile.write(bytes, to: path, replace: true)
-                failure = nil
-            } catch {
-                failure = error.reason
+        do throws(AtomicFile.WriteError) {
+            if let items = store.copy(key), let resource {
+                // The bytes are made, and the copy let go, before the disk is waited for.
+                try AtomicFile.write(ResourceStateFile.encode(items, of: resource, seed: key.seed), to: path, replace: true)
+            } else {
+                try AtomicFile.remove(path)
             }
-        } else {
-            failure = unlink(path) == 0 || errno == ENOENT ? nil : String(cString: strerror(errno))
+            failure = nil
+        } catch {
+            failure = error.reason
         }
         // One warning while a file keeps failing, and a line when it works again.
         if let failure {

@@ -28,6 +28,11 @@ package enum AtomicFile {
 
     /// Writes `bytes` to `path` (mode 0666 less the umask, as any new file). With `replace: false`, throws an
     /// error with `alreadyExists` when `path` exists, and leaves it alone.
+    /// Removes `path`; a file already gone is no error.
+    package static func remove(_ path: String) throws(WriteError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw WriteError(code: errno) }
+    }
+
     package static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws(WriteError) {
         let folder = FilePath.folder(of: path)
         var random = SystemRandomNumberGenerator()
