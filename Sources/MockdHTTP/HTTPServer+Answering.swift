@@ -148,7 +148,7 @@ extension HTTPServer {
 
     /// An unknown X-Mock-Scenario: answered with the defaults, said in the header and in the log.
     private func warn(_ reply: Reply, _ request: MockRequest) {
-        logger.warning("\(reply.warning ?? "")", metadata: ["method": "\(request.method)", "path": "\(request.path)"])
+        logger.warning("\(reply.warning ?? "")", metadata: ["mockd.method": "\(request.method)", "mockd.path": "\(request.path)"])
     }
 
     private func queue(_ response: MHDResponse?, status: Int, on connection: OpaquePointer) -> MHD_Result {

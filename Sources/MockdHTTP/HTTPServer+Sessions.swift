@@ -62,7 +62,7 @@ extension HTTPServer: SessionPorts {
                 guard let daemon = Daemon(on: host.with(port: port), configuration: configuration, server: self, sessionPort: listener) else { continue }
                 let open = SessionPort(id: id, port: daemon.boundPort, baseURL: "http://\(host.hostText):\(daemon.boundPort)")
                 sessions[id] = OpenSession(port: open, daemon: daemon)
-                logger.info("session port opened", metadata: ["session": "\(id)", "url": "\(open.baseURL)"])
+                logger.info("session port opened", metadata: ["mockd.session": "\(id)", "mockd.url": "\(open.baseURL)"])
                 return .success(open)
             }
             if let range = configuration.sessionPorts {
@@ -75,7 +75,7 @@ extension HTTPServer: SessionPorts {
     package func close(id: String) -> Bool {
         guard let open = sessions.withLock({ $0.removeValue(forKey: id) }) else { return false }
         retire(open.daemon)
-        logger.info("session port closed", metadata: ["session": "\(id)", "url": "\(open.port.baseURL)"])
+        logger.info("session port closed", metadata: ["mockd.session": "\(id)", "mockd.url": "\(open.port.baseURL)"])
         return true
     }
 

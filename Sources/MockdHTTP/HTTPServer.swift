@@ -103,7 +103,7 @@ package final class HTTPServer: Sendable {
         current.withLock { $0 = next }
         // What requests wrote stays across a reload, unless the seed it grew from changed.
         for path in runtime.resources.adopt(snapshot.resources) {
-            logger.info("resource state reset: its seed changed", metadata: ["resource": "\(path)"])
+            logger.info("resource state reset: its seed changed", metadata: ["mockd.resource": "\(path)"])
         }
         announceChange()
     }

@@ -24,7 +24,7 @@ package final class ProxyMissHandler: MissHandler {
             // It decides from the outcome what is worth saving (mockd's own 502/504 is not).
             // The recorder logs what it wrote or kept (one line a recording); only a skip is said here.
             if case .skipped(let why) = await recorder.recordOffThePool(request, outcome) {
-                logger.debug("not recording \(request.method) \(request.path): \(why)")
+                logger.debug("not recording", metadata: ["mockd.method": "\(request.method)", "mockd.path": "\(request.path)", "mockd.reason": "\(why)"])
             }
         }
         return response

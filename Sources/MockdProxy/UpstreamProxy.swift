@@ -84,8 +84,8 @@ package final class UpstreamProxy: Sendable {
                                         headers: ForwardingRules.relayedResponseHeaders(headers, bodyDecoded: upstreamRequest.decodeAnswer),
                                         body: body, source: "proxy")
             logger.debug("proxied", metadata: [
-                "method": .string(request.method), "path": .string(request.path), "status": .stringConvertible(status),
-                "upstreamMs": .string(Self.milliseconds(elapsed)), "bytes": .stringConvertible(body.count),
+                "mockd.method": .string(request.method), "mockd.path": .string(request.path), "mockd.status": .stringConvertible(status),
+                "mockd.upstreamMs": .string(Self.milliseconds(elapsed)), "mockd.bytes": .stringConvertible(body.count),
             ])
             var outcome = ProxyOutcome(response: relayed, upstreamDuration: elapsed, failure: nil)
             if upstreamRequest.decodeAnswer, !relayed.headers.contains(where: { $0.name.lowercased() == "content-encoding" }) {
@@ -121,7 +121,7 @@ package final class UpstreamProxy: Sendable {
         if request.method == "HEAD" {
             if !request.body.isEmpty {
                 logger.warning("proxy: dropped the body of a HEAD request (\(request.body.count) bytes): a HEAD body means nothing",
-                               metadata: ["path": .string(request.path)])
+                               metadata: ["mockd.path": .string(request.path)])
             }
             body = .head
         } else if !request.body.isEmpty || Self.methodsWithBody.contains(request.method) {
@@ -140,8 +140,8 @@ package final class UpstreamProxy: Sendable {
 
     private func failed(_ failure: ProxyFailure, request: MockRequest, after elapsed: Duration) -> ProxyOutcome {
         logger.warning("proxy: \(failure.kind.rawValue)", metadata: [
-            "method": .string(request.method), "path": .string(request.path),
-            "upstream": .string(prefix), "reason": .string(failure.reason), "upstreamMs": .string(Self.milliseconds(elapsed)),
+            "mockd.method": .string(request.method), "mockd.path": .string(request.path),
+            "mockd.upstream": .string(prefix), "mockd.reason": .string(failure.reason), "mockd.upstreamMs": .string(Self.milliseconds(elapsed)),
         ])
         let body = JSONValue.object([
             ("error", .string(failure.kind.rawValue)),

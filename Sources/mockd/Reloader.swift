@@ -59,8 +59,8 @@ final class Reloader: Reloading {
                 server.install(snapshot)
                 report = ReloadReport(time: Self.now(), ok: true, files: snapshot.fileCount, routes: snapshot.routes.count,
                                       errors: [], durationMilliseconds: elapsed, trigger: trigger)
-                logger.info("reloaded", metadata: ["trigger": "\(trigger)", "files": "\(snapshot.fileCount)",
-                                                   "routes": "\(snapshot.routes.count)", "durationMs": "\(Int(elapsed))"])
+                logger.info("reloaded", metadata: ["mockd.trigger": "\(trigger)", "mockd.files": "\(snapshot.fileCount)",
+                                                   "mockd.routes": "\(snapshot.routes.count)", "mockd.durationMs": "\(Int(elapsed))"])
                 for warning in result.diagnostics { logger.warning("\(warning.place)") }
             } else {
                 let errors = result.diagnostics.filter { $0.severity == .error }.map(\.description)

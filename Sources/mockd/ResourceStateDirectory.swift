@@ -60,15 +60,17 @@ enum ResourceStateDirectory {
                     logger.warning("\(path): \(error.reason); the resource \(resource.path) starts from its seed")
                     continue
                 }
-                let name = seed.isEmpty ? "" : " (scenario \(seed))"
+                var place: Logger.Metadata = ["mockd.resource": "\(resource.path)", "mockd.file": "\(path)"]
+                if !seed.isEmpty { place["mockd.scenario"] = "\(seed)" }
                 switch ResourceStateFile.decode(bytes, for: resource, seed: seed, file: path) {
                 case .restored(let items):
                     store.restore(items, of: resource, seed: seed)
-                    logger.info("resource \(resource.path)\(name): \(items.count) items restored from \(path), in place of its seed's \(resource.seeds[seed]?.count ?? 0)")
+                    logger.info("resource state restored", metadata: place.merging(["mockd.items": "\(items.count)",
+                                                                                     "mockd.seedItems": "\(resource.seeds[seed]?.count ?? 0)"]) { $1 })
                 case .seedChanged:
                     // As a reload does when a seed changes: its state starts over, on disk too.
                     writer.changed(ResourceStore.Key(session: nil, resource: resource.identity, seed: seed), nil)
-                    logger.info("resource \(resource.path)\(name): its seed changed since \(path) was saved: the seed is served, and the saved state removed")
+                    logger.info("resource state removed: its seed changed since it was saved; the seed is served", metadata: place)
                 case .invalid(let problem):
                     logger.warning("\(problem.place)")
                 }

@@ -112,7 +112,7 @@ final class ResourceStateWriter: ResourceStateSaving {
                 logger.warning("cannot save resource state to \(path): \(failure); it is kept in memory and saved again at its next change")
             }
         } else if failing.remove(path) != nil {
-            logger.info("resource state saved again to \(path)")
+            logger.info("resource state saved again", metadata: ["mockd.file": "\(path)"])
         }
     }
 }

@@ -4,16 +4,6 @@ import MockdCore
 import MockdSystem
 import MockdHTTP
 import MockdProxy
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -278,124 +268,6 @@ struct ServeCommand: ParsableCommand {
             + " The commands: \(commands.joined(separator: ", ")) (serve is the default: mockd --root DIR --port N)"
     }
 
-    func run() throws {
-        // Signals were blocked in Mockd.main, before any thread existed: libmicrohttpd's
-        // threads inherit the blocked set.
-        Signals.raiseOpenFileLimit()
-        let settings = try settings()
-        if background, let pidFile {
-            let probe = HealthProbe(host: HealthProbe.address(of: settings.server.host), port: settings.server.port,
-                                    timeoutSeconds: 2, token: settings.server.adminToken)
-            let starter = BackgroundServe(pidFile: PidFile(path: pidFile), logPath: logFile ?? pidFile + ".log", probe: probe)
-            return try starter.run(arguments: Array(CommandLine.arguments.dropFirst()))
-        }
-        let sink = LogSink()
-        let level = settings.logLevel
-        LoggingSystem.bootstrap { label in MockdLogHandler(label: label, format: settings.logFormat, sink: sink, level: level) }
-        sink.startPeriodicFlush()
-        var logger = Logger(label: "mockd")
-        logger.logLevel = level
-
-        let loader = data.loader
-        if settings.proxy?.record == true, loader.routesFolder == .none {
-            // Answers a file cannot hold are recorded as routes, which --no-routes would never load.
-            throw ValidationError("--record needs a routes folder for the answers it saves as routes: give --routes DIR instead of --no-routes")
-        }
-        let loaded = loader.load()
-        guard let snapshot = loaded.snapshot else {
-            sink.flush()
-            FileHandleOutput.standardError(ConfigurationError(loaded.diagnostics).description)
-            throw ExitCode.failure
-        }
-        if let unknown = Scenario.unknown(settings.scenario, in: snapshot) {
-            // Served silently, a misspelt name would look like a scenario with no overrides.
-            sink.flush()
-            FileHandleOutput.standardError("mockd: --scenario \(settings.scenario): \(unknown)")
-            throw ExitCode.failure
-        }
-        logger.info("\(loader.routesFolder.summary())")
-        for resource in snapshot.resources.all {
-            // Not in the startup line, whose form tools read: one line per resource instead.
-            logger.info("resource \(resource.path) from \(resource.source): \(resource.seeds[""]?.count ?? 0) items\(resource.seedFile.map { " seeded from \($0)" } ?? "")")
-        }
-        for warning in loaded.diagnostics { logger.warning("\(warning.place)") }
-
-        var missHandler: ProxyMissHandler?
-        var recorder: Recorder?
-        if let proxy = settings.proxy {
-            if proxy.record {
-                recorder = Recorder(root: loader.root, routesDirectory: loader.routesFolder.forWriting(), overwrite: proxy.recordOverwrite,
-                                    keptHeaders: proxy.recordHeaders, logger: logger)
-            }
-            missHandler = ProxyMissHandler(proxy: UpstreamProxy(configuration: proxy, logger: logger), recorder: recorder, logger: logger)
-        }
-        let stateWriter = try settings.stateDir.map { folder in
-            try ResourceStateDirectory.prepare(folder, loader: loader)
-            return ResourceStateWriter(folder: folder, logger: logger)
-        }
-        let runtime = RuntimeState(startupScenario: settings.scenario, resourceSaving: stateWriter)
-        if let stateWriter {
-            ResourceStateDirectory.restore(snapshot, into: runtime.resources, writer: stateWriter, logger: logger)
-            do {
-                try stateWriter.start(runtime.resources)
-            } catch {
-                throw ValidationError("--state-dir \(stateWriter.folder): cannot start the thread that writes it: \(String(cString: strerror(error.code)))")
-            }
-            logger.info("resource state kept in \(stateWriter.folder)")
-        }
-        let systemd = SystemdNotifier()
-        let reloader = Reloader(logger: logger, systemd: systemd) { loader.load() }
-        let server = HTTPServer(configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
-                                journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
-                                missHandler: missHandler, reloads: reloader, mockWriter: MockFileWriter(root: loader.root))
-        reloader.serve(server)
-        // Existing mocks are looked up in what is being served, not by walking the root again.
-        // A strong capture (the server lives as long as the process): a weak one would give the
-        // server a side table and slow every retain and release of it on the request path.
-        recorder?.findMocks(in: { server.snapshot })
-        do {
-            try server.start()
-        } catch {
-            sink.flush()
-            FileHandleOutput.standardError("mockd: \(error)")
-            throw ExitCode.failure
-        }
-        let json = settings.logFormat == .json
-        // Before the startup line: whoever reads that line finds the warning already written.
-        if let warning = Self.exposureWarning(settings.server) { logger.warning("\(warning)") }
-        FileHandleOutput.standardOutput(StartupLines.listening(urls: server.urls, files: snapshot.fileCount, routes: snapshot.routes.count,
-                                                               operations: snapshot.operations,
-                                                               scenario: settings.scenario, rootPath: snapshot.rootPath,
-                                                               routesPath: snapshot.routesPath, json: json))
-        if let proxy = settings.proxy {
-            FileHandleOutput.standardOutput(StartupLines.proxying(upstream: proxy.upstream.absoluteString,
-                                                                  recordingInto: recorder.map { ($0.root, $0.routesFile) }, json: json))
-        }
-        systemd.notify("READY=1\nSTATUS=\(Reloader.statusLine(server))")
-        let watcher = try startWatcher(enabled: settings.watch, loader: loader, reloader: reloader, recorder: recorder, logger: logger)
-
-        while true {
-            let signal = Signals.wait()
-            if signal == SIGHUP {
-                reloader.reload(trigger: "SIGHUP")
-                continue
-            }
-            logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
-            Signals.exitOnSecondSignal { [logger] second in
-                logger.warning("second signal (\(second == SIGTERM ? "SIGTERM" : "SIGINT")): exiting now, without waiting for requests in flight")
-                sink.flush()
-            }
-            systemd.notify("STOPPING=1")
-            watcher?.stop()
-            server.shutdown()
-            // After the requests: every change they made is saved before the process ends.
-            stateWriter?.stop()
-            logger.info("stopped")
-            sink.flush()
-            return
-        }
-    }
-
     /// The one startup warning when the admin API and the journal are reachable from the network
     /// without a token; nil when they are not.
     static func exposureWarning(_ server: ServerConfiguration) -> String? {
@@ -405,31 +277,4 @@ struct ServeCommand: ParsableCommand {
             + "set --admin-token (MOCKD_ADMIN_TOKEN) to require a token, or --no-admin to turn them off"
     }
 
-    /// Reloads on edits under the root and the routes folder (not on the recorder's own writes).
-    func startWatcher(enabled: Bool, loader: MockDataLoader, reloader: Reloader, recorder: Recorder?, logger: Logger) throws -> FileWatcher? {
-        guard enabled else { return nil }
-        // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
-        let directory = FileManager.default.currentDirectoryPath
-        let absolute = { (path: String) in path.hasPrefix("/") ? path : directory + "/" + path }
-        // With --openapi a MockData folder is optional: a missing one is not watched.
-        var info = stat()
-        let root = loader.operationSources.isEmpty || stat(loader.root, &info) == 0 ? [loader.root] : []
-        var paths: [String] = []
-        for path in (root + loader.routesFolder.watched + loader.operationSources.flatMap(\.watchedPaths)).map(absolute)
-        where !paths.contains(path) { paths.append(path) }
-        // A default routes folder may be made after start: watched for appearing.
-        let optional = Set(loader.routesFolder.given == nil ? loader.routesFolder.candidates.map(absolute) : [])
-        let watcher = FileWatcher(paths: paths, mayBeMissing: optional, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {
-            reloader.reload(trigger: "watch")
-        }
-        do {
-            try watcher.start()
-        } catch {
-            logger.warning("not watching for changes: \(error) (SIGHUP or POST /__mockd/reload still reload)")
-            return nil
-        }
-        logger.info("watching for changes", metadata: ["mode": "\(watcher.mode)", "paths": "\(paths.joined(separator: " "))"])
-        if let reason = watcher.fallbackReason { logger.warning("watching by polling: \(reason)") }
-        return watcher
-    }
 }

@@ -112,7 +112,7 @@ struct SecondHourTests {
                     #expect(try await mockd.stderrEventually(contains: "GET /api/real 200"), "\(mockd.stderrText())")
                     let lines = mockd.stderrText().split(separator: "\n").filter { $0.contains("recorded") }
                     #expect(lines.count == 1, "\(lines)")
-                    #expect(lines.first?.contains("recorded GET /api/real as ") == true, "\(lines)")
+                    #expect(lines.first?.contains("recorded mockd.file=") == true && lines.first?.contains("mockd.request=GET /api/real") == true, "\(lines)")
                 }
             }
         }

@@ -83,7 +83,10 @@ struct StateDirTests {
                 let next = try await Self.send(port, "POST", Self.path, "{}")
                 #expect(next.header("Location") == Self.path + "/5")
             }
-            #expect(log.contains("resource \(Self.path): 3 items restored from \(folder.child("state"))/"), "\(log)")
+            let restored = log.split(separator: "\n").filter { $0.contains("resource state restored") }
+            #expect(restored.count == 1, "\(log)")
+            #expect(restored.first.map { $0.contains("mockd.file=\(folder.child("state"))/") && $0.contains("mockd.items=3")
+                && $0.contains("mockd.resource=\(Self.path)") } == true, "\(log)")
         }
     }
 
@@ -161,7 +164,7 @@ struct StateDirTests {
             let log = try await Self.run(folder) { port async throws in
                 #expect(try await Self.ids(port) == [7])
             }
-            #expect(log.contains("resource \(Self.path): its seed changed since"), "\(log)")
+            #expect(log.contains("resource state removed: its seed changed since it was saved; the seed is served mockd.file="), "\(log)")
             #expect(Self.stateFiles(folder) == [])
         }
     }

@@ -113,10 +113,11 @@ package final class Recorder: Sendable {
             if count > 1 { return .duplicate(count) }
             let outcome = save(request, path: path, response, undoneCoding: undoneCoding)
             switch outcome {
-            case .wroteMock(let file): logger.info("recorded \(key) as \(file)")
-            case .wroteRoute(let index): logger.info("recorded \(key) as \(routesFile)#\(index)")
-            case .keptExisting(let existing): logger.info("not recording \(key): \(existing) exists (--record-overwrite replaces it)")
-            case .failed(let why): logger.error("could not record \(key): \(why)")
+            case .wroteMock(let file): logger.info("recorded", metadata: ["mockd.request": "\(key)", "mockd.file": "\(file)"])
+            case .wroteRoute(let index): logger.info("recorded", metadata: ["mockd.request": "\(key)", "mockd.file": "\(routesFile)#\(index)"])
+            case .keptExisting(let existing):
+                logger.info("not recording: the mock exists (--record-overwrite replaces it)", metadata: ["mockd.request": "\(key)", "mockd.file": "\(existing)"])
+            case .failed(let why): logger.error("could not record", metadata: ["mockd.request": "\(key)", "mockd.reason": "\(why)"])
             case .duplicate, .skipped: break
             }
             return outcome

@@ -1,0 +1,197 @@
+import ArgumentParser
+import Logging
+import MockdCore
+import MockdSystem
+import MockdHTTP
+import MockdProxy
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `mockd serve` from start to exit, one step per function, in the order they run: logging,
+/// the configuration, the upstream, saved resource state, the server, the watcher, then signals
+/// until SIGTERM or SIGINT.
+extension ServeCommand {
+    func run() throws {
+        // Signals were blocked in Mockd.main, before any thread existed: libmicrohttpd's
+        // threads inherit the blocked set.
+        Signals.raiseOpenFileLimit()
+        let settings = try settings()
+        if background, let pidFile {
+            let probe = HealthProbe(host: HealthProbe.address(of: settings.server.host), port: settings.server.port,
+                                    timeoutSeconds: 2, token: settings.server.adminToken)
+            let starter = BackgroundServe(pidFile: PidFile(path: pidFile), logPath: logFile ?? pidFile + ".log", probe: probe)
+            return try starter.run(arguments: Array(CommandLine.arguments.dropFirst()))
+        }
+        let sink = LogSink()
+        let logger = Self.startLogging(settings, sink: sink)
+        let loader = data.loader
+        let snapshot = try Self.loadConfiguration(loader, settings: settings, sink: sink, logger: logger)
+        let (missHandler, recorder) = Self.upstream(settings, loader: loader, logger: logger)
+        let stateWriter = try settings.stateDir.map { folder in
+            try ResourceStateDirectory.prepare(folder, loader: loader)
+            return ResourceStateWriter(folder: folder, logger: logger)
+        }
+        let runtime = RuntimeState(startupScenario: settings.scenario, resourceSaving: stateWriter)
+        if let stateWriter { try Self.restore(snapshot, with: stateWriter, into: runtime, logger: logger) }
+
+        let systemd = SystemdNotifier()
+        let reloader = Reloader(logger: logger, systemd: systemd) { loader.load() }
+        let server = HTTPServer(configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
+                                journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
+                                missHandler: missHandler, reloads: reloader, mockWriter: MockFileWriter(root: loader.root))
+        reloader.serve(server)
+        // Existing mocks are looked up in what is being served, not by walking the root again.
+        // A strong capture (the server lives as long as the process): a weak one would give the
+        // server a side table and slow every retain and release of it on the request path.
+        recorder?.findMocks(in: { server.snapshot })
+        try Self.start(server, settings: settings, recorder: recorder, sink: sink, logger: logger)
+        systemd.notify("READY=1\nSTATUS=\(Reloader.statusLine(server))")
+        let watcher = startWatcher(enabled: settings.watch, loader: loader, reloader: reloader, recorder: recorder, logger: logger)
+
+        Self.serveUntilStopped(reloader: reloader, sink: sink, logger: logger)
+        systemd.notify("STOPPING=1")
+        watcher?.stop()
+        server.shutdown()
+        // After the requests: every change they made is saved before the process ends.
+        stateWriter?.stop()
+        logger.info("stopped")
+        sink.flush()
+    }
+
+    private static func startLogging(_ settings: Settings, sink: LogSink) -> Logger {
+        let level = settings.logLevel
+        LoggingSystem.bootstrap { label in MockdLogHandler(label: label, format: settings.logFormat, sink: sink, level: level) }
+        sink.startPeriodicFlush()
+        var logger = Logger(label: "mockd")
+        logger.logLevel = level
+        return logger
+    }
+
+    /// The first snapshot; a configuration that does not load ends the process with every error.
+    private static func loadConfiguration(_ loader: MockDataLoader, settings: Settings, sink: LogSink, logger: Logger) throws -> Snapshot {
+        if settings.proxy?.record == true, loader.routesFolder == .none {
+            // Answers a file cannot hold are recorded as routes, which --no-routes would never load.
+            throw ValidationError("--record needs a routes folder for the answers it saves as routes: give --routes DIR instead of --no-routes")
+        }
+        let loaded = loader.load()
+        guard let snapshot = loaded.snapshot else {
+            sink.flush()
+            FileHandleOutput.standardError(ConfigurationError(loaded.diagnostics).description)
+            throw ExitCode.failure
+        }
+        if let unknown = Scenario.unknown(settings.scenario, in: snapshot) {
+            // Served silently, a misspelt name would look like a scenario with no overrides.
+            sink.flush()
+            FileHandleOutput.standardError("mockd: --scenario \(settings.scenario): \(unknown)")
+            throw ExitCode.failure
+        }
+        logger.info("\(loader.routesFolder.summary())")
+        for resource in snapshot.resources.all {
+            // Not in the startup line, whose form tools read: one line per resource instead.
+            var metadata: Logger.Metadata = ["mockd.resource": "\(resource.path)", "mockd.source": "\(resource.source)",
+                                             "mockd.items": "\(resource.seeds[""]?.count ?? 0)"]
+            if let seedFile = resource.seedFile { metadata["mockd.seed"] = "\(seedFile)" }
+            logger.info("resource loaded", metadata: metadata)
+        }
+        for warning in loaded.diagnostics { logger.warning("\(warning.place)") }
+        return snapshot
+    }
+
+    /// What answers a request no mock matches (`--proxy`), and what records it (`--record`).
+    private static func upstream(_ settings: Settings, loader: MockDataLoader, logger: Logger) -> (ProxyMissHandler?, Recorder?) {
+        guard let proxy = settings.proxy else { return (nil, nil) }
+        let recorder = proxy.record
+            ? Recorder(root: loader.root, routesDirectory: loader.routesFolder.forWriting(), overwrite: proxy.recordOverwrite,
+                       keptHeaders: proxy.recordHeaders, logger: logger)
+            : nil
+        return (ProxyMissHandler(proxy: UpstreamProxy(configuration: proxy, logger: logger), recorder: recorder, logger: logger), recorder)
+    }
+
+    /// `--state-dir`: saved resources replace their seeds, and the thread that saves changes starts.
+    private static func restore(_ snapshot: Snapshot, with writer: ResourceStateWriter, into runtime: RuntimeState, logger: Logger) throws {
+        ResourceStateDirectory.restore(snapshot, into: runtime.resources, writer: writer, logger: logger)
+        do {
+            try writer.start(runtime.resources)
+        } catch {
+            throw ValidationError("--state-dir \(writer.folder): cannot start the thread that writes it: \(String(cString: strerror(error.code)))")
+        }
+        logger.info("resource state kept", metadata: ["mockd.folder": "\(writer.folder)"])
+    }
+
+    /// Listens, then writes the startup line that scripts and `mockd serve --background` wait for.
+    private static func start(_ server: HTTPServer, settings: Settings, recorder: Recorder?, sink: LogSink, logger: Logger) throws {
+        do {
+            try server.start()
+        } catch {
+            sink.flush()
+            FileHandleOutput.standardError("mockd: \(error)")
+            throw ExitCode.failure
+        }
+        let json = settings.logFormat == .json
+        // Before the startup line: whoever reads that line finds the warning already written.
+        if let warning = exposureWarning(settings.server) { logger.warning("\(warning)") }
+        let snapshot = server.snapshot
+        FileHandleOutput.standardOutput(StartupLines.listening(urls: server.urls, files: snapshot.fileCount, routes: snapshot.routes.count,
+                                                               operations: snapshot.operations,
+                                                               scenario: settings.scenario, rootPath: snapshot.rootPath,
+                                                               routesPath: snapshot.routesPath, json: json))
+        if let proxy = settings.proxy {
+            FileHandleOutput.standardOutput(StartupLines.proxying(upstream: proxy.upstream.absoluteString,
+                                                                  recordingInto: recorder.map { ($0.root, $0.routesFile) }, json: json))
+        }
+    }
+
+    /// Reloads on SIGHUP; returns on SIGTERM or SIGINT. A second one exits at once.
+    private static func serveUntilStopped(reloader: Reloader, sink: LogSink, logger: Logger) {
+        while true {
+            let signal = Signals.wait()
+            if signal == SIGHUP {
+                reloader.reload(trigger: "SIGHUP")
+                continue
+            }
+            logger.info("stopping", metadata: ["mockd.signal": "\(name(of: signal))"])
+            Signals.exitOnSecondSignal { second in
+                logger.warning("second signal: exiting now, without waiting for requests in flight", metadata: ["mockd.signal": "\(name(of: second))"])
+                sink.flush()
+            }
+            return
+        }
+    }
+
+    private static func name(of signal: Int32) -> String { signal == SIGTERM ? "SIGTERM" : "SIGINT" }
+
+    /// Reloads on edits under the root and the routes folder (not on the recorder's own writes).
+    func startWatcher(enabled: Bool, loader: MockDataLoader, reloader: Reloader, recorder: Recorder?, logger: Logger) -> FileWatcher? {
+        guard enabled else { return nil }
+        // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
+        let directory = FileReading.workingDirectory() ?? "."
+        let absolute = { (path: String) in path.hasPrefix("/") ? path : directory + "/" + path }
+        // With --openapi a MockData folder is optional: a missing one is not watched.
+        let root = loader.operationSources.isEmpty || FileReading.exists(loader.root) ? [loader.root] : []
+        var paths: [String] = []
+        for path in (root + loader.routesFolder.watched + loader.operationSources.flatMap(\.watchedPaths)).map(absolute)
+        where !paths.contains(path) { paths.append(path) }
+        // A default routes folder may be made after start: watched for appearing.
+        let optional = Set(loader.routesFolder.given == nil ? loader.routesFolder.candidates.map(absolute) : [])
+        let watcher = FileWatcher(paths: paths, mayBeMissing: optional, ignore: { path in recorder?.isOwnWrite(path) ?? false }) {
+            reloader.reload(trigger: "watch")
+        }
+        do {
+            try watcher.start()
+        } catch {
+            logger.warning("not watching for changes: \(error) (SIGHUP or POST /__mockd/reload still reload)")
+            return nil
+        }
+        logger.info("watching for changes", metadata: ["mockd.mode": "\(watcher.mode)", "mockd.paths": "\(paths.joined(separator: " "))"])
+        if let reason = watcher.fallbackReason { logger.warning("watching by polling: \(reason)") }
+        return watcher
+    }
+}
