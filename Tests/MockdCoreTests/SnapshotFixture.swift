@@ -3,13 +3,21 @@ import MockdCore
 import Testing
 import TestSupport
 
-/// Loads `files` from a temporary folder into a snapshot (the loader must accept them) and runs `body`.
-func withSnapshot<T>(_ files: [String: String], _ body: (Snapshot, TemporaryFolder) throws -> T) throws -> T {
-    try withTemporaryFolder(files) { folder in
-        let result = MockDataLoader(root: folder.path).load()
-        let snapshot = try #require(result.snapshot, "fixture did not load: \(result.diagnostics)")
-        return try body(snapshot, folder)
-    }
+/// Loads `files` (relative to the mock root) from memory into a snapshot (the loader must
+/// accept them) and runs `body` with it and the root's path. No disk: the loader's reading of
+/// real folders is MockDataLoaderTests' subject.
+func withSnapshot<T>(_ files: [String: String], _ body: (Snapshot, MemoryRoot) throws -> T) throws -> T {
+    let root = MemoryRoot()
+    var loader = MockDataLoader(root: root.path)
+    loader.files = MemoryFiles(Dictionary(uniqueKeysWithValues: files.map { (root.path + "/" + $0.key, $0.value) }))
+    let result = loader.load()
+    let snapshot = try #require(result.snapshot, "fixture did not load: \(result.diagnostics)")
+    return try body(snapshot, root)
+}
+
+/// Where `withSnapshot`'s files are: an absolute path no disk has.
+struct MemoryRoot {
+    let path = "/memory/MockData"
 }
 
 /// The parts of a resolution the assertions look at, whichever kind it is.

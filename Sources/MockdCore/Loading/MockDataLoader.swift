@@ -6,7 +6,9 @@ package struct MockDataLoader: Sendable {
     /// Where the route tables are: given, or looked for beside the root on every load.
     package let routesFolder: RoutesFolder
     /// The folder of route tables loaded now, if any.
-    package var routes: String? { routesFolder.current() }
+    package var routes: String? { routesFolder.current(in: files) }
+    /// Where files are read from: the disk, or memory in tests.
+    package var files: any FileSource = DiskFiles()
     /// API descriptions loaded after files and routes, into the same snapshot.
     package var operationSources: [any OperationSource]
     /// The wait between the events of a `mock_<path>_<method>.sse` file (`--stream-interval`).
@@ -44,7 +46,7 @@ package struct MockDataLoader: Sendable {
         if let routes, let overlap = Self.routesHoldTheRoot(routes, root: root) {
             diagnostics.append(Diagnostic(file: Self.displayPath(routes), overlap))
         } else if let routes {
-            let tables = RouteTableLoader(directory: routes, root: root, overlays: files.overlays).load(into: &builder)
+            let tables = RouteTableLoader(directory: routes, root: root, files: self.files, overlays: files.overlays).load(into: &builder)
             routeList = tables.routes
             resources = tables.resources
             bodyFiles = tables.bodyFiles
@@ -86,22 +88,22 @@ package struct MockDataLoader: Sendable {
     /// Reads every mock file under the root; prepared responses are added to `builder`.
     func loadFiles(into builder: inout ResponseBuilder) -> LoadedFiles {
         var loaded = LoadedFiles()
-        guard FileTree.isDirectory(root) else {
+        guard files.isFolder(root) else {
             // An API description may be all there is to serve: then no MockData folder is fine.
             if !operationSources.isEmpty { return loaded }
-            loaded.diagnostics.append(Diagnostic(file: root, WorkingDirectory.whyNotAFolder(root, what: "the mock root", option: "--root")))
+            loaded.diagnostics.append(Diagnostic(file: root, WorkingDirectory.whyNotAFolder(root, what: "the mock root", option: "--root", files: files)))
             return loaded
         }
-        let paths = FileTree.regularFiles(under: root)
+        let paths = files.regularFiles(under: root)
         // Sized once for every file (most are mocks): no rehashing while 10,000 are added.
         loaded.base.reserveCapacity(paths.count)
-        FileTree.withFolder(root) { folder in
+        files.withFolder(root) { folder in
             load(paths, in: folder, into: &loaded, builder: &builder)
         }
         return loaded
     }
 
-    private func load(_ paths: [String], in folder: FileTree.Folder, into loaded: inout LoadedFiles, builder: inout ResponseBuilder) {
+    private func load(_ paths: [String], in folder: FileFolder, into loaded: inout LoadedFiles, builder: inout ResponseBuilder) {
         let display = Self.displayPath(root)
         for relativePath in paths {
             let actualName = Self.lastComponent(relativePath)
@@ -130,7 +132,7 @@ package struct MockDataLoader: Sendable {
             }
             let body: ResponseBody
             do {
-                body = try FileTree.read(relativePath, in: folder)
+                body = try files.read(relativePath, in: folder)
             } catch {
                 loaded.diagnostics.append(Diagnostic(file: shown(), error.reason))
                 continue
@@ -182,10 +184,10 @@ package struct MockDataLoader: Sendable {
 
     /// A route table saved under the root is never read (tables come from the routes folder):
     /// said, with where it belongs. Tables in a routes folder inside the root are in place.
-    private func misplacedRouteTable(_ relativePath: String, in folder: FileTree.Folder) -> String? {
+    private func misplacedRouteTable(_ relativePath: String, in folder: FileFolder) -> String? {
         let routes = self.routes.map(WorkingDirectory.normalized)
         if let routes, (WorkingDirectory.normalized(root) + "/" + relativePath).hasPrefix(routes + "/") { return nil }
-        guard let body = try? FileTree.read(relativePath, in: folder), RouteTableLoader.isRouteTable(body.bytes) else { return nil }
+        guard let body = try? files.read(relativePath, in: folder), RouteTableLoader.isRouteTable(body.bytes) else { return nil }
         let destination = self.routes ?? routesFolder.given ?? routesFolder.candidates.first
         return "a route table under the mock root is not read; move it to "
             + (destination.map { Self.displayPath($0) } ?? "a routes folder and give --routes DIR")

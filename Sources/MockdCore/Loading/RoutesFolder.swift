@@ -50,8 +50,8 @@ package struct RoutesFolder: Sendable, Equatable {
     }
 
     /// The folder to load now: the given one, else the first candidate that exists, else nil.
-    package func current() -> String? {
-        given ?? candidates.first(where: FileTree.isDirectory)
+    package func current(in files: any FileSource = DiskFiles()) -> String? {
+        given ?? candidates.first(where: files.isFolder)
     }
 
     /// The folders to watch: the given one, or every candidate (missing ones too, so a folder

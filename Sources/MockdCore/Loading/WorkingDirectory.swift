@@ -23,8 +23,8 @@ package enum WorkingDirectory {
     }
 
     /// Why `path` (which is not a folder) cannot be used: a file, or nothing at all (then where it looked).
-    static func whyNotAFolder(_ path: String, what: String, option: String) -> String {
-        if FileReading.exists(path) {
+    static func whyNotAFolder(_ path: String, what: String, option: String, files: any FileSource) -> String {
+        if files.exists(path) {
             return "\(what) is a file, not a folder (give the folder with \(option) DIR)"
         }
         let absolute = absolute(path)

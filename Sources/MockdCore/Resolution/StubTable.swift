@@ -31,7 +31,7 @@ package struct Stub: Sendable {
             members.remove(at: index)
         }
         let definition = JSONValue.object(members)
-        var decoder = RouteDecoder(file: "stub", root: root, builder: ResponseBuilder(), firstOrder: 0)
+        var decoder = RouteDecoder(file: "stub", root: root, files: DiskFiles(), builder: ResponseBuilder(), firstOrder: 0)
         decoder.sourceLabel = ""
         let decoded = decoder.decodeRoute(definition, index: id, at: "stub")
         // `stub.response.status: expected …`: the place in the JSON the test sent, not a file.

@@ -65,7 +65,7 @@ extension RouteDecoder {
         return names.sorted().compactMap { scenario in
             if let file = overlays[scenario]?[name] { return (scenario, file.relativePath) }
             let relativePath = MockDataLoader.scenariosFolder + "/" + scenario + "/" + seedFile
-            return FileReading.realPath(root + "/" + relativePath) == nil ? nil : (scenario, relativePath)
+            return files.realPath(root + "/" + relativePath) == nil ? nil : (scenario, relativePath)
         }
     }
 

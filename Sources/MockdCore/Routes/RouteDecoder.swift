@@ -5,6 +5,8 @@ import MockdSystem
 struct RouteDecoder {
     let file: String
     let root: String
+    /// Where `file` bodies and seeds are read from.
+    let files: any FileSource
     var builder: ResponseBuilder
     let firstOrder: Int
     var routes: [Route] = []
@@ -21,9 +23,10 @@ struct RouteDecoder {
     /// The scenario overlays of the mock root, where a seed's overlays are looked up by name.
     var overlays: [String: MockFileTable] = [:]
 
-    init(file: String, root: String, builder: ResponseBuilder, firstOrder: Int) {
+    init(file: String, root: String, files: any FileSource, builder: ResponseBuilder, firstOrder: Int) {
         self.file = file
         self.root = root
+        self.files = files
         self.builder = builder
         self.firstOrder = firstOrder
     }
@@ -343,7 +346,7 @@ struct RouteDecoder {
             return nil
         }
         let full = root + "/" + path
-        guard let resolvedRoot = FileReading.realPath(root), let resolved = FileReading.realPath(full) else {
+        guard let resolvedRoot = files.realPath(root), let resolved = files.realPath(full) else {
             error(at, "no such file: \(rootDisplay)/\(path)")
             return nil
         }
@@ -353,7 +356,7 @@ struct RouteDecoder {
         }
         bodyFiles.insert(String(resolved.dropFirst(resolvedRoot.count + 1)))
         do {
-            return try FileTree.read(resolved).array
+            return try files.read(resolved).array
         } catch {
             self.error(at, error.reason)
             return nil

@@ -5,6 +5,7 @@ struct RouteTableLoader {
     let directory: String
     /// The mock root, which `file` bodies are relative to.
     let root: String
+    let files: any FileSource
     /// Its scenario overlays, where resources' seeds find their overlays.
     var overlays: [String: MockFileTable] = [:]
 
@@ -21,16 +22,16 @@ struct RouteTableLoader {
     func load(into builder: inout ResponseBuilder) -> Output {
         var output = Output()
         let display = MockDataLoader.displayPath(directory)
-        guard FileTree.isDirectory(directory) else {
-            output.diagnostics.append(Diagnostic(file: display, WorkingDirectory.whyNotAFolder(directory, what: "the routes", option: "--routes")))
+        guard files.isFolder(directory) else {
+            output.diagnostics.append(Diagnostic(file: display, WorkingDirectory.whyNotAFolder(directory, what: "the routes", option: "--routes", files: files)))
             return output
         }
-        let tables = FileTree.regularFiles(under: directory).filter { $0.hasSuffix(".json") }
+        let tables = files.regularFiles(under: directory).filter { $0.hasSuffix(".json") }
         for table in tables {
             let shown = display + "/" + table
             let body: ResponseBody
             do {
-                body = try FileTree.read(directory + "/" + table)
+                body = try files.read(directory + "/" + table)
             } catch {
                 output.diagnostics.append(Diagnostic(file: shown, error.reason))
                 continue
@@ -47,7 +48,7 @@ struct RouteTableLoader {
                     "this looks like a mock file, not a route table: move it under the mock root (\(MockDataLoader.displayPath(root))); a route table is {\"routes\": [ … ]}"))
                 continue
             }
-            var decoder = RouteDecoder(file: shown, root: root, builder: builder, firstOrder: output.routes.count)
+            var decoder = RouteDecoder(file: shown, root: root, files: files, builder: builder, firstOrder: output.routes.count)
             decoder.overlays = overlays
             decoder.decodeTable(value)
             for resource in decoder.resources {
