@@ -85,6 +85,26 @@ struct TimerThreadTests {
         #expect(ran.withLock { $0 } == Array(0..<1_000))
     }
 
+    @Test func withSlackAnEntryWaitsForTheLaterOnesWithinItAndTheyRunInOneWake() {
+        let timer = TimerThread(slackNanoseconds: 300_000_000)
+        defer { timer.stop() }
+        let ran = Mutex<[(Int, UInt64)]>([])
+        let done = DispatchSemaphore(value: 0)
+        let start = TimerThread.now()
+        // Due 10 ms and 150 ms from now: the first wake comes at 310 ms, and takes both.
+        for (index, milliseconds) in [10, 150].enumerated() {
+            timer.schedule(at: start + UInt64(milliseconds) * 1_000_000) {
+                ran.withLock { $0.append((index, TimerThread.now())) }
+                if index == 1 { done.signal() }
+            }
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        let order = ran.withLock { $0 }
+        #expect(order.map(\.0) == [0, 1])
+        // The first waited out its slack for the second, which was then due: neither ran early.
+        #expect(order.allSatisfy { $0.1 - start >= 310_000_000 }, "\(order.map { $0.1 - start })")
+    }
+
     @Test func anEarlierEntryWakesTheThreadSleepingForALaterOne() {
         let timer = TimerThread()
         defer { timer.stop() }
