@@ -9,6 +9,8 @@ import Synchronization
 /// queue, together, at most once per `cadence` however many requests come in meanwhile. Under
 /// load every dashboard has seen the same entries, so they ask the same question: each answer
 /// is built once per delivery and shared (ten dashboards cost one answer, four times a second).
+/// Its own queue, not the process's timer thread: building an answer (a journal page as JSON)
+/// takes far longer than a resume, and streams' events must not wait behind it.
 final class NewsFeed: Sendable {
     private struct Waiter: Sendable {
         /// Waiters with the same question get the same answer (`after` and `state`).
