@@ -3,19 +3,31 @@ SWIFT ?= swift
 PORT ?= 8080
 PREFIX ?= /usr/local
 
-.PHONY: run test test-mhd1 build release static deps bench docker-test systemd-test install clean fuzz sanitize
+.PHONY: run test test-mhd1 build release static deps bench docker-test systemd-test install clean fuzz sanitize format lint
 
 ## Serve the bundled MockData/ and routes/ on http://127.0.0.1:$(PORT)
 run: release
 	.build/release/mockd --root MockData --routes routes --port $(PORT)
 
 ## Run every test (unit, HTTP integration, CLI, the README's examples, schemathesis, the dashboard in Chromium)
-test: deps
+test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/readme-test.py README.md docs/ROUTES.md docs/ADMIN.md docs/RECORDING.md
 	scripts/schemathesis-test.sh
 	scripts/browser-test.sh
+
+# The Swift sources' layout (.swift-format: the pretty-printer with four-space indents and
+# 140 columns, no style rules); `make format` rewrites them, `make lint` fails on a difference.
+SWIFT_SOURCES := Sources Tests Fuzz Package.swift
+
+## Rewrite the Swift sources in the layout .swift-format describes
+format:
+	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
+
+## Fail when a Swift source is not laid out as `make format` would leave it
+lint:
+	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
 
 # libmicrohttpd 1.0.x (Debian 13's source, built by scripts/mhd1-deps.sh into .build-mhd1/prefix)
 MHD1_PREFIX := $(CURDIR)/.build-mhd1/prefix

@@ -20,10 +20,16 @@ let settings: [SwiftSetting] = [
 // executable; mockd loads none, and ld.so walks those tables at every start), and libstdc++
 // from its static archive (see scripts/link/libstdc++.so).
 let executableLinking: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                  "-Xlinker", "--no-export-dynamic", "-L\(Context.packageDirectory)/scripts/link"], .when(platforms: [.linux])),
-    .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link-order.txt",
-                  "-Xlinker", "--no-warn-symbol-ordering"], .when(platforms: [.linux], configuration: .release)),
+    .unsafeFlags(
+        [
+            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--no-export-dynamic", "-L\(Context.packageDirectory)/scripts/link",
+        ], .when(platforms: [.linux])),
+    .unsafeFlags(
+        [
+            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link-order.txt",
+            "-Xlinker", "--no-warn-symbol-ordering",
+        ], .when(platforms: [.linux], configuration: .release)),
 ]
 
 let package = Package(
@@ -159,8 +165,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MockdOpenAPITests",
-            dependencies: ["MockdCore", "MockdOpenAPI", "MockdHTTP", "TestSupport", "mockd",
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "MockdCore", "MockdOpenAPI", "MockdHTTP", "TestSupport", "mockd",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: settings
         ),
         // MockdKit against a real mockd: the executable at .build/debug/mockd, or $MOCKD_BINARY.
@@ -183,13 +191,16 @@ let package = Package(
 // libFuzzer targets (Fuzz/), only when `make fuzz` asks: they need -sanitize=fuzzer to link.
 if Context.environment["MOCKD_FUZZ"] != nil {
     package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
-    for (name, dependencies) in [("FuzzJSON", ["MockdCore"]), ("FuzzMockFileName", ["MockdCore"]),
-                                 ("FuzzRouteTable", ["MockdCore"]), ("FuzzRequestTarget", ["MockdCore", "MockdHTTP"])] {
-        package.targets.append(.executableTarget(
-            name: name, dependencies: ["CFuzzerDriver"] + dependencies.map { .target(name: $0) },
-            path: "Fuzz/\(name)", swiftSettings: settings,
-            // libFuzzer's own `main` and SwiftPM's entry symbol both exist; both run the driver.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--allow-multiple-definition"])]))
+    for (name, dependencies) in [
+        ("FuzzJSON", ["MockdCore"]), ("FuzzMockFileName", ["MockdCore"]),
+        ("FuzzRouteTable", ["MockdCore"]), ("FuzzRequestTarget", ["MockdCore", "MockdHTTP"]),
+    ] {
+        package.targets.append(
+            .executableTarget(
+                name: name, dependencies: ["CFuzzerDriver"] + dependencies.map { .target(name: $0) },
+                path: "Fuzz/\(name)", swiftSettings: settings,
+                // libFuzzer's own `main` and SwiftPM's entry symbol both exist; both run the driver.
+                linkerSettings: [.unsafeFlags(["-Xlinker", "--allow-multiple-definition"])]))
         package.products.append(.executable(name: name, targets: [name]))
     }
 }

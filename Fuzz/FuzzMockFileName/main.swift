@@ -25,7 +25,8 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
-private let response = PreparedResponse(id: 0, status: 200, contentType: nil, customHeaders: [], body: ResponseBody([UInt8]()), source: "fuzz")
+private let response = PreparedResponse(
+    id: 0, status: 200, contentType: nil, customHeaders: [], body: ResponseBody([UInt8]()), source: "fuzz")
 
 // libFuzzer's archive brings a `main` that calls LLVMFuzzerTestOneInput, and SwiftPM points
 // `main` at this module's entry (`--defsym main=FuzzMockFileName_main`); the link allows both

@@ -1,11 +1,10 @@
 #if canImport(Glibc)
-package import Glibc
+    package import Glibc
 #elseif canImport(Darwin)
-package import Darwin
+    package import Darwin
 #endif
 import Logging
 import MockdCore
-
 
 /// The access log's fast path: one line per request into the log sink.
 package struct AccessLogWriter: Sendable {
@@ -17,12 +16,14 @@ package struct AccessLogWriter: Sendable {
         switch format {
         case .text:
             // Built outside the sink's lock, on the stack; the lock only covers the copy.
-            LineBuilder.build(maximumLength: Timestamp.length + 2 + record.maximumLength, { line in
-                Timestamp.put(time, into: &line)
-                line.put(UInt8(ascii: " "))
-                record.put(into: &line)
-                line.put(UInt8(ascii: "\n"))
-            }, then: { sink.writeLine($0, urgent: false) })
+            LineBuilder.build(
+                maximumLength: Timestamp.length + 2 + record.maximumLength,
+                { line in
+                    Timestamp.put(time, into: &line)
+                    line.put(UInt8(ascii: " "))
+                    record.put(into: &line)
+                    line.put(UInt8(ascii: "\n"))
+                }, then: { sink.writeLine($0, urgent: false) })
         case .json:
             sink.writeLine(urgent: false) { buffer in
                 buffer.append(contentsOf: #"{"time":""#.utf8)

@@ -1,11 +1,10 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Logging
 import MockdCore
-
 
 /// The fields of one access-log line.
 package struct AccessRecord: CustomStringConvertible, Sendable {
@@ -22,8 +21,10 @@ package struct AccessRecord: CustomStringConvertible, Sendable {
     /// `X-Mock-Session`, when sent.
     package var session: String?
 
-    package init(method: String, path: String, status: Int, source: String, durationMicroseconds: UInt64,
-                query: String = "", scenario: String = "", session: String? = nil) {
+    package init(
+        method: String, path: String, status: Int, source: String, durationMicroseconds: UInt64,
+        query: String = "", scenario: String = "", session: String? = nil
+    ) {
         self.method = method
         self.path = path
         self.status = status

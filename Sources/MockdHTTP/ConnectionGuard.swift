@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CMicroHTTPD
 import Dispatch
@@ -48,7 +48,9 @@ final class ConnectionRecord: Sendable {
     /// Moves from `old` to `new`; false when the phase was something else.
     @discardableResult
     func move(from old: Phase, to new: Phase, now: UInt64) -> Bool {
-        guard state.compareExchange(expected: old.rawValue, desired: new.rawValue, ordering: .acquiringAndReleasing).exchanged else { return false }
+        guard state.compareExchange(expected: old.rawValue, desired: new.rawValue, ordering: .acquiringAndReleasing).exchanged else {
+            return false
+        }
         since.store(now, ordering: .relaxed)
         return true
     }
@@ -157,7 +159,9 @@ final class ConnectionGuard: Sendable {
     func evictOne(now: UInt64) -> Bool {
         table.withLock { table -> Bool in
             for phase in [ConnectionRecord.Phase.awaitingHead, .idle] {
-                let candidates = table.values.filter { $0.phase == phase }.sorted { $0.since.load(ordering: .relaxed) < $1.since.load(ordering: .relaxed) }
+                let candidates = table.values.filter { $0.phase == phase }.sorted {
+                    $0.since.load(ordering: .relaxed) < $1.since.load(ordering: .relaxed)
+                }
                 for record in candidates where record.move(from: phase, to: .closing, now: now) {
                     close(record, withTimeout: phase == .awaitingHead)
                     return true
@@ -171,18 +175,25 @@ final class ConnectionGuard: Sendable {
     func sweep(now: UInt64) {
         let count = table.withLock { table -> Int in
             var count = 0
-            for record in table.values where record.phase == .awaitingHead && now &- record.since.load(ordering: .relaxed) >= headTimeoutNanoseconds {
+            for record in table.values
+            where record.phase == .awaitingHead && now &- record.since.load(ordering: .relaxed) >= headTimeoutNanoseconds {
                 guard record.move(from: .awaitingHead, to: .closing, now: now) else { continue }
                 close(record, withTimeout: true)
                 count += 1
             }
             return count
         }
-        if count > 0, let line = timeouts.record("closed \(count) connection(s) whose request head took more than \(headTimeoutSeconds) s (--head-timeout)", now: now) {
+        if count > 0,
+            let line = timeouts.record(
+                "closed \(count) connection(s) whose request head took more than \(headTimeoutSeconds) s (--head-timeout)", now: now)
+        {
             logger.warning("\(line)")
         }
         let slow = closeSlowBodies(now: now)
-        if slow > 0, let line = slowBodies.record("closed \(slow) connection(s) whose request body came slower than \(minimumBodyRate) bytes/s (--min-body-rate)", now: now) {
+        if slow > 0,
+            let line = slowBodies.record(
+                "closed \(slow) connection(s) whose request body came slower than \(minimumBodyRate) bytes/s (--min-body-rate)", now: now)
+        {
             logger.warning("\(line)")
         }
         for warning in [refusals, evictions, timeouts, slowBodies] {
@@ -197,14 +208,18 @@ final class ConnectionGuard: Sendable {
         let window = UInt64(bodyRateWindowSeconds) * 1_000_000_000
         return table.withLock { table -> Int in
             var count = 0
-            for record in table.values where record.phase == .receivingBody && now &- record.windowStart.load(ordering: .relaxed) >= window {
+            for record in table.values where record.phase == .receivingBody && now &- record.windowStart.load(ordering: .relaxed) >= window
+            {
                 let received = record.bodyBytes.load(ordering: .relaxed) &- record.windowBytes.load(ordering: .relaxed)
                 if received >= UInt64(minimumBodyRate * bodyRateWindowSeconds) {
                     record.windowStart.store(now, ordering: .relaxed)
                     record.windowBytes.store(record.bodyBytes.load(ordering: .relaxed), ordering: .relaxed)
                 } else if record.move(from: .receivingBody, to: .closing, now: now) {
-                    close(record, timeout: #"{"error":"the request body came slower than \#(minimumBodyRate) bytes/s over \#(bodyRateWindowSeconds) s (--min-body-rate)"}"#,
-                          source: "refused: slow body")
+                    close(
+                        record,
+                        timeout:
+                            #"{"error":"the request body came slower than \#(minimumBodyRate) bytes/s over \#(bodyRateWindowSeconds) s (--min-body-rate)"}"#,
+                        source: "refused: slow body")
                     count += 1
                 }
             }
@@ -215,8 +230,10 @@ final class ConnectionGuard: Sendable {
     /// Under the table's lock (the descriptor is still libmicrohttpd's and open). Nothing is
     /// being written on a connection whose head or body is incomplete, so a 408 fits.
     private func close(_ record: ConnectionRecord, withTimeout: Bool) {
-        close(record, timeout: withTimeout ? #"{"error":"the request head did not arrive within \#(headTimeoutSeconds) s (--head-timeout)"}"# : nil,
-              source: "refused: head timeout")
+        close(
+            record,
+            timeout: withTimeout ? #"{"error":"the request head did not arrive within \#(headTimeoutSeconds) s (--head-timeout)"}"# : nil,
+            source: "refused: head timeout")
     }
 
     /// `timeout`: the 408's JSON body, or nil to close without an answer.
@@ -224,7 +241,8 @@ final class ConnectionGuard: Sendable {
         var bytes: [UInt8] = []
         if let timeout {
             let body = timeout + "\n"
-            let message = "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            let message =
+                "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
                 + "Connection: close\r\nX-Mockd-Source: \(source)\r\n\r\n" + body
             bytes = Array(message.utf8)
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CMicroHTTPD
 import MockdLock
@@ -23,7 +23,8 @@ final class Daemon: Sendable {
     /// request here belongs to that session (the request-line callback gets it as its context).
     init?(on address: ListenAddress, configuration: ServerConfiguration, server: HTTPServer, sessionPort: SessionListener? = nil) {
         self.sessionPort = sessionPort
-        var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        var flags =
+            MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
             | MHD_USE_TURBO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var storage = address.storage
@@ -56,11 +57,13 @@ final class Daemon: Sendable {
             return options.withUnsafeMutableBufferPointer { buffer in
                 // A session's port has its own request-line callback (C function pointers cannot be chosen by an expression).
                 if sessionPort != nil {
-                    return cmhd_start_daemon(flags, accessHandler, context, requestCompleted, context, sessionRequestStarted, startedContext,
-                                             acceptPolicy, context, connectionNotified, context, libraryLog, context, buffer.baseAddress)
+                    return cmhd_start_daemon(
+                        flags, accessHandler, context, requestCompleted, context, sessionRequestStarted, startedContext,
+                        acceptPolicy, context, connectionNotified, context, libraryLog, context, buffer.baseAddress)
                 }
-                return cmhd_start_daemon(flags, accessHandler, context, requestCompleted, context, requestStarted, startedContext,
-                                         acceptPolicy, context, connectionNotified, context, libraryLog, context, buffer.baseAddress)
+                return cmhd_start_daemon(
+                    flags, accessHandler, context, requestCompleted, context, requestStarted, startedContext,
+                    acceptPolicy, context, connectionNotified, context, libraryLog, context, buffer.baseAddress)
             }
         }
         guard let started else { return nil }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CMicroHTTPD
 import MockdCore
@@ -16,7 +16,9 @@ func server(_ context: UnsafeMutableRawPointer?) -> HTTPServer {
 }
 
 /// Called once per request, right after the request line; its result becomes the request's context.
-func requestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+func requestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?)
+    -> UnsafeMutableRawPointer?
+{
     let server = server(context)
     server.activeRequests.add(1, ordering: .relaxed)
     let state = RequestState(rawURI: uri)
@@ -25,7 +27,9 @@ func requestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CC
 }
 
 /// The same for a session's port, whose context is its `SessionListener`: the request belongs to the session.
-func sessionRequestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+func sessionRequestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?)
+    -> UnsafeMutableRawPointer?
+{
     let listener = Unmanaged<SessionListener>.fromOpaque(context!).takeUnretainedValue()
     let server = listener.server
     server.activeRequests.add(1, ordering: .relaxed)
@@ -36,18 +40,23 @@ func sessionRequestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePoi
 }
 
 /// libmicrohttpd's call pattern: once after the headers, once per body chunk, once more at the end.
-func accessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
-                   _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
-                   _ uploadDataSize: UnsafeMutablePointer<Int>?,
-                   _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+func accessHandler(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+    _ uploadDataSize: UnsafeMutablePointer<Int>?,
+    _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
     guard let connection, let url, let method, let uploadDataSize, let raw = requestContext?.pointee else { return .NO }
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
-    return server(context).handle(connection: connection, url: url, method: method, version: version, uploadData: uploadData,
-                                  uploadDataSize: uploadDataSize, state: state)
+    return server(context).handle(
+        connection: connection, url: url, method: method, version: version, uploadData: uploadData,
+        uploadDataSize: uploadDataSize, state: state)
 }
 
-func requestCompleted(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                      _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
+func requestCompleted(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode
+) {
     guard let requestContext, let raw = requestContext.pointee else { return }
     let server = server(context)
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
@@ -69,12 +78,18 @@ func acceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<
         // Make room by closing a slow or idle client; refuse only when every connection is busy.
         let now = RequestState.monotonicNanoseconds()
         if server.connections.evictOne(now: now) {
-            if let line = server.connections.evictions.record("connection limit \(server.configuration.maxConnections) (--max-connections) reached: closed the connection waiting longest for its request head, or idle longest", now: now) {
+            if let line = server.connections.evictions.record(
+                "connection limit \(server.configuration.maxConnections) (--max-connections) reached: closed the connection waiting longest for its request head, or idle longest",
+                now: now)
+            {
                 server.logger.warning("\(line)")
             }
             return .YES
         }
-        if let line = server.connections.refusals.record("connection refused: \(open) connections open and all busy, the limit is \(server.configuration.maxConnections) (--max-connections)", now: now) {
+        if let line = server.connections.refusals.record(
+            "connection refused: \(open) connections open and all busy, the limit is \(server.configuration.maxConnections) (--max-connections)",
+            now: now)
+        {
             server.logger.warning("\(line)")
         }
         return .NO
@@ -82,8 +97,10 @@ func acceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<
     return .YES
 }
 
-func connectionNotified(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                        _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode) {
+func connectionNotified(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode
+) {
     let server = server(context)
     if code == .CONNECTION_NOTIFY_STARTED {
         server.openConnections.add(1, ordering: .relaxed)
@@ -105,7 +122,8 @@ func libraryLog(_ context: UnsafeMutableRawPointer?, _ format: UnsafePointer<CCh
     // purpose (faults, a stream's cutAfter): not news. A failed bind is reported by start()
     // with the real port (libmicrohttpd says "port 0").
     if message.hasPrefix("Application reported internal error") || message.hasPrefix("Failed to bind to port")
-        || message.hasPrefix("Closing connection (application error generating response)") {
+        || message.hasPrefix("Closing connection (application error generating response)")
+    {
         server(context).logger.debug("libmicrohttpd: \(message)")
     } else {
         server(context).logger.notice("libmicrohttpd: \(message)")
@@ -114,19 +132,25 @@ func libraryLog(_ context: UnsafeMutableRawPointer?, _ format: UnsafePointer<CCh
 
 /// A header name or value as a Swift string, of the length libmicrohttpd gives (no strlen).
 private func string(_ bytes: UnsafePointer<CChar>, _ count: Int) -> String {
-    bytes.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
+    bytes.withMemoryRebound(to: UInt8.self, capacity: count) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+    }
 }
 
-func collectValue(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
-                  _ value: UnsafePointer<CChar>?, _ valueSize: Int) -> MHD_Result {
+func collectValue(
+    _ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
+    _ value: UnsafePointer<CChar>?, _ valueSize: Int
+) -> MHD_Result {
     guard let context, let key else { return .YES }
     context.assumingMemoryBound(to: [HTTPHeader].self).pointee
         .append(HTTPHeader(string(key, keySize), value.map { string($0, valueSize) } ?? ""))
     return .YES
 }
 
-func collectArgument(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
-                     _ value: UnsafePointer<CChar>?, _ valueSize: Int) -> MHD_Result {
+func collectArgument(
+    _ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
+    _ value: UnsafePointer<CChar>?, _ valueSize: Int
+) -> MHD_Result {
     guard let context, let key else { return .YES }
     context.assumingMemoryBound(to: [(name: String, value: String?)].self).pointee
         .append((string(key, keySize), value.map { string($0, valueSize) }))

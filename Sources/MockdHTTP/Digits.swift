@@ -1,9 +1,8 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-
 
 /// Decimal digits appended as bytes.
 enum Digits {

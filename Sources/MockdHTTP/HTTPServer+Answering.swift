@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CMicroHTTPD
 import Dispatch
@@ -17,29 +17,35 @@ import Logging
 extension HTTPServer {
     /// `serving` is nil only for refusals, which never send a prepared response. `admin`: the
     /// admin API answers (its answers never carry `--cors` headers), also once resumed.
-    func execute(_ resolution: consuming Resolution, for request: MockRequest, serving: ServingState?, admin: Bool = false,
-                 connection: OpaquePointer, state: RequestState) -> MHD_Result {
+    func execute(
+        _ resolution: consuming Resolution, for request: MockRequest, serving: ServingState?, admin: Bool = false,
+        connection: OpaquePointer, state: RequestState
+    ) -> MHD_Result {
         switch resolution {
         case .respondAfter(let delay, let reply):
             return park(connection, state: state, request: request, serving: serving, .timer(delay, then: .respond(reply)))
         case .fault(.timeout, _, _):
             // No answer: held until the stall limit, so a client that never gives up cannot pin a slot forever.
-            return park(connection, state: state, request: request, serving: serving,
-                        .timer(configuration.stallLimit, then: .close(reason: "closed: timeout fault")))
+            return park(
+                connection, state: state, request: request, serving: serving,
+                .timer(configuration.stallLimit, then: .close(reason: "closed: timeout fault")))
         case .fault(let fault, let reply, let delay) where delay > .zero:
-            return park(connection, state: state, request: request, serving: serving, .timer(delay, then: .fault(fault, reply, after: .zero)))
+            return park(
+                connection, state: state, request: request, serving: serving, .timer(delay, then: .fault(fault, reply, after: .zero)))
         case .forward(let scenario, let delay, let warning):
             guard let missHandler else { return .NO }  // the policy forwards only when there is one
-            return park(connection, state: state, request: request, serving: serving, .work { [self] in
-                Task {
-                    let response = await missHandler.answer(request)
-                    let relayed = Reply(.built(response), scenario: scenario)
-                    let reply = warning.map { relayed.warned($0) } ?? relayed
-                    // --delay: the upstream's time plus the delay, like every mocked answer (on the
-                    // lot's timer queue: no thread or task waits).
-                    parking.after(delay) { [self] in finishWork(state, .respond(reply)) }
-                }
-            })
+            return park(
+                connection, state: state, request: request, serving: serving,
+                .work { [self] in
+                    Task {
+                        let response = await missHandler.answer(request)
+                        let relayed = Reply(.built(response), scenario: scenario)
+                        let reply = warning.map { relayed.warned($0) } ?? relayed
+                        // --delay: the upstream's time plus the delay, like every mocked answer (on the
+                        // lot's timer queue: no thread or task waits).
+                        parking.after(delay) { [self] in finishWork(state, .respond(reply)) }
+                    }
+                })
         case .admin(let call):
             return executeAdmin(call, for: request, serving: serving, connection: connection, state: state)
         case .respond, .fault, .refuse, .close:
@@ -50,8 +56,10 @@ extension HTTPServer {
     /// Suspends the connection until `wait` is over (see `ParkingLot`). When it cannot be
     /// parked: 503 past `--max-parked`; while stopping, a delay is cut short, a stall is
     /// closed, and work (an upstream call) is refused.
-    func park(_ connection: OpaquePointer, state: RequestState, request: MockRequest, serving: ServingState?, admin: Bool = false,
-              _ wait: ParkingLot.Wait) -> MHD_Result {
+    func park(
+        _ connection: OpaquePointer, state: RequestState, request: MockRequest, serving: ServingState?, admin: Bool = false,
+        _ wait: ParkingLot.Wait
+    ) -> MHD_Result {
         // What to do when resumed: a timer's is known now; work replaces this one when done
         // (only a resume at the shutdown deadline finds it unchanged). Parked requests were
         // resolved, so they have a serving state.
@@ -63,8 +71,13 @@ extension HTTPServer {
         case .parked:
             return .YES
         case .full:
-            let response = BuiltResponse.json(status: 503, #"{"error":"too many parked requests (--max-parked \#(configuration.maxParked)): delays, timeout faults and upstream calls wait in parallel up to that limit"}"# + "\n", source: "refused: too many parked requests")
-            return send(.respond(Reply(.built(response), scenario: "")), for: request, serving: serving, admin: admin, connection: connection, state: state)
+            let response = BuiltResponse.json(
+                status: 503,
+                #"{"error":"too many parked requests (--max-parked \#(configuration.maxParked)): delays, timeout faults and upstream calls wait in parallel up to that limit"}"#
+                    + "\n", source: "refused: too many parked requests")
+            return send(
+                .respond(Reply(.built(response), scenario: "")), for: request, serving: serving, admin: admin, connection: connection,
+                state: state)
         case .closed:
             let resolution: Resolution
             switch wait {
@@ -91,8 +104,10 @@ extension HTTPServer {
     }
 
     /// Sends an answer that is due now, or breaks the connection; logs the request first.
-    private func send(_ resolution: consuming Resolution, for request: MockRequest, serving: ServingState?, admin: Bool,
-              connection: OpaquePointer, state: RequestState) -> MHD_Result {
+    private func send(
+        _ resolution: consuming Resolution, for request: MockRequest, serving: ServingState?, admin: Bool,
+        connection: OpaquePointer, state: RequestState
+    ) -> MHD_Result {
         state.phase = .answered
         // Stopping: every answer closes its connection, so the drain ends with the requests in flight.
         let closing = parking.isClosed
@@ -113,14 +128,16 @@ extension HTTPServer {
             return .NO
         case .fault(.truncated, let reply, _):
             if reply.warning != nil { warn(reply, request) }
-            log.record(request, status: reply.status, source: reply.source + " (fault truncated)", scenario: reply.scenario, state: state,
-                       response: reply.builtResponse)
+            log.record(
+                request, status: reply.status, source: reply.source + " (fault truncated)", scenario: reply.scenario, state: state,
+                response: reply.builtResponse)
             return queue(MHDResponse(truncating: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
         case .respond(let reply), .fault(_, let reply, _):  // a timeout fault never gets here: it is parked, then closed
             if reply.warning != nil { warn(reply, request) }
             if closing {
-                log.record(request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state,
-                           response: reply.builtResponse)
+                log.record(
+                    request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state,
+                    response: reply.builtResponse)
                 return queue(MHDResponse(closing: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
             }
             // One switch for what is logged and what is sent (the reply's accessors are calls into the core).
@@ -131,13 +148,15 @@ extension HTTPServer {
                 return MHD_queue_response(connection, UInt32(prepared.status), response)
             case .streamed(let streamed):
                 // Logged when the stream ends (how many pieces went, how it ended).
-                return queueStream(streamed.stream, built: streamed.head, scenario: reply.scenario, extraHeaders: extraHeaders, for: request,
-                                   connection: connection, state: state)
+                return queueStream(
+                    streamed.stream, built: streamed.head, scenario: reply.scenario, extraHeaders: extraHeaders, for: request,
+                    connection: connection, state: state)
             case .built(let built):
                 log.record(request, status: built.status, source: built.source, scenario: reply.scenario, state: state, response: built)
                 if let id = built.reuseID, let serving {
-                    return queue(serving.reusedResponse(id, { MHDResponse(built: built, extraHeaders: extraHeaders) }),
-                                 status: built.status, on: connection)
+                    return queue(
+                        serving.reusedResponse(id, { MHDResponse(built: built, extraHeaders: extraHeaders) }),
+                        status: built.status, on: connection)
                 }
                 return queue(MHDResponse(built: built, extraHeaders: extraHeaders), status: built.status, on: connection)
             }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CMicroHTTPD
 import MockdCore
@@ -12,8 +12,10 @@ import Synchronization
 /// once: `RequestHead`), the body (held as far as something reads it), then the `MockRequest`
 /// the core resolves; when resumed, what was left to do.
 extension HTTPServer {
-    func handle(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>?,
-                uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>, state: RequestState) -> MHD_Result {
+    func handle(
+        connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>, state: RequestState
+    ) -> MHD_Result {
         switch state.phase {
         case .new:
             state.phase = .receiving
@@ -28,8 +30,9 @@ extension HTTPServer {
         case .parked:
             // Resumed: carry out what the timer, the upstream call or shutdown left.
             guard let pending = state.pending.withLock({ $0 }) else { return .NO }
-            return execute(pending.resolution, for: pending.request, serving: pending.serving, admin: pending.admin,
-                           connection: connection, state: state)
+            return execute(
+                pending.resolution, for: pending.request, serving: pending.serving, admin: pending.admin,
+                connection: connection, state: state)
         case .answered:
             return .YES
         }
@@ -37,8 +40,10 @@ extension HTTPServer {
 
     /// The handler's first call: headers only. Refuse here (framing 400/501, 413); answer anything
     /// else on a later call, or libmicrohttpd closes the connection after the response.
-    private func readHead(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
-                          version: UnsafePointer<CChar>?, state: RequestState) -> MHD_Result {
+    private func readHead(
+        _ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>?, state: RequestState
+    ) -> MHD_Result {
         // The head-timeout tick closed this connection as the head completed: too late.
         guard connections.headComplete(connection, now: state.startNanoseconds) else { return .NO }
         let methodName = Self.method(method)
@@ -64,16 +69,19 @@ extension HTTPServer {
         let hasBody = framing.hasBody
         let declaredLength = framing.declaredLength
         if let bytes = declaredLength, bytes > configuration.maxBodyBytes {
-            return refuse(connection, method: methodName, url: url, state: state, status: 413,
-                          reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
+            return refuse(
+                connection, method: methodName, url: url, state: state, status: 413,
+                reason: "the body is \(bytes) bytes; the limit is \(configuration.maxBodyBytes) (--max-body-bytes)")
         }
         let path = String(validatingCString: url).map(Self.originForm)
         let serving = current.withLock { $0 }
         let keepLimit = bodyKeepLimit(path: path, serving: serving, hasBody: hasBody)
         // Consumed: the head's parts move into the reader, not copied (a retain and a release each).
-        state.reader = RequestReader(head: RequestHead(method: consume methodName, path: consume path, headers: consume headers, hasBody: hasBody,
-                                                       declaredLength: declaredLength, serving: consume serving),
-                                     keepLimit: keepLimit)
+        state.reader = RequestReader(
+            head: RequestHead(
+                method: consume methodName, path: consume path, headers: consume headers, hasBody: hasBody,
+                declaredLength: declaredLength, serving: consume serving),
+            keepLimit: keepLimit)
         if let bytes = declaredLength {
             // When it does not fit, the body is read and dropped, then answered 503: a client
             // that sends its whole body before reading (most do) gets the 503, not a reset.
@@ -104,33 +112,42 @@ extension HTTPServer {
             guard connections.bodyDone(connection, now: RequestState.monotonicNanoseconds()) else { return .NO }
         }
         if reader.tooLarge {
-            return refuse(connection, method: reader.head.method, url: url, state: state, status: 413,
-                          reason: "the chunked body exceeded \(configuration.maxBodyBytes) bytes (--max-body-bytes)")
+            return refuse(
+                connection, method: reader.head.method, url: url, state: state, status: 413,
+                reason: "the chunked body exceeded \(configuration.maxBodyBytes) bytes (--max-body-bytes)")
         }
         if reader.overBudget {
             let request = MockRequest(method: reader.head.method, path: reader.head.path ?? String(cString: url))
-            return execute(.respond(Reply(.built(bodyBudgetRefusal), scenario: "")), for: request, serving: nil,
-                           connection: connection, state: state)
+            return execute(
+                .respond(Reply(.built(bodyBudgetRefusal), scenario: "")), for: request, serving: nil,
+                connection: connection, state: state)
         }
         guard let path = reader.head.path else {
-            return refuse(connection, method: reader.head.method, url: url, state: state, status: 400,
-                          reason: "the path is not UTF-8 once percent-decoded")
+            return refuse(
+                connection, method: reader.head.method, url: url, state: state, status: 400,
+                reason: "the path is not UTF-8 once percent-decoded")
         }
         guard path.utf8.first == UInt8(ascii: "/") else {
-            return refuse(connection, method: reader.head.method, url: url, state: state, status: 400,
-                          reason: "the request target must be a path starting with '/' (or an absolute URL)")
+            return refuse(
+                connection, method: reader.head.method, url: url, state: state, status: 400,
+                reason: "the request target must be a path starting with '/' (or an absolute URL)")
         }
         let serving = reader.head.serving
-        let request = (consume reader).request(path: path, target: state.target,
-                                     query: state.target.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection))
-        return execute(serving.resolver.resolve(request, onSessionPort: state.sessionPort != nil), for: request, serving: serving,
-                       connection: connection, state: state)
+        let request = (consume reader).request(
+            path: path, target: state.target,
+            query: state.target.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection))
+        return execute(
+            serving.resolver.resolve(request, onSessionPort: state.sessionPort != nil), for: request, serving: serving,
+            connection: connection, state: state)
     }
 
     /// Answers a request that cannot be read (framing, limits) at once, with `Connection: close`.
-    private func refuse(_ connection: OpaquePointer, method: String, url: UnsafePointer<CChar>,
-                        state: RequestState, status: Int, reason: String) -> MHD_Result {
-        let request = MockRequest(method: method, path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)), as: UTF8.self))
+    private func refuse(
+        _ connection: OpaquePointer, method: String, url: UnsafePointer<CChar>,
+        state: RequestState, status: Int, reason: String
+    ) -> MHD_Result {
+        let request = MockRequest(
+            method: method, path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)), as: UTF8.self))
         return execute(.refuse(status: status, reason: reason), for: request, serving: nil, connection: connection, state: state)
     }
 

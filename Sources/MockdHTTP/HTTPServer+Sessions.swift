@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Logging
 package import MockdCore
@@ -51,15 +51,24 @@ extension HTTPServer: SessionPorts {
         }
         return sessions.withLock { sessions -> Result<SessionPort, SessionRefusal> in
             let id = id ?? nextSessionID(sessions)
-            if sessions[id] != nil { return .failure(SessionRefusal(status: 409, "session \(JSONText.quoted(id)) exists; DELETE /__mockd/sessions/\(id) first, or choose another id")) }
+            if sessions[id] != nil {
+                return .failure(
+                    SessionRefusal(
+                        status: 409, "session \(JSONText.quoted(id)) exists; DELETE /__mockd/sessions/\(id) first, or choose another id"))
+            }
             guard sessions.count < configuration.maxSessions else {
-                return .failure(SessionRefusal(status: 503, "\(sessions.count) sessions are open, the limit (--max-sessions \(configuration.maxSessions)); close one with DELETE /__mockd/sessions/ID"))
+                return .failure(
+                    SessionRefusal(
+                        status: 503,
+                        "\(sessions.count) sessions are open, the limit (--max-sessions \(configuration.maxSessions)); close one with DELETE /__mockd/sessions/ID"
+                    ))
             }
             let listener = SessionListener(server: self, id: id)
             let used = Set(sessions.values.map(\.port.port))
             let candidates = configuration.sessionPorts.map { range in range.filter { !used.contains($0) } } ?? [0]
             for port in candidates {
-                guard let daemon = Daemon(on: host.with(port: port), configuration: configuration, server: self, sessionPort: listener) else { continue }
+                guard let daemon = Daemon(on: host.with(port: port), configuration: configuration, server: self, sessionPort: listener)
+                else { continue }
                 let open = SessionPort(id: id, port: daemon.boundPort, baseURL: "http://\(host.hostText):\(daemon.boundPort)")
                 sessions[id] = OpenSession(port: open, daemon: daemon)
                 logger.info("session port opened", metadata: ["mockd.session": "\(id)", "mockd.url": "\(open.baseURL)"])

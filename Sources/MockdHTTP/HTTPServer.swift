@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 package import Logging
 package import MockdCore
@@ -58,31 +58,39 @@ package final class HTTPServer: Sendable {
     /// every retain and release of it, several per request, down the runtime's slow path.)
     weak let reloads: (any Reloading)?
 
-    package init(configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
-                journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil, reloads: (any Reloading)? = nil,
-                mockWriter: (any MockFileWriting)? = nil) {
+    package init(
+        configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
+        journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil, reloads: (any Reloading)? = nil,
+        mockWriter: (any MockFileWriting)? = nil
+    ) {
         self.configuration = configuration
         self.runtime = runtime
         self.logger = logger
         self.journal = journal
         self.mockWriter = mockWriter
-        self.log = RequestLog(logger: logger, journal: journal, news: news, requestWaits: requestWaits, redactsCredentials: configuration.redactsJournalCredentials)
+        self.log = RequestLog(
+            logger: logger, journal: journal, news: news, requestWaits: requestWaits,
+            redactsCredentials: configuration.redactsJournalCredentials)
         self.parking = ParkingLot(limit: configuration.maxParked)
         self.missHandler = missHandler
         self.reloads = reloads
         self.bodyBudget = BodyBudget(limit: configuration.maxBodyMemoryBytes)
-        self.connections = ConnectionGuard(headTimeoutSeconds: configuration.headTimeoutSeconds, minimumBodyRate: configuration.minimumBodyRate,
-                                           bodyRateWindowSeconds: configuration.bodyRateWindowSeconds, logger: logger)
-        self.current = Lock(ServingState(snapshot: snapshot, runtime: runtime,
-                                          policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
-                                          extraHeaders: configuration.corsHeaders))
+        self.connections = ConnectionGuard(
+            headTimeoutSeconds: configuration.headTimeoutSeconds, minimumBodyRate: configuration.minimumBodyRate,
+            bodyRateWindowSeconds: configuration.bodyRateWindowSeconds, logger: logger)
+        self.current = Lock(
+            ServingState(
+                snapshot: snapshot, runtime: runtime,
+                policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
+                extraHeaders: configuration.corsHeaders))
     }
 
     /// What the core weighs against the snapshot for this server.
     static func policy(_ configuration: ServerConfiguration, forwardsMisses: Bool) -> ResolutionPolicy {
-        ResolutionPolicy(globalDelay: configuration.globalDelay, answersPreflight: configuration.cors, adminEnabled: configuration.adminEnabled,
-                         adminAccess: AdminAccess(allowedHosts: configuration.allowedHosts, token: configuration.adminToken),
-                         forwardsMisses: forwardsMisses)
+        ResolutionPolicy(
+            globalDelay: configuration.globalDelay, answersPreflight: configuration.cors, adminEnabled: configuration.adminEnabled,
+            adminAccess: AdminAccess(allowedHosts: configuration.allowedHosts, token: configuration.adminToken),
+            forwardsMisses: forwardsMisses)
     }
 
     /// The port actually bound (useful with port 0).
@@ -98,8 +106,9 @@ package final class HTTPServer: Sendable {
     /// Swaps in a new snapshot. Requests already resolved finish with the old one. With
     /// `failedReload` (the last good snapshot again, after a reload that failed) every answer says so.
     package func install(_ snapshot: Snapshot, failedReload: FailedReload? = nil) {
-        let next = ServingState(snapshot: snapshot, runtime: runtime, policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
-                                extraHeaders: configuration.corsHeaders, failedReload: failedReload)
+        let next = ServingState(
+            snapshot: snapshot, runtime: runtime, policy: Self.policy(configuration, forwardsMisses: missHandler != nil),
+            extraHeaders: configuration.corsHeaders, failedReload: failedReload)
         current.withLock { $0 = next }
         // What requests wrote stays across a reload, unless the seed it grew from changed.
         for path in runtime.resources.adopt(snapshot.resources) {
@@ -127,8 +136,9 @@ package final class HTTPServer: Sendable {
                 let code = bound.bindError() ?? errno
                 let reason = String(cString: strerror(code))
                 started.removeAll()
-                throw .cannotListen(address: bound.hostText, port: port,
-                                    reason: code == EADDRINUSE ? "the port is in use (another mockd? try --port 0)" : reason)
+                throw .cannotListen(
+                    address: bound.hostText, port: port,
+                    reason: code == EADDRINUSE ? "the port is in use (another mockd? try --port 0)" : reason)
             }
             port = daemon.boundPort
             started.append(daemon)
@@ -144,13 +154,15 @@ package final class HTTPServer: Sendable {
     /// on every answer closes its connection, so keep-alive clients cannot hold the drain open.
     /// Blocks the calling thread: call it from a thread of its own, not the cooperative pool.
     package func shutdown(timeout: Duration = .seconds(10)) {
-        let stopping = daemons.withLock { daemons in
-            defer { daemons = [] }
-            return daemons
-        } + sessions.withLock { sessions in
-            defer { sessions = [:] }
-            return sessions.values.map(\.daemon)
-        }
+        let stopping =
+            daemons.withLock { daemons in
+                defer { daemons = [] }
+                return daemons
+            }
+            + sessions.withLock { sessions in
+                defer { sessions = [:] }
+                return sessions.values.map(\.daemon)
+            }
         guard !stopping.isEmpty else { return }
         connections.stop()
         // The daemons must outlive the drain: each one stops when released (`Daemon.deinit`),

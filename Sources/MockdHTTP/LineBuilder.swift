@@ -37,8 +37,10 @@ struct LineBuilder {
     }
 
     /// Builds a line of at most `maximumLength` bytes (on the stack when small) and hands over its bytes.
-    static func build<Result>(maximumLength: Int, _ fill: (inout LineBuilder) -> Void,
-                              then use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    static func build<Result>(
+        maximumLength: Int, _ fill: (inout LineBuilder) -> Void,
+        then use: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { memory in
             var line = LineBuilder(memory)
             fill(&line)

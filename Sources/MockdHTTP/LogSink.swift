@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Dispatch
 import Logging
@@ -9,7 +9,6 @@ import MockdCore
 import MockdSystem
 import MockdLock
 import Synchronization
-
 
 /// Where log lines go: a file descriptor (stderr), written in batches.
 ///

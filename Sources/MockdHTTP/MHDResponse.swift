@@ -16,8 +16,9 @@ final class MHDResponse: Sendable {
     static func make(prepared: PreparedResponse, extraHeaders: [HTTPHeader]) -> OpaquePointer? {
         let body = prepared.body
         let context = Unmanaged.passRetained(body).toOpaque()
-        guard let raw = MHD_create_response_from_buffer_with_free_callback_cls(
-            body.count, UnsafeMutableRawPointer(mutating: body.bytes.baseAddress), releaseResponseBody, context)
+        guard
+            let raw = MHD_create_response_from_buffer_with_free_callback_cls(
+                body.count, UnsafeMutableRawPointer(mutating: body.bytes.baseAddress), releaseResponseBody, context)
         else {
             Unmanaged<ResponseBody>.fromOpaque(context).release()
             return nil
@@ -112,7 +113,9 @@ final class TruncatedBody: Sendable {
     init(bytes: [UInt8]) { self.bytes = bytes }
 }
 
-private func readTruncated(_ context: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+private func readTruncated(_ context: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int)
+    -> Int
+{
     guard let context, let buffer else { return -2 }
     let body = Unmanaged<TruncatedBody>.fromOpaque(context).takeUnretainedValue()
     let start = Int(position)

@@ -1,14 +1,13 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Dispatch
 package import Logging
 import MockdCore
 import MockdSystem
 import MockdLock
-
 
 /// mockd's log handler: one line per event, as text or JSON, with the access-log fields
 /// (`method`, `path`, `status`, `source`, `durationMs`) laid out for reading.

@@ -42,8 +42,10 @@ final class NewsFeed: Sendable {
     /// Waits for news until `timeout`, then `deliver`s `answer()` exactly once, on the feed's
     /// queue. A waiter that has news already is answered with the next delivery, not at once:
     /// a dashboard polling in a loop under load gets at most one answer per `cadence`.
-    func wait(question: String, timeout: Duration, hasNews: @escaping @Sendable () -> Bool,
-              answer: @escaping @Sendable () -> BuiltResponse, deliver: @escaping @Sendable (BuiltResponse) -> Void) {
+    func wait(
+        question: String, timeout: Duration, hasNews: @escaping @Sendable () -> Bool,
+        answer: @escaping @Sendable () -> BuiltResponse, deliver: @escaping @Sendable (BuiltResponse) -> Void
+    ) {
         let key = nextKey.add(1, ordering: .relaxed).newValue
         waiters.withLock { waiters in
             waiters[key] = Waiter(question: question, hasNews: hasNews, answer: answer, deliver: deliver)

@@ -19,7 +19,8 @@ package final class RateLimitedWarning: Sendable {
 
     package init(what: String, interval: Duration = .seconds(10)) {
         self.what = what
-        self.intervalNanoseconds = UInt64(interval.components.seconds) * 1_000_000_000 + UInt64(interval.components.attoseconds / 1_000_000_000)
+        self.intervalNanoseconds =
+            UInt64(interval.components.seconds) * 1_000_000_000 + UInt64(interval.components.attoseconds / 1_000_000_000)
     }
 
     /// The line to log for one more occurrence at `now` (monotonic ns), or nil to stay quiet.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Logging
 import MockdCore
@@ -40,7 +40,8 @@ final class RequestLog: Sendable {
 
     /// `status` 0: no answer was sent (the connection was closed or reset). `response`: an
     /// answer built for this request, which the journal keeps for the dashboard.
-    func record(_ request: MockRequest, status: Int, source: String, scenario: String, state: RequestState, response: BuiltResponse? = nil) {
+    func record(_ request: MockRequest, status: Int, source: String, scenario: String, state: RequestState, response: BuiltResponse? = nil)
+    {
         let monotonic = RequestState.monotonicNanoseconds()
         state.loggedNanoseconds = monotonic
         let micros = (monotonic - state.startNanoseconds) / 1000
@@ -49,8 +50,9 @@ final class RequestLog: Sendable {
         if logsRequests {
             // One metadata value carrying typed fields: the handler lays it out as text or JSON,
             // and a request costs one small dictionary instead of five hashed keys.
-            let record = AccessRecord(method: request.method, path: request.path, status: status, source: source, durationMicroseconds: micros,
-                                      query: request.rawQuery, scenario: scenario, session: session)
+            let record = AccessRecord(
+                method: request.method, path: request.path, status: status, source: source, durationMicroseconds: micros,
+                query: request.rawQuery, scenario: scenario, session: session)
             if let accessWriter {
                 accessWriter.write(record, at: time)
             } else {
@@ -59,12 +61,13 @@ final class RequestLog: Sendable {
         }
         guard journal.isEnabled, !AdminAPI.isAdminPath(request.path) else { return }
         let truncated = request.body.count > journal.bodyLimit
-        journal.append(RequestJournal.Entry(
-            time: Self.seconds(time), method: request.method, path: request.path, query: request.rawQuery,
-            headers: redactsCredentials ? CredentialRedactor.redact(request.headers) : request.headers,
-            body: truncated ? Array(request.body.prefix(journal.bodyLimit)) : request.body, bodyTruncated: truncated,
-            scenario: scenario, session: session, source: source, status: status, durationMicroseconds: micros,
-            response: response.map(journaled)))
+        journal.append(
+            RequestJournal.Entry(
+                time: Self.seconds(time), method: request.method, path: request.path, query: request.rawQuery,
+                headers: redactsCredentials ? CredentialRedactor.redact(request.headers) : request.headers,
+                body: truncated ? Array(request.body.prefix(journal.bodyLimit)) : request.body, bodyTruncated: truncated,
+                scenario: scenario, session: session, source: source, status: status, durationMicroseconds: micros,
+                response: response.map(journaled)))
         news.announce()
         requestWaits.announce()
     }

@@ -45,7 +45,8 @@ struct RequestReader: Sendable {
     /// The request for the core, once the body is in (the headers and the body move into it).
     /// `query`: the decoded arguments (read from libmicrohttpd only when there is a query).
     consuming func request(path: String, target: RequestTarget, query: [(name: String, value: String?)]) -> MockRequest {
-        MockRequest(method: head.method, path: path, query: query, rawQuery: target.rawQuery, headers: head.headers, body: body,
-                    rawPath: target.rawPath.map(HTTPServer.originForm))
+        MockRequest(
+            method: head.method, path: path, query: query, rawQuery: target.rawQuery, headers: head.headers, body: body,
+            rawPath: target.rawPath.map(HTTPServer.originForm))
     }
 }

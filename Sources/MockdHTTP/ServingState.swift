@@ -20,7 +20,8 @@ final class ServingState: Sendable {
     /// repeated miss costs a lookup, not a new response. Bounded like the core's cache.
     private let reused = Lock<[Int: MHDResponse]>([:])
 
-    init(snapshot: Snapshot, runtime: RuntimeState, policy: ResolutionPolicy, extraHeaders: [HTTPHeader], failedReload: FailedReload? = nil) {
+    init(snapshot: Snapshot, runtime: RuntimeState, policy: ResolutionPolicy, extraHeaders: [HTTPHeader], failedReload: FailedReload? = nil)
+    {
         self.snapshot = snapshot
         self.resolver = Resolver(snapshot: snapshot, state: runtime, policy: policy, failedReload: failedReload)
         self.extraHeaders = extraHeaders
@@ -35,8 +36,9 @@ final class ServingState: Sendable {
         let slot = responses + prepared.id
         if let made = OpaquePointer(bitPattern: slot.pointee.load(ordering: .acquiring)) { return made }
         guard let made = MHDResponse.make(prepared: prepared, extraHeaders: extraHeaders) else { return nil }
-        let (exchanged, original) = slot.pointee.compareExchange(expected: 0, desired: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(made))),
-                                                                  ordering: .acquiringAndReleasing)
+        let (exchanged, original) = slot.pointee.compareExchange(
+            expected: 0, desired: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(made))),
+            ordering: .acquiringAndReleasing)
         if exchanged { return made }
         MHD_destroy_response(made)
         return OpaquePointer(bitPattern: original)

@@ -36,8 +36,10 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
 
     static let longestPark = Duration.seconds(1)
 
-    init(_ stream: ResponseStream, server: HTTPServer, state: RequestState, connection: OpaquePointer, request: MockRequest,
-         status: Int, source: String, scenario: String) {
+    init(
+        _ stream: ResponseStream, server: HTTPServer, state: RequestState, connection: OpaquePointer, request: MockRequest,
+        status: Int, source: String, scenario: String
+    ) {
         self.stream = stream
         self.server = server
         self.state = state
@@ -76,7 +78,10 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
                 }
                 // Resumed by the timer, the reader is asked again. At most a second at a time: a
                 // suspended connection is not watched, so a client that left is seen within two.
-                if left > .zero, server.parking.park(state, connection: connection, .timer(min(left, Self.longestPark), then: .close(reason: "stream"))) == .parked {
+                if left > .zero,
+                    server.parking.park(state, connection: connection, .timer(min(left, Self.longestPark), then: .close(reason: "stream")))
+                        == .parked
+                {
                     return 0
                 }
             }
@@ -116,8 +121,9 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
     func log(ending: String) {
         guard !logged else { return }
         logged = true
-        server.log.record(request, status: status, source: "\(source) (stream: \(next) of \(stream.defined) \(stream.unit), \(ending))",
-                          scenario: scenario, state: state)
+        server.log.record(
+            request, status: status, source: "\(source) (stream: \(next) of \(stream.defined) \(stream.unit), \(ending))",
+            scenario: scenario, state: state)
     }
 
     /// libmicrohttpd is done with the response: a client that left before the end is logged now.
@@ -128,10 +134,13 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
 
 extension HTTPServer {
     /// Queues a stream's response: its headers now, its pieces as they come due.
-    func queueStream(_ stream: ResponseStream, built: BuiltResponse, scenario: String, extraHeaders: [HTTPHeader],
-                     for request: MockRequest, connection: OpaquePointer, state: RequestState) -> MHD_Result {
-        let answer = StreamedAnswer(stream, server: self, state: state, connection: connection, request: request,
-                                    status: built.status, source: built.source, scenario: scenario)
+    func queueStream(
+        _ stream: ResponseStream, built: BuiltResponse, scenario: String, extraHeaders: [HTTPHeader],
+        for request: MockRequest, connection: OpaquePointer, state: RequestState
+    ) -> MHD_Result {
+        let answer = StreamedAnswer(
+            stream, server: self, state: state, connection: connection, request: request,
+            status: built.status, source: built.source, scenario: scenario)
         let context = Unmanaged.passRetained(answer).toOpaque()
         // Unknown size: chunked transfer encoding, each piece sent as it is read.
         guard let raw = MHD_create_response_from_callback(UInt64.max, 4096, readStream, context, releaseStream) else {
@@ -145,7 +154,8 @@ extension HTTPServer {
     }
 }
 
-private func readStream(_ context: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+private func readStream(_ context: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int
+{
     guard let context, let buffer else { return -2 }
     return Unmanaged<StreamedAnswer>.fromOpaque(context).takeUnretainedValue().fill(buffer, max: max)
 }

@@ -1,11 +1,10 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import MockdLock
 import Synchronization
-
 
 /// UTC timestamps with milliseconds; the formatted second is cached, as most lines share it.
 enum Timestamp {

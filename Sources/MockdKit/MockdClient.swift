@@ -1,6 +1,6 @@
 public import Foundation
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// A client for mockd's admin API (`/__mockd/…` on the main port): sessions, scenarios, resets,
@@ -158,9 +158,11 @@ public struct MockdClient: Sendable {
     ///   - session: The session it answers for; `nil` answers everyone.
     ///   - encoder: The encoder for `json` (set its key strategy for snake_case APIs).
     @discardableResult
-    public func stub<Body: Encodable>(method: String = "GET", path: String, status: Int = 200, json: Body,
-                                      headers: [String: String] = [:], session: String? = nil,
-                                      encoder: JSONEncoder = JSONEncoder()) async throws -> MockdStub {
+    public func stub<Body: Encodable>(
+        method: String = "GET", path: String, status: Int = 200, json: Body,
+        headers: [String: String] = [:], session: String? = nil,
+        encoder: JSONEncoder = JSONEncoder()
+    ) async throws -> MockdStub {
         let body = try encoder.encode(json)
         return try await stub(route: Self.route(method: method, path: path, status: status, headers: headers, body: body), session: session)
     }
@@ -168,8 +170,10 @@ public struct MockdClient: Sendable {
     /// Adds a stub that answers `method path` with `status`, `headers` and no body (an error
     /// status, for one): `POST /__mockd/stubs`.
     @discardableResult
-    public func stub(method: String = "GET", path: String, status: Int, headers: [String: String] = [:],
-                     session: String? = nil) async throws -> MockdStub {
+    public func stub(
+        method: String = "GET", path: String, status: Int, headers: [String: String] = [:],
+        session: String? = nil
+    ) async throws -> MockdStub {
         try await stub(route: Self.route(method: method, path: path, status: status, headers: headers, body: nil), session: session)
     }
 
@@ -228,8 +232,10 @@ extension MockdClient {
     }
 
     /// Sends one admin call and returns the body of a 2xx answer.
-    private func send(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
-                      timeout: TimeInterval? = nil) async throws -> Data {
+    private func send(
+        _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
+        timeout: TimeInterval? = nil
+    ) async throws -> Data {
         var request = URLRequest(url: endpoint(path, query: query))
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")

@@ -75,7 +75,8 @@ struct ExampleGenerator {
                 if !required, depth >= Self.depthBound { continue }
                 members.append((property.name, value(property.schema, depth: depth + 1)))
             }
-            for name in schema.required where !members.contains(where: { $0.key == name }) && !schema.properties.contains(where: { $0.name == name }) {
+            for name in schema.required
+            where !members.contains(where: { $0.key == name }) && !schema.properties.contains(where: { $0.name == name }) {
                 members.append((name, .string("value")))
             }
             return .object(members)
@@ -104,8 +105,17 @@ struct ExampleGenerator {
 
     static func merge(_ base: Schema, _ other: Schema) -> Schema {
         var result = base
-        if let types = other.types { result.types = result.types.map { mine in mine.filter { types.contains($0) || ($0 == .number && types.contains(.integer)) }.map { $0 == .number && types.contains(.integer) ? .integer : $0 } } ?? types }
-        for property in other.properties where !result.properties.contains(where: { $0.name == property.name }) { result.properties.append(property) }
+        if let types = other.types {
+            result.types =
+                result.types.map { mine in
+                    mine.filter { types.contains($0) || ($0 == .number && types.contains(.integer)) }.map {
+                        $0 == .number && types.contains(.integer) ? .integer : $0
+                    }
+                } ?? types
+        }
+        for property in other.properties where !result.properties.contains(where: { $0.name == property.name }) {
+            result.properties.append(property)
+        }
         for name in other.required where !result.required.contains(name) { result.required.append(name) }
         result.enumValues = result.enumValues ?? other.enumValues
         result.constValue = result.constValue ?? other.constValue
@@ -151,7 +161,9 @@ struct ExampleGenerator {
         let low = schema.minimum ?? schema.exclusiveMinimum.map { $0 + 0.5 } ?? -Double.greatestFiniteMagnitude
         let high = schema.maximum ?? schema.exclusiveMaximum.map { $0 - 0.5 } ?? Double.greatestFiniteMagnitude
         var chosen = min(max(0, low), high)
-        if random != nil, low <= high { chosen = Double.random(in: max(low, -1000)...max(min(high, 1000), max(low, -1000)), using: &random!) }
+        if random != nil, low <= high {
+            chosen = Double.random(in: max(low, -1000)...max(min(high, 1000), max(low, -1000)), using: &random!)
+        }
         if let step = schema.multipleOf { chosen = (chosen / step).rounded(.up) * step }
         return .number(chosen)
     }

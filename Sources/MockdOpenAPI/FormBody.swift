@@ -23,7 +23,9 @@ enum FormBody {
             let byte = bytes[index]
             if byte == UInt8(ascii: "+") {
                 result.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = hex(bytes[index + 1]),
+                let low = hex(bytes[index + 2])
+            {
                 result.append(high << 4 | low)
                 index += 2
             } else {

@@ -22,9 +22,10 @@ enum Formats {
             return first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") && !bytes.contains(UInt8(ascii: " "))
         case "ipv4":
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-            return parts.count == 4 && parts.allSatisfy { part in
-                part.count <= 3 && Int(part).map { (0...255).contains($0) && (part == "0" || !part.hasPrefix("0")) } == true
-            }
+            return parts.count == 4
+                && parts.allSatisfy { part in
+                    part.count <= 3 && Int(part).map { (0...255).contains($0) && (part == "0" || !part.hasPrefix("0")) } == true
+                }
         case "byte":
             // Base64 (RFC 4648): groups of four from its alphabet, `=` padding only at the end.
             guard bytes.count % 4 == 0 else { return false }
@@ -69,8 +70,9 @@ enum Formats {
     private static func isDate(_ bytes: ArraySlice<UInt8>) -> Bool {
         let start = bytes.startIndex
         guard bytes.count == 10, bytes[start + 4] == UInt8(ascii: "-"), bytes[start + 7] == UInt8(ascii: "-"),
-              let year = digits(bytes[start..<start + 4]), let month = digits(bytes[start + 5..<start + 7]),
-              let day = digits(bytes[start + 8..<start + 10]), (1...12).contains(month) else { return false }
+            let year = digits(bytes[start..<start + 4]), let month = digits(bytes[start + 5..<start + 7]),
+            let day = digits(bytes[start + 8..<start + 10]), (1...12).contains(month)
+        else { return false }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         return (1...days).contains(day)
@@ -80,8 +82,9 @@ enum Formats {
     private static func isTime(_ bytes: ArraySlice<UInt8>) -> Bool {
         var index = bytes.startIndex
         guard bytes.count >= 9, let hour = digits(bytes[index..<index + 2]), bytes[index + 2] == UInt8(ascii: ":"),
-              let minute = digits(bytes[index + 3..<index + 5]), bytes[index + 5] == UInt8(ascii: ":"),
-              let second = digits(bytes[index + 6..<index + 8]), hour < 24, minute < 60, second <= 60 else { return false }
+            let minute = digits(bytes[index + 3..<index + 5]), bytes[index + 5] == UInt8(ascii: ":"),
+            let second = digits(bytes[index + 6..<index + 8]), hour < 24, minute < 60, second <= 60
+        else { return false }
         index += 8
         if bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -91,8 +94,9 @@ enum Formats {
         }
         if bytes[index] | 0x20 == UInt8(ascii: "z") { return index + 1 == bytes.endIndex }
         guard bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), bytes.endIndex - index == 6,
-              let offsetHour = digits(bytes[index + 1..<index + 3]), bytes[index + 3] == UInt8(ascii: ":"),
-              let offsetMinute = digits(bytes[index + 4..<index + 6]) else { return false }
+            let offsetHour = digits(bytes[index + 1..<index + 3]), bytes[index + 3] == UInt8(ascii: ":"),
+            let offsetMinute = digits(bytes[index + 4..<index + 6])
+        else { return false }
         return offsetHour < 24 && offsetMinute < 60
     }
 }

@@ -1,9 +1,9 @@
 import MockdCore
 import Yams
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Adds the YAML line to diagnostics that name a JSON pointer (`#/paths/~1pets/get (line 12)`).

@@ -35,7 +35,6 @@ package struct OpenAPIDocument: OperationSource {
         return [home] + folders.dropFirst().sorted()
     }
 
-
     /// Spelt as `$ref`s are resolved against the document's path (`..` folded where it can be).
     static func folder(_ folder: String, isInside home: String) -> Bool {
         if folder == home { return true }
@@ -51,13 +50,16 @@ package struct OpenAPIDocument: OperationSource {
         var kind = "openapi"
         let operations = build(into: &builder, diagnostics: &diagnostics, kind: &kind, checkExamples: checkExamples)
         if !diagnostics.isEmpty { diagnostics = LineFinder.addLines(to: diagnostics) }
-        var loaded = OperationSources.Loaded(operations: operations, diagnostics: diagnostics, document: "\(kind) \(displayName)", validation: validation)
+        var loaded = OperationSources.Loaded(
+            operations: operations, diagnostics: diagnostics, document: "\(kind) \(displayName)", validation: validation)
         loaded.queryOverrides = queryOverrides
         return loaded
     }
 
     /// `kind` becomes `postman` when the file is a Postman collection.
-    func build(into builder: inout ResponseBuilder, diagnostics: inout [Diagnostic], kind: inout String, checkExamples: Bool = false) -> [APIOperation] {
+    func build(into builder: inout ResponseBuilder, diagnostics: inout [Diagnostic], kind: inout String, checkExamples: Bool = false)
+        -> [APIOperation]
+    {
         var root: JSONValue
         do {
             root = try DocumentReader.read(path: path)
@@ -78,11 +80,16 @@ package struct OpenAPIDocument: OperationSource {
         if isSwagger2 {
             root = Swagger2Converter.convert(root)
             openAPI30 = true
-        } else if let version = root["openapi"]?.stringValue, version.hasPrefix("3.0") || version.hasPrefix("3.1") || version.hasPrefix("3.2") {
+        } else if let version = root["openapi"]?.stringValue,
+            version.hasPrefix("3.0") || version.hasPrefix("3.1") || version.hasPrefix("3.2")
+        {
             openAPI30 = version.hasPrefix("3.0")
         } else {
             let found = root["openapi"].map(\.serialized) ?? root["swagger"].map(\.serialized) ?? "neither `openapi` nor `swagger`"
-            diagnostics.append(Diagnostic(file: path, location: "#/openapi", "expected openapi 3.0.x or 3.1.x, swagger 2.0, or a Postman collection (info.schema), found \(found)"))
+            diagnostics.append(
+                Diagnostic(
+                    file: path, location: "#/openapi",
+                    "expected openapi 3.0.x or 3.1.x, swagger 2.0, or a Postman collection (info.schema), found \(found)"))
             return []
         }
         // OpenAPIKit reads 3.x only; a Swagger 2.0 document is checked as converted, by mockd.
@@ -90,19 +97,25 @@ package struct OpenAPIDocument: OperationSource {
             diagnostics += StructureCheck.problems(root, file: path, openAPI30: openAPI30)
         }
         let documents = Documents(root: path, value: root)
-        var context = OperationBuilder(documents: documents, compiler: SchemaCompiler(documents: documents, openAPI30: openAPI30),
-                                       document: displayName, file: path, basePath: Self.basePath(root), root: root, checkExamples: checkExamples)
+        var context = OperationBuilder(
+            documents: documents, compiler: SchemaCompiler(documents: documents, openAPI30: openAPI30),
+            document: displayName, file: path, basePath: Self.basePath(root), root: root, checkExamples: checkExamples)
         let operations = context.operations(into: &builder)
         diagnostics += context.diagnostics
         for problem in context.compiler.problems {
-            diagnostics.append(Diagnostic(problem.isError ? .error : .warning, file: problem.location.file, location: problem.location.description, problem.message))
+            diagnostics.append(
+                Diagnostic(
+                    problem.isError ? .error : .warning, file: problem.location.file, location: problem.location.description,
+                    problem.message))
         }
         readFiles.paths = documents.paths
         for (file, reason) in documents.failures.sorted(by: { $0.key < $1.key }) {
             diagnostics.append(Diagnostic(file: file, "a $ref names this file: \(reason)"))
         }
         if operations.isEmpty, root["paths"]?.objectValue?.isEmpty ?? true {
-            diagnostics.append(Diagnostic(.warning, file: path, location: "#/paths", "no paths: nothing to serve (webhooks and components are not served)"))
+            diagnostics.append(
+                Diagnostic(.warning, file: path, location: "#/paths", "no paths: nothing to serve (webhooks and components are not served)")
+            )
         }
         return operations
     }

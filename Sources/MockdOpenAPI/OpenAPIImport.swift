@@ -21,10 +21,14 @@ package enum OpenAPIImport {
                 // A file cannot carry headers: an answer with documented headers (a required
                 // rate limit, an ETag example) is a route, so the import sends what serving would.
                 if index == 0, !operation.pathTemplate.contains("{"), status == 200, isJSON(prepared.contentType),
-                   prepared.customHeaders.isEmpty,
-                   let json = try? JSONParser.parse(prepared.body.array) {
-                    plan.files.append((MockFileName.forRequest(method: operation.method, path: operation.pathTemplate),
-                                       Array((json.prettyPrinted + "\n").utf8)))
+                    prepared.customHeaders.isEmpty,
+                    let json = try? JSONParser.parse(prepared.body.array)
+                {
+                    plan.files.append(
+                        (
+                            MockFileName.forRequest(method: operation.method, path: operation.pathTemplate),
+                            Array((json.prettyPrinted + "\n").utf8)
+                        ))
                 } else {
                     let scenario: String? = index == 0 ? nil : "status-\(status)"
                     plan.routes.append(route(operation, path: path, status: status, prepared, scenario: scenario))
@@ -47,7 +51,9 @@ package enum OpenAPIImport {
     static func routePath(_ template: String) -> String {
         let segments = template.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
             guard segment.contains("{") else { return String(segment) }
-            if segment.hasPrefix("{"), segment.hasSuffix("}"), segment.filter({ $0 == "{" }).count == 1 { return ":" + segment.dropFirst().dropLast() }
+            if segment.hasPrefix("{"), segment.hasSuffix("}"), segment.filter({ $0 == "{" }).count == 1 {
+                return ":" + segment.dropFirst().dropLast()
+            }
             return "*"
         }
         return segments.joined(separator: "/")
@@ -62,15 +68,19 @@ package enum OpenAPIImport {
         var response: [(key: String, value: JSONValue)] = [("status", .number(status))]
         var headers = prepared.customHeaders.map { (key: $0.name, value: JSONValue.string($0.value)) }
         let json = isJSON(prepared.contentType) ? try? JSONParser.parse(prepared.body.array) : nil
-        if let type = prepared.contentType, json == nil || type != "application/json" { headers.insert((key: "Content-Type", value: .string(type)), at: 0) }
+        if let type = prepared.contentType, json == nil || type != "application/json" {
+            headers.insert((key: "Content-Type", value: .string(type)), at: 0)
+        }
         if !headers.isEmpty { response.append(("headers", .object(headers))) }
         if let json {
             response.append(("json", json))
         } else if prepared.body.count > 0 {
             response.append(("text", .string(String(decoding: prepared.body.array, as: UTF8.self))))
         }
-        var route: [(key: String, value: JSONValue)] = [("name", .string(operation.source + (scenario.map { " (\($0))" } ?? ""))),
-                                                         ("method", .string(operation.method)), ("path", .string(path))]
+        var route: [(key: String, value: JSONValue)] = [
+            ("name", .string(operation.source + (scenario.map { " (\($0))" } ?? ""))),
+            ("method", .string(operation.method)), ("path", .string(path)),
+        ]
         if let scenario { route.append(("scenario", .string(scenario))) }
         route.append(("response", .object(response)))
         return .object(route)

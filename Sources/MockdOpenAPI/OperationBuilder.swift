@@ -20,14 +20,17 @@ struct OperationBuilder {
         for item in root["paths"]?.objectValue ?? [] {
             let itemLocation = paths.appending(item.key)
             guard let (pathItem, pathLocation) = documents.dereference(item.value, at: itemLocation) else {
-                diagnostics.append(Diagnostic(file: file, location: itemLocation.description, "unresolved $ref \(item.value["$ref"]?.stringValue ?? "")"))
+                diagnostics.append(
+                    Diagnostic(file: file, location: itemLocation.description, "unresolved $ref \(item.value["$ref"]?.stringValue ?? "")"))
                 continue
             }
             let shared = pathItem["parameters"]?.arrayValue ?? []
             for method in Self.methods {
                 guard let operation = pathItem[method] else { continue }
                 let location = pathLocation.appending(method)
-                if let built = build(method: method.uppercased(), path: item.key, operation, at: location, shared: (shared, pathLocation), into: &builder) {
+                if let built = build(
+                    method: method.uppercased(), path: item.key, operation, at: location, shared: (shared, pathLocation), into: &builder)
+                {
                     result.append(built)
                 }
             }
@@ -35,8 +38,10 @@ struct OperationBuilder {
         return result
     }
 
-    private mutating func build(method: String, path: String, _ operation: JSONValue, at location: Location,
-                                shared: ([JSONValue], Location), into builder: inout ResponseBuilder) -> APIOperation? {
+    private mutating func build(
+        method: String, path: String, _ operation: JSONValue, at location: Location,
+        shared: ([JSONValue], Location), into builder: inout ResponseBuilder
+    ) -> APIOperation? {
         let source = "openapi \(document) \(method) \(path)"
         let fullPath = basePath + (path.hasPrefix("/") ? path : "/" + path)
         var responses: [OperationResponse] = []
@@ -44,7 +49,9 @@ struct OperationBuilder {
         for (offset, entry) in Self.ordered(documented).enumerated() {
             let responseLocation = location.appending("responses", entry.key)
             guard let (response, at) = documents.dereference(entry.value, at: responseLocation) else {
-                diagnostics.append(Diagnostic(file: file, location: responseLocation.description, "unresolved $ref \(entry.value["$ref"]?.stringValue ?? "")"))
+                diagnostics.append(
+                    Diagnostic(
+                        file: file, location: responseLocation.description, "unresolved $ref \(entry.value["$ref"]?.stringValue ?? "")"))
                 continue
             }
             let status = Self.status(entry.key)
@@ -54,16 +61,20 @@ struct OperationBuilder {
             responses.append(prepared)
         }
         if responses.isEmpty {
-            diagnostics.append(Diagnostic(.warning, file: file, location: location.appending("responses").description,
-                                          "\(method) \(path) documents no response: answered with 501"))
-            let prepared = builder.prepare(status: 501, contentType: ContentType.json, headers: [],
-                                           body: ResponseBody(Array("{\"error\":\"\(method) \(path) documents no response\"}\n".utf8)),
-                                           source: "\(source) no response")
+            diagnostics.append(
+                Diagnostic(
+                    .warning, file: file, location: location.appending("responses").description,
+                    "\(method) \(path) documents no response: answered with 501"))
+            let prepared = builder.prepare(
+                status: 501, contentType: ContentType.json, headers: [],
+                body: ResponseBody(Array("{\"error\":\"\(method) \(path) documents no response\"}\n".utf8)),
+                source: "\(source) no response")
             responses.append(OperationResponse(status: 501, prepared: prepared))
         }
         let validator = RequestValidatorBuilder.build(operation, at: location, shared: shared, builder: &self)
-        return APIOperation(method: method, pathTemplate: fullPath, responses: responses, validator: validator,
-                         security: security(operation), source: source)
+        return APIOperation(
+            method: method, pathTemplate: fullPath, responses: responses, validator: validator,
+            security: security(operation), source: source)
     }
 
     /// Lowest 2xx first (an explicit status before the `2XX` range), then `default`, then the
@@ -87,14 +98,18 @@ struct OperationBuilder {
         return nil
     }
 
-    private mutating func prepare(_ response: JSONValue, at location: Location, status: Int?, numeric: Int, source: String,
-                                  into builder: inout ResponseBuilder) -> OperationResponse {
+    private mutating func prepare(
+        _ response: JSONValue, at location: Location, status: Int?, numeric: Int, source: String,
+        into builder: inout ResponseBuilder
+    ) -> OperationResponse {
         // A documented header is sent when it has a value to send: its `example`, its first
         // `examples`, its schema's `default`, or (required) one made from its schema.
         var headers: [HTTPHeader] = []
         var headerSchemas: [(name: String, schema: Int)] = []
         for header in response["headers"]?.objectValue ?? [] where header.key.lowercased() != "content-type" {
-            guard let (value, headerLocation) = documents.dereference(header.value, at: location.appending("headers", header.key)) else { continue }
+            guard let (value, headerLocation) = documents.dereference(header.value, at: location.appending("headers", header.key)) else {
+                continue
+            }
             let schema = value["schema"].map { compiler.compile($0, at: headerLocation.appending("schema")) }
             if let schema { headerSchemas.append((header.key, schema)) }
             var example = value["example"]
@@ -129,20 +144,24 @@ struct OperationBuilder {
             if Self.isMediaType(entry.key), entry.value.objectValue != nil {
                 content.append(entry)
             } else {
-                diagnostics.append(Diagnostic(checkExamples ? .error : .warning, file: file, location: location.appending("content", entry.key).description,
-                                              "\(JSONText.quoted(entry.key)) is not a media type (expected type/subtype, such as application/json): not served"))
+                diagnostics.append(
+                    Diagnostic(
+                        checkExamples ? .error : .warning, file: file, location: location.appending("content", entry.key).description,
+                        "\(JSONText.quoted(entry.key)) is not a media type (expected type/subtype, such as application/json): not served"))
             }
         }
         guard !content.isEmpty else {
-            let prepared = builder.prepare(status: numeric, contentType: nil, headers: headers, body: ResponseBody([]), source: "\(source) empty")
+            let prepared = builder.prepare(
+                status: numeric, contentType: nil, headers: headers, body: ResponseBody([]), source: "\(source) empty")
             var response = OperationResponse(status: status, prepared: prepared)
             response.dynamicHeaders = dynamicHeaders
             return response
         }
         // Each media type is answered in full; the first by default, another when `Accept` prefers it.
         var representations = content.map { entry in
-            represent(entry.key, entry.value, at: location.appending("content", entry.key), status: status, numeric: numeric,
-                      headers: headers, source: source, into: &builder)
+            represent(
+                entry.key, entry.value, at: location.appending("content", entry.key), status: status, numeric: numeric,
+                headers: headers, source: source, into: &builder)
         }
         for index in representations.indices { representations[index].dynamicHeaders = dynamicHeaders }
         var first = representations.removeFirst()
@@ -150,15 +169,18 @@ struct OperationBuilder {
         return first
     }
 
-    private mutating func represent(_ mediaType: String, _ media: JSONValue, at mediaLocation: Location, status: Int?, numeric: Int,
-                                    headers: [HTTPHeader], source: String, into builder: inout ResponseBuilder) -> OperationResponse {
+    private mutating func represent(
+        _ mediaType: String, _ media: JSONValue, at mediaLocation: Location, status: Int?, numeric: Int,
+        headers: [HTTPHeader], source: String, into builder: inout ResponseBuilder
+    ) -> OperationResponse {
         let isJSON = Self.isJSON(mediaType)
         var schemaIndex: Int?
         if let schema = media["schema"] { schemaIndex = compiler.compile(schema, at: mediaLocation.appending("schema")) }
         var named: [(name: String, value: JSONValue)] = []
         for example in media["examples"]?.objectValue ?? [] {
             guard let (value, _) = documents.dereference(example.value, at: mediaLocation.appending("examples", example.key)),
-                  let content = value["value"] else { continue }
+                let content = value["value"]
+            else { continue }
             named.append((example.key, content))
         }
         let body: JSONValue
@@ -182,7 +204,9 @@ struct OperationBuilder {
             let places = named.map { ("examples." + $0.name, $0.value) } + (media["example"].map { [("example", $0)] } ?? [])
             for (place, value) in places {
                 for violation in validator.violations(value, schemaIndex, at: place).prefix(3) {
-                    diagnostics.append(Diagnostic(.warning, file: file, location: mediaLocation.description, "the example violates its schema: \(violation)"))
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, file: file, location: mediaLocation.description, "the example violates its schema: \(violation)"))
                 }
             }
         }
@@ -199,13 +223,15 @@ struct OperationBuilder {
         func events(_ bytes: [UInt8]) -> ResponseStream? {
             isEvents ? bytes.withUnsafeBytes { ResponseStream.events(inText: $0) } : nil
         }
-        let prepared = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(bytes), source: "\(source) \(how)",
-                                       stream: events(bytes))
+        let prepared = builder.prepare(
+            status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(bytes), source: "\(source) \(how)",
+            stream: events(bytes))
         var examples: [(name: String, response: PreparedResponse)] = []
         for example in named {
             let exampleBytes = encoded(example.value)
-            let response = builder.prepare(status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(exampleBytes),
-                                           source: "\(source) example \(JSONText.quoted(example.name))", stream: events(exampleBytes))
+            let response = builder.prepare(
+                status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(exampleBytes),
+                source: "\(source) example \(JSONText.quoted(example.name))", stream: events(exampleBytes))
             examples.append((example.name, response))
         }
         var dynamic: (@Sendable (UInt64) -> [UInt8])?
@@ -262,7 +288,9 @@ struct OperationBuilder {
             for name in names {
                 let location = Location(file: file, pointer: "/components/securitySchemes/\(pointerToken(name))")
                 guard let raw = root.at(pointer: location.pointer), let (scheme, _) = documents.dereference(raw, at: location) else {
-                    diagnostics.append(Diagnostic(.warning, file: file, location: location.description, "security scheme \(name) is not defined (not checked)"))
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, file: file, location: location.description, "security scheme \(name) is not defined (not checked)"))
                     continue
                 }
                 let key = scheme["name"]?.stringValue ?? ""

@@ -60,13 +60,17 @@ struct OperationValidator: RequestValidator {
             var place: String { "\(parameter.place.rawValue).\(parameter.name)" }
             // Query and path parameters are read as their style spells them.
             if parameter.place == .query || parameter.place == .path {
-                let value = parameter.place == .query ? reader.query(parameter, request.query)
+                let value =
+                    parameter.place == .query
+                    ? reader.query(parameter, request.query)
                     : pathParameters[parameter.name].map { reader.path(parameter, String($0)) }
                 guard let value else {
                     if parameter.required { found.append("\(place): required, missing") }
                     continue
                 }
-                if let schema = parameter.schema, !validator.isValid(value, schema) { found += validator.violations(value, schema, at: place) }
+                if let schema = parameter.schema, !validator.isValid(value, schema) {
+                    found += validator.violations(value, schema, at: place)
+                }
                 continue
             }
             let values: [String]
@@ -89,12 +93,15 @@ struct OperationValidator: RequestValidator {
             return found
         }
         guard let contentType = request.headers.first(named: "Content-Type") else {
-            found.append("header.Content-Type: required with a body, missing; expected \(bodyTypes.map(\.mediaType).joined(separator: " or "))")
+            found.append(
+                "header.Content-Type: required with a body, missing; expected \(bodyTypes.map(\.mediaType).joined(separator: " or "))")
             return found
         }
         let sentType = Self.bare(contentType)
         guard let match = bodyTypes.first(where: { Self.bareType(sentType, matches: $0.bare) }) else {
-            found.append("header.Content-Type: expected \(bodyTypes.map(\.mediaType).joined(separator: " or ")), found \(JSONText.quoted(contentType))")
+            found.append(
+                "header.Content-Type: expected \(bodyTypes.map(\.mediaType).joined(separator: " or ")), found \(JSONText.quoted(contentType))"
+            )
             return found
         }
         if let form = match.form, let schema = match.schema {
@@ -128,14 +135,17 @@ struct OperationValidator: RequestValidator {
         let properties = ParameterReader.properties(schema, in: set)
         var names: [String] = []
         for field in fields where !names.contains(field.name) { names.append(field.name) }
-        return .object(names.map { name in
-            let values = fields.filter { $0.name == name }.map { $0.value }
-            if jsonFields.contains(name), values.count == 1, let parsed = try? JSONParser.parse(Array(values[0].utf8)) { return (name, parsed) }
-            guard let property = properties.first(where: { $0.name == name }) else {
-                return (name, values.count == 1 ? .string(values[0]) : .array(values.map { .string($0) }))
-            }
-            return (name, ParameterCoercion.value(values, schema: property.schema, in: set, explode: true))
-        })
+        return .object(
+            names.map { name in
+                let values = fields.filter { $0.name == name }.map { $0.value }
+                if jsonFields.contains(name), values.count == 1, let parsed = try? JSONParser.parse(Array(values[0].utf8)) {
+                    return (name, parsed)
+                }
+                guard let property = properties.first(where: { $0.name == name }) else {
+                    return (name, values.count == 1 ? .string(values[0]) : .array(values.map { .string($0) }))
+                }
+                return (name, ParameterCoercion.value(values, schema: property.schema, in: set, explode: true))
+            })
     }
 
     /// `application/json; charset=utf-8` matches `application/json`, `application/*` and `*/*`.
@@ -170,7 +180,9 @@ enum ParameterCoercion {
     static func value(_ values: [String], schema index: Int, in set: SchemaSet, explode: Bool) -> JSONValue {
         let kinds = ParameterReader.kinds(index, in: set)
         if kinds.contains(.array) {
-            let parts = explode && values.count > 1 ? values : values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            let parts =
+                explode && values.count > 1
+                ? values : values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
             let items = ParameterReader.typed(index, in: set).flatMap { set.schemas[$0].items }.flatMap { set.resolvedIndex($0) }
             let itemKinds = items.flatMap { set.schemas[$0].types } ?? [.string]
             return .array(parts.map { scalar($0, kinds: itemKinds) })
@@ -180,7 +192,9 @@ enum ParameterCoercion {
 
     static func scalar(_ text: String, kinds: [Schema.Kind]) -> JSONValue {
         if kinds.contains(.integer), let number = Int(text) { return .number(number) }
-        if kinds.contains(.number), let number = Double(text), number.isFinite, !text.contains(where: { $0.isLetter }) { return .number(text) }
+        if kinds.contains(.number), let number = Double(text), number.isFinite, !text.contains(where: { $0.isLetter }) {
+            return .number(text)
+        }
         if kinds.contains(.boolean), text == "true" || text == "false" { return .bool(text == "true") }
         if kinds.contains(.null), text.isEmpty || text == "null" { return .null }
         if kinds.contains(.object), let parsed = try? JSONParser.parse(Array(text.utf8)) { return parsed }
@@ -190,10 +204,14 @@ enum ParameterCoercion {
 
 /// Compiles an operation's parameters and request body.
 enum RequestValidatorBuilder {
-    static func build(_ operation: JSONValue, at location: Location, shared: ([JSONValue], Location),
-                      builder: inout OperationBuilder) -> OperationValidator? {
+    static func build(
+        _ operation: JSONValue, at location: Location, shared: ([JSONValue], Location),
+        builder: inout OperationBuilder
+    ) -> OperationValidator? {
         var parameters: [OperationValidator.Parameter] = []
-        let lists = [(shared.0, shared.1.appending("parameters")), (operation["parameters"]?.arrayValue ?? [], location.appending("parameters"))]
+        let lists = [
+            (shared.0, shared.1.appending("parameters")), (operation["parameters"]?.arrayValue ?? [], location.appending("parameters")),
+        ]
         for (list, listLocation) in lists {
             for (offset, raw) in list.enumerated() {
                 let parameterLocation = listLocation.appending(String(offset))
@@ -201,7 +219,9 @@ enum RequestValidatorBuilder {
                     builder.report(parameterLocation, "unresolved $ref \(raw["$ref"]?.stringValue ?? "") (parameter not checked)")
                     continue
                 }
-                guard let name = value["name"]?.stringValue, let place = value["in"]?.stringValue.flatMap(OperationValidator.Parameter.Place.init(rawValue:)) else {
+                guard let name = value["name"]?.stringValue,
+                    let place = value["in"]?.stringValue.flatMap(OperationValidator.Parameter.Place.init(rawValue:))
+                else {
                     continue
                 }
                 // Headers HTTP itself describes are the transport's, not the operation's (OpenAPI says to ignore them).
@@ -216,7 +236,9 @@ enum RequestValidatorBuilder {
                 var parameter = OperationValidator.Parameter(name: name, place: place, required: required, schema: schema, explode: explode)
                 parameter.style = style
                 parameter.shape = ParameterReader.shape(schema, in: builder.compiler.set)
-                if parameter.shape == .object, let schema { parameter.properties = ParameterReader.properties(schema, in: builder.compiler.set).map(\.name) }
+                if parameter.shape == .object, let schema {
+                    parameter.properties = ParameterReader.properties(schema, in: builder.compiler.set).map(\.name)
+                }
                 // An operation's parameter replaces the path item's of the same name and place.
                 parameters.removeAll { $0.name == name && $0.place == place }
                 parameters.append(parameter)
@@ -229,10 +251,14 @@ enum RequestValidatorBuilder {
             if let (body, at) = builder.documents.dereference(raw, at: bodyLocation) {
                 bodyRequired = body["required"]?.boolValue ?? false
                 for media in body["content"]?.objectValue ?? [] {
-                    let schema = media.value["schema"].map { builder.compiler.compile($0, at: at.appending("content", media.key, "schema")) }
+                    let schema = media.value["schema"].map {
+                        builder.compiler.compile($0, at: at.appending("content", media.key, "schema"))
+                    }
                     var type = OperationValidator.BodyType(mediaType: media.key, schema: schema)
                     for field in media.value["encoding"]?.objectValue ?? [] {
-                        if let fieldType = field.value["contentType"]?.stringValue, OperationBuilder.isJSON(fieldType) { type.jsonFields.insert(field.key) }
+                        if let fieldType = field.value["contentType"]?.stringValue, OperationBuilder.isJSON(fieldType) {
+                            type.jsonFields.insert(field.key)
+                        }
                     }
                     bodyTypes.append(type)
                 }

@@ -33,13 +33,16 @@ struct ParameterReader {
             return members.isEmpty ? nil : object(members, parameter.schema)
         case (.form, .object) where parameter.explode:
             // `?offset=1&limit=123`: each property is a query parameter of its own.
-            let members = query.compactMap { item -> (String, String)? in parameter.properties.contains(item.name) ? (item.name, item.value ?? "") : nil }
+            let members = query.compactMap { item -> (String, String)? in
+                parameter.properties.contains(item.name) ? (item.name, item.value ?? "") : nil
+            }
             return members.isEmpty ? nil : object(members, parameter.schema)
         default:
             let values = query.filter { $0.name == name }.map { $0.value ?? "" }
             guard !values.isEmpty else { return nil }
             switch parameter.shape {
-            case .object: return object(pairs(values[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)), parameter.schema)
+            case .object:
+                return object(pairs(values[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)), parameter.schema)
             case .array:
                 if parameter.explode, values.count > 1 { return array(values, parameter.schema) }
                 switch parameter.style {
@@ -85,10 +88,11 @@ struct ParameterReader {
             let pieces = text.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
             if parameter.explode {
                 // `x=1,y=2`
-                return object(pieces.map { piece in
-                    let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    return (String(pair[0]), pair.count > 1 ? String(pair[1]) : "")
-                }, parameter.schema)
+                return object(
+                    pieces.map { piece in
+                        let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                        return (String(pair[0]), pair.count > 1 ? String(pair[1]) : "")
+                    }, parameter.schema)
             }
             return object(pairs(pieces), parameter.schema)
         }
@@ -105,10 +109,11 @@ struct ParameterReader {
 
     private func object(_ members: [(String, String)], _ schema: Int?) -> JSONValue {
         let properties = schema.map { Self.properties($0, in: set) } ?? []
-        return .object(members.map { key, value in
-            guard let property = properties.first(where: { $0.name == key }) else { return (key, .string(value)) }
-            return (key, ParameterCoercion.value([value], schema: property.schema, in: set, explode: false))
-        })
+        return .object(
+            members.map { key, value in
+                guard let property = properties.first(where: { $0.name == key }) else { return (key, .string(value)) }
+                return (key, ParameterCoercion.value([value], schema: property.schema, in: set, explode: false))
+            })
     }
 
     private func array(_ items: [String], _ schema: Int?) -> JSONValue {
@@ -141,7 +146,8 @@ struct ParameterReader {
     static func typed(_ index: Int, in set: SchemaSet) -> Int? {
         guard let at = set.resolvedIndex(index) else { return nil }
         guard set.schemas[at].types == nil,
-              let first = set.schemas[at].allOf.first ?? set.schemas[at].oneOf.first ?? set.schemas[at].anyOf.first else { return at }
+            let first = set.schemas[at].allOf.first ?? set.schemas[at].oneOf.first ?? set.schemas[at].anyOf.first
+        else { return at }
         return set.resolvedIndex(first)
     }
 

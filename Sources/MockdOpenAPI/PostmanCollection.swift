@@ -33,7 +33,9 @@ struct PostmanCollection {
     /// has a `_postman_id` and there is an `item` list.
     static func isCollection(_ root: JSONValue) -> Bool {
         guard let info = root["info"] else { return false }
-        if let schema = info["schema"]?.stringValue, schema.contains("schema.getpostman.com") || schema.contains("schema.postman.com") { return true }
+        if let schema = info["schema"]?.stringValue, schema.contains("schema.getpostman.com") || schema.contains("schema.postman.com") {
+            return true
+        }
         return info["_postman_id"] != nil && root["item"] != nil
     }
 
@@ -46,9 +48,12 @@ struct PostmanCollection {
         var operations: [APIOperation] = []
         for request in requests {
             let source = "postman \(document) \(request.method) \(request.template)"
-            operations.append(APIOperation(method: request.method, pathTemplate: request.template,
-                                           responses: responses(request.examples, source: source, method: request.method, template: request.template, into: &builder),
-                                           validator: nil, security: [], source: source))
+            operations.append(
+                APIOperation(
+                    method: request.method, pathTemplate: request.template,
+                    responses: responses(
+                        request.examples, source: source, method: request.method, template: request.template, into: &builder),
+                    validator: nil, security: [], source: source))
         }
         if operations.isEmpty, diagnostics.isEmpty {
             diagnostics.append(Diagnostic(.warning, file: file, location: "item", "no requests: nothing to serve"))
@@ -58,23 +63,33 @@ struct PostmanCollection {
 
     /// The examples grouped by status, the default's status first (its first example answers),
     /// the others in the order they first appear; each group lists its examples by name.
-    private func responses(_ examples: [Example], source: String, method: String, template: String,
-                           into builder: inout ResponseBuilder) -> [OperationResponse] {
+    private func responses(
+        _ examples: [Example], source: String, method: String, template: String,
+        into builder: inout ResponseBuilder
+    ) -> [OperationResponse] {
         guard let chosen = examples.first(where: { (200...299).contains($0.status) }) ?? examples.first else {
             let body = JSONValue.object([
                 ("error", .string("\(method) \(template) has no saved example in \(document)")),
-                ("hint", .string("in Postman, send the request and Save Response as an example, export the collection again; mockd reloads it")),
+                (
+                    "hint",
+                    .string("in Postman, send the request and Save Response as an example, export the collection again; mockd reloads it")
+                ),
             ])
-            let prepared = builder.prepare(status: 501, contentType: ContentType.json, headers: [],
-                                           body: ResponseBody(Array((body.prettyPrinted + "\n").utf8)), source: "\(source) no example")
+            let prepared = builder.prepare(
+                status: 501, contentType: ContentType.json, headers: [],
+                body: ResponseBody(Array((body.prettyPrinted + "\n").utf8)), source: "\(source) no example")
             return [OperationResponse(status: 501, prepared: prepared)]
         }
         var statuses = [chosen.status]
         for example in examples where !statuses.contains(example.status) { statuses.append(example.status) }
         return statuses.map { status in
             let named = examples.filter { $0.status == status }.map { example in
-                (name: example.name, response: builder.prepare(status: status, contentType: example.contentType, headers: example.headers,
-                                                               body: ResponseBody(example.body), source: "\(source) example \(JSONText.quoted(example.name))"))
+                (
+                    name: example.name,
+                    response: builder.prepare(
+                        status: status, contentType: example.contentType, headers: example.headers,
+                        body: ResponseBody(example.body), source: "\(source) example \(JSONText.quoted(example.name))")
+                )
             }
             return OperationResponse(status: status, prepared: named[0].response, examples: named)
         }
@@ -162,7 +177,8 @@ struct PostmanCollection {
         case .string(let text)?:
             for line in text.split(whereSeparator: \.isNewline) {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                headers.append(HTTPHeader(String(FormBody.trimmed(line[..<colon])), String(FormBody.trimmed(line[line.index(after: colon)...]))))
+                headers.append(
+                    HTTPHeader(String(FormBody.trimmed(line[..<colon])), String(FormBody.trimmed(line[line.index(after: colon)...]))))
             }
         case .array(let list)?:
             for (at, header) in list.enumerated() {
@@ -205,7 +221,8 @@ struct PostmanCollection {
             url = request["url"]
             switch request["method"] {
             case nil, .null?: break
-            case .string(let text)? where !text.isEmpty && text.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }): method = text.uppercased()
+            case .string(let text)? where !text.isEmpty && text.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }):
+                method = text.uppercased()
             case let other?:
                 error(place + ".method", "expected an HTTP method (GET, POST, …), found \(Self.found(other))")
                 return nil

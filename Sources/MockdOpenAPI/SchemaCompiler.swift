@@ -27,7 +27,8 @@ struct SchemaCompiler {
             let target = Documents.target(of: reference, from: location)
             let index = compileTarget(target, reference: reference, from: location)
             // 3.1 allows keywords beside $ref; they apply together with the target (allOf).
-            guard case .object(let members) = value, members.contains(where: { $0.key != "$ref" && !Self.annotations.contains($0.key) }) else {
+            guard case .object(let members) = value, members.contains(where: { $0.key != "$ref" && !Self.annotations.contains($0.key) })
+            else {
                 return index
             }
             let rest = JSONValue.object(members.filter { $0.key != "$ref" })
@@ -63,7 +64,9 @@ struct SchemaCompiler {
         }
         let compiled = compile(value, at: target)
         set.schemas[slot].reference = compiled
-        if let name = target.pointer.split(separator: "/").last { set.schemas[slot].referenceName = String(name).replacing("~1", with: "/").replacing("~0", with: "~") }
+        if let name = target.pointer.split(separator: "/").last {
+            set.schemas[slot].referenceName = String(name).replacing("~1", with: "/").replacing("~0", with: "~")
+        }
         return slot
     }
 

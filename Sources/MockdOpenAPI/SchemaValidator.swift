@@ -72,13 +72,23 @@ struct SchemaValidator {
 
     private func checkNumber(_ value: JSONValue, _ schema: borrowing Schema, _ place: String, _ found: inout [String]) {
         guard let number = value.doubleValue else { return }
-        if let minimum = schema.minimum, number < minimum { found.append("\(place): expected at least \(Self.text(minimum)), found \(value.serialized)") }
-        if let maximum = schema.maximum, number > maximum { found.append("\(place): expected at most \(Self.text(maximum)), found \(value.serialized)") }
-        if let bound = schema.exclusiveMinimum, number <= bound { found.append("\(place): expected more than \(Self.text(bound)), found \(value.serialized)") }
-        if let bound = schema.exclusiveMaximum, number >= bound { found.append("\(place): expected less than \(Self.text(bound)), found \(value.serialized)") }
+        if let minimum = schema.minimum, number < minimum {
+            found.append("\(place): expected at least \(Self.text(minimum)), found \(value.serialized)")
+        }
+        if let maximum = schema.maximum, number > maximum {
+            found.append("\(place): expected at most \(Self.text(maximum)), found \(value.serialized)")
+        }
+        if let bound = schema.exclusiveMinimum, number <= bound {
+            found.append("\(place): expected more than \(Self.text(bound)), found \(value.serialized)")
+        }
+        if let bound = schema.exclusiveMaximum, number >= bound {
+            found.append("\(place): expected less than \(Self.text(bound)), found \(value.serialized)")
+        }
         if let step = schema.multipleOf {
             let quotient = number / step
-            if abs(quotient - quotient.rounded()) > 1e-9 { found.append("\(place): expected a multiple of \(Self.text(step)), found \(value.serialized)") }
+            if abs(quotient - quotient.rounded()) > 1e-9 {
+                found.append("\(place): expected a multiple of \(Self.text(step)), found \(value.serialized)")
+            }
         }
         switch schema.format {
         case "int32"? where number < -2_147_483_648 || number > 2_147_483_647:
@@ -93,8 +103,12 @@ struct SchemaValidator {
         let (minimumLength, maximumLength) = (schema.minLength, schema.maxLength)
         if minimumLength != nil || maximumLength != nil {
             let length = text.unicodeScalars.count
-            if let minimum = minimumLength, length < minimum { found.append("\(place): expected at least \(minimum) characters, found \(length)") }
-            if let maximum = maximumLength, length > maximum { found.append("\(place): expected at most \(maximum) characters, found \(length)") }
+            if let minimum = minimumLength, length < minimum {
+                found.append("\(place): expected at least \(minimum) characters, found \(length)")
+            }
+            if let maximum = maximumLength, length > maximum {
+                found.append("\(place): expected at most \(maximum) characters, found \(length)")
+            }
         }
         if let pattern = schema.pattern, (try? pattern.regex.firstMatch(in: text)) == nil {
             found.append("\(place): expected to match \(pattern.source), found \(JSONText.quoted(text))")
@@ -105,8 +119,12 @@ struct SchemaValidator {
     }
 
     private func checkArray(_ items: [JSONValue], _ schema: borrowing Schema, _ place: String, depth: Int, _ found: inout [String]) {
-        if let minimum = schema.minItems, items.count < minimum { found.append("\(place): expected at least \(minimum) items, found \(items.count)") }
-        if let maximum = schema.maxItems, items.count > maximum { found.append("\(place): expected at most \(maximum) items, found \(items.count)") }
+        if let minimum = schema.minItems, items.count < minimum {
+            found.append("\(place): expected at least \(minimum) items, found \(items.count)")
+        }
+        if let maximum = schema.maxItems, items.count > maximum {
+            found.append("\(place): expected at most \(maximum) items, found \(items.count)")
+        }
         if schema.uniqueItems {
             for (offset, item) in items.enumerated() where items[..<offset].contains(item) {
                 found.append("\(place)[\(offset)]: expected unique items, found a repeat")
@@ -117,7 +135,9 @@ struct SchemaValidator {
             let matching = items.filter { passes($0, contains, depth) }.count
             let minimum = schema.minContains ?? 1
             if matching < minimum { found.append("\(place): expected at least \(minimum) items matching contains, found \(matching)") }
-            if let maximum = schema.maxContains, matching > maximum { found.append("\(place): expected at most \(maximum) items matching contains, found \(matching)") }
+            if let maximum = schema.maxContains, matching > maximum {
+                found.append("\(place): expected at most \(maximum) items matching contains, found \(matching)")
+            }
         }
         for (offset, item) in items.enumerated() {
             if offset < schema.prefixItems.count {
@@ -128,14 +148,20 @@ struct SchemaValidator {
         }
     }
 
-    private func checkObject(_ members: [(key: String, value: JSONValue)], _ schema: borrowing Schema, _ place: String, depth: Int, _ found: inout [String]) {
+    private func checkObject(
+        _ members: [(key: String, value: JSONValue)], _ schema: borrowing Schema, _ place: String, depth: Int, _ found: inout [String]
+    ) {
         for name in schema.required where !members.contains(where: { $0.key == name }) {
             // A readOnly property is the server's to send: a request may leave it out.
             if let property = schema.properties.first(where: { $0.name == name }), set.resolved(property.schema).readOnly { continue }
             found.append("\(place).\(name): required, missing")
         }
-        if let minimum = schema.minProperties, members.count < minimum { found.append("\(place): expected at least \(minimum) properties, found \(members.count)") }
-        if let maximum = schema.maxProperties, members.count > maximum { found.append("\(place): expected at most \(maximum) properties, found \(members.count)") }
+        if let minimum = schema.minProperties, members.count < minimum {
+            found.append("\(place): expected at least \(minimum) properties, found \(members.count)")
+        }
+        if let maximum = schema.maxProperties, members.count > maximum {
+            found.append("\(place): expected at most \(maximum) properties, found \(members.count)")
+        }
         for member in members {
             let memberPlace = "\(place).\(member.key)"
             if let property = schema.properties.first(where: { $0.name == member.key }) {
@@ -154,7 +180,9 @@ struct SchemaValidator {
         switch value {
         case .null: .null
         case .bool: .boolean
-        case .number(let text): Double(text).map { $0.rounded() == $0 && !text.contains(".") || $0.rounded() == $0 && abs($0) < 1e15 } == true ? .integer : .number
+        case .number(let text):
+            Double(text).map { $0.rounded() == $0 && !text.contains(".") || $0.rounded() == $0 && abs($0) < 1e15 } == true
+                ? .integer : .number
         case .string: .string
         case .array: .array
         case .object: .object
@@ -164,7 +192,9 @@ struct SchemaValidator {
     /// Checked on the text: a Double cannot tell 2^63 - 1 from 2^63.
     static func fitsInt64(_ text: String, _ number: Double) -> Bool {
         if Int(text) != nil { return true }
-        if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return number > -9.223372036854776e18 && number < 9.223372036854776e18 }
+        if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+            return number > -9.223372036854776e18 && number < 9.223372036854776e18
+        }
         return false
     }
 

@@ -3,9 +3,9 @@ import OpenAPIKit
 import OpenAPIKit30
 import OpenAPIKitCompat
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// `mockd check`: the document's structure against the OpenAPI specification, by OpenAPIKit
@@ -24,7 +24,9 @@ enum StructureCheck {
             }
         } catch {
             let readable = OpenAPIKit.OpenAPI.Error(from: error)
-            return [Diagnostic(.warning, file: file, location: pointer(readable.codingPath), "OpenAPIKit: \(readable.localizedDescription)")]
+            return [
+                Diagnostic(.warning, file: file, location: pointer(readable.codingPath), "OpenAPIKit: \(readable.localizedDescription)")
+            ]
         }
         do {
             try document.validate(strict: false)

@@ -54,7 +54,8 @@ enum Swagger2Converter {
             case "parameters":
                 members.append((member.key, .array(parameters.filter { !isBodyLike($0) }.map(parameter))))
             case "responses":
-                members.append((member.key, .object((member.value.objectValue ?? []).map { ($0.key, response($0.value, produces: produces)) })))
+                members.append(
+                    (member.key, .object((member.value.objectValue ?? []).map { ($0.key, response($0.value, produces: produces)) })))
             case "produces", "consumes", "schemes":
                 continue
             default:
@@ -63,23 +64,46 @@ enum Swagger2Converter {
         }
         if let body = parameters.first(where: { $0["in"]?.stringValue == "body" }) {
             let content = consumes.map { (key: $0, value: JSONValue.object([("schema", body["schema"] ?? [:])])) }
-            members.append(("requestBody", .object([("required", .bool(body["required"]?.boolValue ?? false)), ("content", .object(content))])))
+            members.append(
+                ("requestBody", .object([("required", .bool(body["required"]?.boolValue ?? false)), ("content", .object(content))])))
         } else {
             let form = parameters.filter { $0["in"]?.stringValue == "formData" }
             if !form.isEmpty {
                 let properties = JSONValue.object(form.map { ($0["name"]?.stringValue ?? "", schema(of: $0)) })
                 let required = JSONValue.array(form.filter { $0["required"]?.boolValue == true }.compactMap { $0["name"] })
                 let type = consumes.first { $0.contains("form") } ?? "application/x-www-form-urlencoded"
-                members.append(("requestBody", .object([("content", .object([(type, .object([("schema", .object([
-                    ("type", "object"), ("properties", properties), ("required", required)]))]))]))])))
+                members.append(
+                    (
+                        "requestBody",
+                        .object([
+                            (
+                                "content",
+                                .object([
+                                    (
+                                        type,
+                                        .object([
+                                            (
+                                                "schema",
+                                                .object([
+                                                    ("type", "object"), ("properties", properties), ("required", required),
+                                                ])
+                                            )
+                                        ])
+                                    )
+                                ])
+                            )
+                        ])
+                    ))
             }
         }
         return .object(members)
     }
 
     /// Type keywords move into `schema`.
-    static let schemaKeywords: Set<String> = ["type", "format", "items", "enum", "default", "minimum", "maximum", "exclusiveMinimum",
-                                               "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "multipleOf"]
+    static let schemaKeywords: Set<String> = [
+        "type", "format", "items", "enum", "default", "minimum", "maximum", "exclusiveMinimum",
+        "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "multipleOf",
+    ]
 
     private static func schema(of parameter: JSONValue) -> JSONValue {
         let members = (parameter.objectValue ?? []).filter { schemaKeywords.contains($0.key) }
@@ -153,13 +177,19 @@ enum Swagger2Converter {
     private static func rewriteReferences(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let members):
-            return .object(members.map { member in
-                if member.key == "$ref", case .string(let reference) = member.value {
-                    return (member.key, .string(reference.replacing("#/definitions/", with: "#/components/schemas/")
-                        .replacing("#/parameters/", with: "#/components/parameters/").replacing("#/responses/", with: "#/components/responses/")))
-                }
-                return (member.key, rewriteReferences(member.value))
-            })
+            return .object(
+                members.map { member in
+                    if member.key == "$ref", case .string(let reference) = member.value {
+                        return (
+                            member.key,
+                            .string(
+                                reference.replacing("#/definitions/", with: "#/components/schemas/")
+                                    .replacing("#/parameters/", with: "#/components/parameters/").replacing(
+                                        "#/responses/", with: "#/components/responses/"))
+                        )
+                    }
+                    return (member.key, rewriteReferences(member.value))
+                })
         case .array(let items): return .array(items.map(rewriteReferences))
         default: return value
         }

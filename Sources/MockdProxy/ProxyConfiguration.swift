@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-package import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    package import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-package import Foundation
+    package import Foundation
 #endif
 
 /// Where misses are forwarded (`--proxy URL`) and whether answers are saved (`--record`).
@@ -34,7 +34,8 @@ package struct ProxyConfiguration: Sendable {
             throw ProxyConfigurationError("--proxy: '\(text)' has no host; expected e.g. https://api.example.com")
         }
         guard url.query == nil, url.fragment == nil else {
-            throw ProxyConfigurationError("--proxy: '\(text)' has a query or fragment; give only scheme, host, port and an optional base path")
+            throw ProxyConfigurationError(
+                "--proxy: '\(text)' has a query or fragment; give only scheme, host, port and an optional base path")
         }
         self.upstream = url
     }

@@ -29,14 +29,16 @@ package final class UpstreamProxy: Sendable {
         self.logger = logger
         self.prefix = configuration.upstreamPrefix
         switch library.mapError({ ProxyFailure(.unreachable, reason: "libcurl could not be loaded: \($0.description)") })
-            .flatMap({ CurlLoop.start(library: $0) }) {
+            .flatMap({ CurlLoop.start(library: $0) })
+        {
         case .success(let loop):
             self.loop = loop
             self.unavailable = nil
         case .failure(let failure):
             self.loop = nil
             self.unavailable = failure
-            logger.error("proxy: \(failure.reason); every request forwarded to \(configuration.upstreamPrefix) will answer \(failure.status)")
+            logger.error(
+                "proxy: \(failure.reason); every request forwarded to \(configuration.upstreamPrefix) will answer \(failure.status)")
         }
     }
 
@@ -80,13 +82,17 @@ package final class UpstreamProxy: Sendable {
         case .failure(let failure):
             return failed(failure, request: request, after: elapsed)
         case .answer(let status, let headers, let body):
-            let relayed = BuiltResponse(status: status,
-                                        headers: ForwardingRules.relayedResponseHeaders(headers, bodyDecoded: upstreamRequest.decodeAnswer),
-                                        body: body, source: "proxy")
-            logger.debug("proxied", metadata: [
-                "mockd.method": .string(request.method), "mockd.path": .string(request.path), "mockd.status": .stringConvertible(status),
-                "mockd.upstreamMs": .string(Self.milliseconds(elapsed)), "mockd.bytes": .stringConvertible(body.count),
-            ])
+            let relayed = BuiltResponse(
+                status: status,
+                headers: ForwardingRules.relayedResponseHeaders(headers, bodyDecoded: upstreamRequest.decodeAnswer),
+                body: body, source: "proxy")
+            logger.debug(
+                "proxied",
+                metadata: [
+                    "mockd.method": .string(request.method), "mockd.path": .string(request.path),
+                    "mockd.status": .stringConvertible(status),
+                    "mockd.upstreamMs": .string(Self.milliseconds(elapsed)), "mockd.bytes": .stringConvertible(body.count),
+                ])
             var outcome = ProxyOutcome(response: relayed, upstreamDuration: elapsed, failure: nil)
             if upstreamRequest.decodeAnswer, !relayed.headers.contains(where: { $0.name.lowercased() == "content-encoding" }) {
                 outcome.undoneCoding = headers.first(named: "Content-Encoding")
@@ -120,8 +126,9 @@ package final class UpstreamProxy: Sendable {
         let body: UpstreamRequest.Body
         if request.method == "HEAD" {
             if !request.body.isEmpty {
-                logger.warning("proxy: dropped the body of a HEAD request (\(request.body.count) bytes): a HEAD body means nothing",
-                               metadata: ["mockd.path": .string(request.path)])
+                logger.warning(
+                    "proxy: dropped the body of a HEAD request (\(request.body.count) bytes): a HEAD body means nothing",
+                    metadata: ["mockd.path": .string(request.path)])
             }
             body = .head
         } else if !request.body.isEmpty || Self.methodsWithBody.contains(request.method) {
@@ -132,24 +139,31 @@ package final class UpstreamProxy: Sendable {
         } else {
             body = .none
         }
-        return .success(UpstreamRequest(url: url, method: request.method, headerLines: lines, body: body, decodeAnswer: decodeAnswer,
-                                        timeout: configuration.timeout, maxResponseBytes: configuration.maxResponseBytes))
+        return .success(
+            UpstreamRequest(
+                url: url, method: request.method, headerLines: lines, body: body, decodeAnswer: decodeAnswer,
+                timeout: configuration.timeout, maxResponseBytes: configuration.maxResponseBytes))
     }
 
     // MARK: - Failures
 
     private func failed(_ failure: ProxyFailure, request: MockRequest, after elapsed: Duration) -> ProxyOutcome {
-        logger.warning("proxy: \(failure.kind.rawValue)", metadata: [
-            "mockd.method": .string(request.method), "mockd.path": .string(request.path),
-            "mockd.upstream": .string(prefix), "mockd.reason": .string(failure.reason), "mockd.upstreamMs": .string(Self.milliseconds(elapsed)),
-        ])
-        let body = JSONValue.object([
-            ("error", .string(failure.kind.rawValue)),
-            ("upstream", .string(prefix)),
-            ("reason", .string(failure.reason)),
-        ]).prettyPrinted + "\n"
-        let response = BuiltResponse(status: failure.status, headers: [HTTPHeader("Content-Type", ContentType.json)],
-                                     body: Array(body.utf8), source: "proxy error")
+        logger.warning(
+            "proxy: \(failure.kind.rawValue)",
+            metadata: [
+                "mockd.method": .string(request.method), "mockd.path": .string(request.path),
+                "mockd.upstream": .string(prefix), "mockd.reason": .string(failure.reason),
+                "mockd.upstreamMs": .string(Self.milliseconds(elapsed)),
+            ])
+        let body =
+            JSONValue.object([
+                ("error", .string(failure.kind.rawValue)),
+                ("upstream", .string(prefix)),
+                ("reason", .string(failure.reason)),
+            ]).prettyPrinted + "\n"
+        let response = BuiltResponse(
+            status: failure.status, headers: [HTTPHeader("Content-Type", ContentType.json)],
+            body: Array(body.utf8), source: "proxy error")
         return ProxyOutcome(response: response, upstreamDuration: elapsed, failure: failure)
     }
 
@@ -159,12 +173,12 @@ package final class UpstreamProxy: Sendable {
         case CURLE_OPERATION_TIMEDOUT:
             return ProxyFailure(.timedOut, reason: "no answer within \(describe(timeout)) (--proxy-timeout)")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR,
-             CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+            CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
             return ProxyFailure(.unreachable, reason: reason)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE,
-             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_USE_SSL_FAILED,
-             CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT:
+            CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_USE_SSL_FAILED,
+            CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT:
             return ProxyFailure(.tls, reason: reason)
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             return ProxyFailure(.badRequest, reason: reason)

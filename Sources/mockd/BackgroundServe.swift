@@ -1,9 +1,9 @@
 import ArgumentParser
 import MockdSystem
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `mockd serve --background --pid-file F`: for scripts that must go on once mockd serves (an
@@ -44,7 +44,8 @@ struct BackgroundServe {
         let replacing: Bool
         switch pidFile.state() {
         case .running(let pid):
-            throw Self.failure("\(pidFile.path) names mockd \(pid), which is still running; stop it first: mockd stop --pid-file \(pidFile.path)")
+            throw Self.failure(
+                "\(pidFile.path) names mockd \(pid), which is still running; stop it first: mockd stop --pid-file \(pidFile.path)")
         case .stale:
             replacing = true
         case .absent:
@@ -82,10 +83,13 @@ struct BackgroundServe {
             try pidFile.write(pid, replacing: replacing)
         } catch {
             kill(pid, SIGTERM)
-            throw Self.failure("cannot write the pid file \(pidFile.path): \(error.alreadyExists ? "it appeared meanwhile" : error.reason); mockd \(pid) was stopped")
+            throw Self.failure(
+                "cannot write the pid file \(pidFile.path): \(error.alreadyExists ? "it appeared meanwhile" : error.reason); mockd \(pid) was stopped"
+            )
         }
         let url = probe.host.contains(":") ? "http://[\(probe.host)]:\(probe.port)" : "http://\(probe.host):\(probe.port)"
-        FileHandleOutput.standardOutput("mockd \(pid) serves on \(url); output to \(logPath); stop it with: mockd stop --pid-file \(pidFile.path)")
+        FileHandleOutput.standardOutput(
+            "mockd \(pid) serves on \(url); output to \(logPath); stop it with: mockd stop --pid-file \(pidFile.path)")
     }
 
     static func failure(_ message: String) -> ExitCode {

@@ -22,8 +22,9 @@ struct CheckCommand: ParsableCommand {
         let warnings = result.diagnostics.count - errors
         let counts = "\(Self.count(errors, "error")), \(Self.count(warnings, "warning"))"
         if let snapshot = result.snapshot {
-            print("\(data.resolvedRoot): \(Self.count(snapshot.fileCount, "file")), \(Self.count(snapshot.routes.count, "route"))"
-                + "\(OperationDescription.summary(snapshot.operations)), \(counts)")
+            print(
+                "\(data.resolvedRoot): \(Self.count(snapshot.fileCount, "file")), \(Self.count(snapshot.routes.count, "route"))"
+                    + "\(OperationDescription.summary(snapshot.operations)), \(counts)")
         } else {
             print("\(data.resolvedRoot): \(counts)")
         }

@@ -1,39 +1,63 @@
 import ArgumentParser
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 import MockdCore
 import MockdOpenAPI
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the mocks are: shared by `serve`, `check` and `routes`. Each option falls back to
 /// its `MOCKD_*` environment variable; a flag wins.
 struct DataOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The MockData folder: mock_<path>_<method>.json files, bodies, scenarios/<name>/ overlays. [env: MOCKD_ROOT; default: MockData]", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The MockData folder: mock_<path>_<method>.json files, bodies, scenarios/<name>/ overlays. [env: MOCKD_ROOT; default: MockData]",
+            valueName: "dir"))
     var root: String?
 
-    @Option(name: .long, help: ArgumentHelp("The folder of JSON route tables. [env: MOCKD_ROUTES; default: the routes folder beside the root (<root>/../routes), else ./routes, when one exists]", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The folder of JSON route tables. [env: MOCKD_ROUTES; default: the routes folder beside the root (<root>/../routes), else ./routes, when one exists]",
+            valueName: "dir"))
     var routes: String?
 
     @Flag(name: .customLong("no-routes"), help: "No route tables, not even a default routes folder. [env: MOCKD_NO_ROUTES]")
     var noRoutes = false
 
-    @Option(name: .long, help: ArgumentHelp("An OpenAPI document (3.0, 3.1, Swagger 2.0; YAML or JSON) to serve after files and routes; repeatable. [env: MOCKD_OPENAPI, comma-separated]", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "An OpenAPI document (3.0, 3.1, Swagger 2.0; YAML or JSON) to serve after files and routes; repeatable. [env: MOCKD_OPENAPI, comma-separated]",
+            valueName: "file"))
     var openapi: [String] = []
 
-    @Option(name: .customLong("openapi-validate"), help: ArgumentHelp("Requests that do not match the document: enforce (answer 4xx), warn (answer, log the violations), off. [env: MOCKD_OPENAPI_VALIDATE; default: enforce]", valueName: "mode"))
+    @Option(
+        name: .customLong("openapi-validate"),
+        help: ArgumentHelp(
+            "Requests that do not match the document: enforce (answer 4xx), warn (answer, log the violations), off. [env: MOCKD_OPENAPI_VALIDATE; default: enforce]",
+            valueName: "mode"))
     var openapiValidate: String?
 
-    @Flag(name: .customLong("openapi-query-overrides"), help: "Let __code, __example and __dynamic query parameters act as the Prefer header does (Prism's overrides). [env: MOCKD_OPENAPI_QUERY_OVERRIDES=1]")
+    @Flag(
+        name: .customLong("openapi-query-overrides"),
+        help:
+            "Let __code, __example and __dynamic query parameters act as the Prefer header does (Prism's overrides). [env: MOCKD_OPENAPI_QUERY_OVERRIDES=1]"
+    )
     var openapiQueryOverrides = false
 
-    @Option(name: .customLong("stream-interval"), help: ArgumentHelp("Milliseconds between the events of a mock_<path>_<method>.sse file. [env: MOCKD_STREAM_INTERVAL; default: 50]", valueName: "ms"))
+    @Option(
+        name: .customLong("stream-interval"),
+        help: ArgumentHelp(
+            "Milliseconds between the events of a mock_<path>_<method>.sse file. [env: MOCKD_STREAM_INTERVAL; default: 50]", valueName: "ms"
+        ))
     var streamInterval: Int?
 
     /// What `--root`, `--routes` and `--openapi` say to load.
@@ -41,11 +65,13 @@ struct DataOptions: ParsableArguments {
 
     /// `checkExamples`: `mockd check` also warns about examples that violate their own schema.
     func loader(checkExamples: Bool) -> MockDataLoader {
-        var loader = MockDataLoader(root: resolvedRoot, routesFolder: routesFolder, operationSources: resolvedOpenAPI.map {
-            var document = OpenAPIDocument(path: $0, validation: resolvedValidation, checkExamples: checkExamples)
-            document.queryOverrides = openapiQueryOverrides || Environment.string("MOCKD_OPENAPI_QUERY_OVERRIDES") == "1"
-            return document
-        })
+        var loader = MockDataLoader(
+            root: resolvedRoot, routesFolder: routesFolder,
+            operationSources: resolvedOpenAPI.map {
+                var document = OpenAPIDocument(path: $0, validation: resolvedValidation, checkExamples: checkExamples)
+                document.queryOverrides = openapiQueryOverrides || Environment.string("MOCKD_OPENAPI_QUERY_OVERRIDES") == "1"
+                return document
+            })
         // Checked in validate(): a whole number of milliseconds, 0-600,000.
         loader.streamIntervalMilliseconds = streamInterval ?? (try? Environment.int("MOCKD_STREAM_INTERVAL")) ?? 50
         return loader

@@ -1,8 +1,8 @@
 import ArgumentParser
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `mockd health`: exit 0 when a mockd answers `GET /__mockd/health` with 200. Made for
@@ -22,7 +22,10 @@ struct HealthCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait for the answer.", valueName: "seconds"))
     var timeout: Int = 2
 
-    @Option(help: ArgumentHelp("Ask again until mockd answers, for up to this many seconds (a script that has just started mockd in the background). [default: 0, ask once]", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Ask again until mockd answers, for up to this many seconds (a script that has just started mockd in the background). [default: 0, ask once]",
+            valueName: "seconds"))
     var wait: Int = 0
 
     func run() throws {
@@ -45,7 +48,8 @@ struct HealthCommand: ParsableCommand {
     static func trimmingWhiteSpace(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 import MockdCore
 import MockdOpenAPI
@@ -20,9 +20,11 @@ struct ImportCommand: ParsableCommand {
     /// `mockd import collection.json`: a Postman collection is imported as `mockd import postman
     /// collection.json` would be (the format word is not needed); nil for anything else.
     static func collectionArguments(_ arguments: [String]) -> [String]? {
-        guard arguments.first == "import", let file = arguments.dropFirst().first, !file.hasPrefix("-"), !file.lowercased().hasSuffix(".har"),
-              !configuration.subcommands.contains(where: { $0.configuration.commandName == file || $0.configuration.aliases.contains(file) }),
-              OpenAPIImport.isPostmanCollection(path: file) else { return nil }
+        guard arguments.first == "import", let file = arguments.dropFirst().first, !file.hasPrefix("-"),
+            !file.lowercased().hasSuffix(".har"),
+            !configuration.subcommands.contains(where: { $0.configuration.commandName == file || $0.configuration.aliases.contains(file) }),
+            OpenAPIImport.isPostmanCollection(path: file)
+        else { return nil }
         return ["import", "postman"] + arguments.dropFirst()
     }
 
@@ -31,18 +33,23 @@ struct ImportCommand: ParsableCommand {
     /// imports. A `.har` file is the default subcommand's argument.
     static func unknownFormat(in arguments: [String]) -> String? {
         guard arguments.first == "import", let format = arguments.dropFirst().first, !format.hasPrefix("-"),
-              !format.lowercased().hasSuffix(".har"),
-              !configuration.subcommands.contains(where: { $0.configuration.commandName == format || $0.configuration.aliases.contains(format) })
+            !format.lowercased().hasSuffix(".har"),
+            !configuration.subcommands.contains(where: {
+                $0.configuration.commandName == format || $0.configuration.aliases.contains(format)
+            })
         else { return nil }
-        return "mockd import \(format): mockd imports HAR files (mockd import FILE.har, or mockd import har FILE), Postman collections (mockd import FILE.json) and OpenAPI documents (OpenAPI 3.0, 3.1, Swagger 2.0: mockd import openapi FILE [--root DIR] [--routes DIR])"
+        return
+            "mockd import \(format): mockd imports HAR files (mockd import FILE.har, or mockd import har FILE), Postman collections (mockd import FILE.json) and OpenAPI documents (OpenAPI 3.0, 3.1, Swagger 2.0: mockd import openapi FILE [--root DIR] [--routes DIR])"
     }
 }
 
 struct ImportOpenAPICommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openapi",
-        abstract: "Convention files for fixed-path operations, route-table entries for the rest (templated paths, other statuses, named examples as scenarios). Never overwrites.",
-        discussion: "A Postman collection (v2.0, v2.1) is read the same way: its saved examples are the answers. `mockd import collection.json` finds it without the format word.",
+        abstract:
+            "Convention files for fixed-path operations, route-table entries for the rest (templated paths, other statuses, named examples as scenarios). Never overwrites.",
+        discussion:
+            "A Postman collection (v2.0, v2.1) is read the same way: its saved examples are the answers. `mockd import collection.json` finds it without the format word.",
         aliases: ["postman"]
     )
 
@@ -87,7 +94,9 @@ struct DescriptionImport {
             let table = JSONValue.object([("routes", .array(plan.routes))])
             if try write(Array((table.prettyPrinted + "\n").utf8), to: "\(routes)/\(kind)-\(stem).json") { wrote += 1 } else { kept += 1 }
         }
-        print("\(wrote) \(dryRun ? "would be written" : "written"), \(kept) already there (not overwritten); \(CheckCommand.count(plan.files.count, "file")), \(CheckCommand.count(plan.routes.count, "route"))")
+        print(
+            "\(wrote) \(dryRun ? "would be written" : "written"), \(kept) already there (not overwritten); \(CheckCommand.count(plan.files.count, "file")), \(CheckCommand.count(plan.routes.count, "route"))"
+        )
     }
 
     /// Atomic (a temp file, then a rename) and never over an existing file: false when one is there.
@@ -104,7 +113,7 @@ struct DescriptionImport {
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         do throws(AtomicFile.WriteError) {
             try AtomicFile.write(bytes, to: path, replace: false)
-        } catch where error.alreadyExists {
+        } catch  where error.alreadyExists {
             print("exists, not overwritten: \(path)")
             return false
         } catch {

@@ -1,8 +1,8 @@
 import ArgumentParser
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 import MockdCore
@@ -13,7 +13,8 @@ import MockdProxy
 struct ImportHARCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "har",
-        abstract: "Mocks from a HAR file (Proxyman, Charles, Chrome, Safari, Firefox), written as --record writes them: mock_<path>_<method>.json files, and routes in <routes>/recorded.json for the rest. Never overwrites unless --force.",
+        abstract:
+            "Mocks from a HAR file (Proxyman, Charles, Chrome, Safari, Firefox), written as --record writes them: mock_<path>_<method>.json files, and routes in <routes>/recorded.json for the rest. Never overwrites unless --force.",
         discussion: """
             Example: mockd import traffic.har --root MockData --dry-run
             """
@@ -28,13 +29,22 @@ struct ImportHARCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where recorded.json goes. [default: the routes folder beside the root, else ./routes]", valueName: "dir"))
     var routes: String?
 
-    @Option(help: ArgumentHelp("Write the mocks as this scenario's: files under <root>/scenarios/<name>/, routes with \"scenario\".", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the mocks as this scenario's: files under <root>/scenarios/<name>/, routes with \"scenario\".", valueName: "name"))
     var scenario: String?
 
-    @Option(help: ArgumentHelp("Import the entries of this host (api.example.com, or with a port); repeatable or comma-separated. [default: the host with the most entries]", valueName: "host"))
+    @Option(
+        help: ArgumentHelp(
+            "Import the entries of this host (api.example.com, or with a port); repeatable or comma-separated. [default: the host with the most entries]",
+            valueName: "host"))
     var host: [String] = []
 
-    @Option(name: .customLong("record-headers"), help: ArgumentHelp("More header names that make an answer a route keeping its headers, comma-separated (Location, ETag, Link, Set-Cookie, rate limits and X- headers always do).", valueName: "names"))
+    @Option(
+        name: .customLong("record-headers"),
+        help: ArgumentHelp(
+            "More header names that make an answer a route keeping its headers, comma-separated (Location, ETag, Link, Set-Cookie, rate limits and X- headers always do).",
+            valueName: "names"))
     var recordHeaders: [String] = []
 
     @Flag(help: "Print what would be written; write nothing.")
@@ -62,8 +72,9 @@ struct ImportHARCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let routesFolder = RoutesFolder(given: routes, root: root).forWriting()
-        let recorder = Recorder(root: root, routesDirectory: routesFolder, overwrite: force, scenario: scenario,
-                                keptHeaders: ServeCommand.names(recordHeaders), logger: Logger(label: "mockd.import"))
+        let recorder = Recorder(
+            root: root, routesDirectory: routesFolder, overwrite: force, scenario: scenario,
+            keptHeaders: ServeCommand.names(recordHeaders), logger: Logger(label: "mockd.import"))
         // Mocks already served from any folder of the root count as existing, as for --record.
         if FileManager.default.fileExists(atPath: root) {
             let snapshot = MockDataLoader(root: root).load().snapshot
@@ -88,13 +99,18 @@ struct ImportHARCommand: ParsableCommand {
     }
 
     func summary(_ report: HARImport.Report) -> String {
-        var parts = [dryRun ? "\(report.written) would be written" : "\(report.written) written",
-                     "\(report.kept) already there" + (report.kept > 0 ? " (--force replaces them)" : "")]
+        var parts = [
+            dryRun ? "\(report.written) would be written" : "\(report.written) written",
+            "\(report.kept) already there" + (report.kept > 0 ? " (--force replaces them)" : ""),
+        ]
         if !report.skipped.isEmpty { parts.append("\(report.skipped.count) skipped") }
         if !report.errors.isEmpty { parts.append(CheckCommand.count(report.errors.count, "error")) }
-        var line = "\(file): " + (report.hosts.isEmpty ? "no entries imported" : "entries of \(report.hosts.joined(separator: ", "))") + ": " + parts.joined(separator: ", ")
+        var line =
+            "\(file): " + (report.hosts.isEmpty ? "no entries imported" : "entries of \(report.hosts.joined(separator: ", "))") + ": "
+            + parts.joined(separator: ", ")
         if !report.otherHosts.isEmpty {
-            let others = report.otherHosts.map { "\($0.host) (\($0.entries == 1 ? "1 entry" : "\($0.entries) entries"))" }.joined(separator: ", ")
+            let others = report.otherHosts.map { "\($0.host) (\($0.entries == 1 ? "1 entry" : "\($0.entries) entries"))" }.joined(
+                separator: ", ")
             line += "; other hosts not imported: \(others); --host NAME imports them"
         }
         return line

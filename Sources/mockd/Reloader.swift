@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 import MockdCore
@@ -25,7 +25,8 @@ final class Reloader: Reloading {
     /// When the configuration served was loaded, and when reloads began to fail (nil: they do not).
     private let history: Lock<(servingSince: Double, failingSince: Double?)> = Lock((Reloader.now(), nil))
 
-    init(logger: Logger, systemd: SystemdNotifier = SystemdNotifier(socketPath: nil), load: @escaping @Sendable () -> MockDataLoader.Result) {
+    init(logger: Logger, systemd: SystemdNotifier = SystemdNotifier(socketPath: nil), load: @escaping @Sendable () -> MockDataLoader.Result)
+    {
         self.load = load
         self.logger = logger
         self.systemd = systemd
@@ -47,8 +48,9 @@ final class Reloader: Reloading {
             systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
             defer { if let server { systemd.notify("READY=1\nSTATUS=\(Self.statusLine(server))") } }
             guard let server else {
-                return ReloadReport(time: Self.now(), ok: false, files: 0, routes: 0, errors: ["reload is not available"],
-                                    durationMilliseconds: 0, trigger: trigger)
+                return ReloadReport(
+                    time: Self.now(), ok: false, files: 0, routes: 0, errors: ["reload is not available"],
+                    durationMilliseconds: 0, trigger: trigger)
             }
             let result = load()
             let took = ContinuousClock.now - started
@@ -57,16 +59,22 @@ final class Reloader: Reloading {
             if let snapshot = result.snapshot {
                 history.withLock { $0 = (Self.now(), nil) }
                 server.install(snapshot)
-                report = ReloadReport(time: Self.now(), ok: true, files: snapshot.fileCount, routes: snapshot.routes.count,
-                                      errors: [], durationMilliseconds: elapsed, trigger: trigger)
-                logger.info("reloaded", metadata: ["mockd.trigger": "\(trigger)", "mockd.files": "\(snapshot.fileCount)",
-                                                   "mockd.routes": "\(snapshot.routes.count)", "mockd.durationMs": "\(Int(elapsed))"])
+                report = ReloadReport(
+                    time: Self.now(), ok: true, files: snapshot.fileCount, routes: snapshot.routes.count,
+                    errors: [], durationMilliseconds: elapsed, trigger: trigger)
+                logger.info(
+                    "reloaded",
+                    metadata: [
+                        "mockd.trigger": "\(trigger)", "mockd.files": "\(snapshot.fileCount)",
+                        "mockd.routes": "\(snapshot.routes.count)", "mockd.durationMs": "\(Int(elapsed))",
+                    ])
                 for warning in result.diagnostics { logger.warning("\(warning.place)") }
             } else {
                 let errors = result.diagnostics.filter { $0.severity == .error }.map(\.description)
                 let serving = server.snapshot
-                report = ReloadReport(time: Self.now(), ok: false, files: serving.fileCount, routes: serving.routes.count,
-                                      errors: errors, durationMilliseconds: elapsed, trigger: trigger)
+                report = ReloadReport(
+                    time: Self.now(), ok: false, files: serving.fileCount, routes: serving.routes.count,
+                    errors: errors, durationMilliseconds: elapsed, trigger: trigger)
                 let (servingSince, since) = history.withLock { history in
                     if history.failingSince == nil { history.failingSince = report.time }
                     return (history.servingSince, history.failingSince ?? report.time)
@@ -85,7 +93,8 @@ final class Reloader: Reloading {
     /// For systemd's STATUS= line.
     static func statusLine(_ server: HTTPServer) -> String {
         let snapshot = server.snapshot
-        return "serving \(CheckCommand.count(snapshot.fileCount, "file")) and \(CheckCommand.count(snapshot.routes.count, "route")) on \(server.urls.joined(separator: " "))"
+        return
+            "serving \(CheckCommand.count(snapshot.fileCount, "file")) and \(CheckCommand.count(snapshot.routes.count, "route")) on \(server.urls.joined(separator: " "))"
     }
 
     static func now() -> Double {

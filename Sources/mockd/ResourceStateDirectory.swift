@@ -1,12 +1,12 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 import ArgumentParser
 import Logging
@@ -25,7 +25,8 @@ enum ResourceStateDirectory {
         let real = resolved(folder)
         for data in [loader.root] + loader.routesFolder.watched {
             guard let dataPath = FileReading.realPath(data), real == dataPath || real.hasPrefix(dataPath + "/") else { continue }
-            throw ValidationError("--state-dir \(folder) is inside \(data), whose files mockd serves and watches: choose a folder outside it")
+            throw ValidationError(
+                "--state-dir \(folder) is inside \(data), whose files mockd serves and watches: choose a folder outside it")
         }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -65,8 +66,12 @@ enum ResourceStateDirectory {
                 switch ResourceStateFile.decode(bytes, for: resource, seed: seed, file: path) {
                 case .restored(let items):
                     store.restore(items, of: resource, seed: seed)
-                    logger.info("resource state restored", metadata: place.merging(["mockd.items": "\(items.count)",
-                                                                                     "mockd.seedItems": "\(resource.seeds[seed]?.count ?? 0)"]) { $1 })
+                    logger.info(
+                        "resource state restored",
+                        metadata: place.merging([
+                            "mockd.items": "\(items.count)",
+                            "mockd.seedItems": "\(resource.seeds[seed]?.count ?? 0)",
+                        ]) { $1 })
                 case .seedChanged:
                     // As a reload does when a seed changes: its state starts over, on disk too.
                     writer.changed(ResourceStore.Key(session: nil, resource: resource.identity, seed: seed), nil)

@@ -71,8 +71,11 @@ final class ResourceStateWriter: ResourceStateSaving {
         while true {
             wake.wait()
             if !pending.withLock({ $0.stopRequested }) {
-                _ = stopping.wait(timeout: .now() + .nanoseconds(Int(wait.components.attoseconds / 1_000_000_000)
-                                                                    + Int(wait.components.seconds) * 1_000_000_000))
+                _ = stopping.wait(
+                    timeout: .now()
+                        + .nanoseconds(
+                            Int(wait.components.attoseconds / 1_000_000_000)
+                                + Int(wait.components.seconds) * 1_000_000_000))
             }
             let began = ContinuousClock.now
             let (batch, stop) = pending.withLock { pending in

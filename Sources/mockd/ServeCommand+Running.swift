@@ -5,14 +5,14 @@ import MockdSystem
 import MockdHTTP
 import MockdProxy
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `mockd serve` from start to exit, one step per function, in the order they run: logging,
@@ -25,8 +25,9 @@ extension ServeCommand {
         Signals.raiseOpenFileLimit()
         let settings = try settings()
         if background, let pidFile {
-            let probe = HealthProbe(host: HealthProbe.address(of: settings.server.host), port: settings.server.port,
-                                    timeoutSeconds: 2, token: settings.server.adminToken)
+            let probe = HealthProbe(
+                host: HealthProbe.address(of: settings.server.host), port: settings.server.port,
+                timeoutSeconds: 2, token: settings.server.adminToken)
             let starter = BackgroundServe(pidFile: PidFile(path: pidFile), logPath: logFile ?? pidFile + ".log", probe: probe)
             return try starter.run(arguments: Array(CommandLine.arguments.dropFirst()))
         }
@@ -44,9 +45,10 @@ extension ServeCommand {
 
         let systemd = SystemdNotifier()
         let reloader = Reloader(logger: logger, systemd: systemd) { loader.load() }
-        let server = HTTPServer(configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
-                                journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
-                                missHandler: missHandler, reloads: reloader, mockWriter: MockFileWriter(root: loader.root))
+        let server = HTTPServer(
+            configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
+            journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
+            missHandler: missHandler, reloads: reloader, mockWriter: MockFileWriter(root: loader.root))
         reloader.serve(server)
         // Existing mocks are looked up in what is being served, not by walking the root again.
         // A strong capture (the server lives as long as the process): a weak one would give the
@@ -79,7 +81,8 @@ extension ServeCommand {
     private static func loadConfiguration(_ loader: MockDataLoader, settings: Settings, sink: LogSink, logger: Logger) throws -> Snapshot {
         if settings.proxy?.record == true, loader.routesFolder == .none {
             // Answers a file cannot hold are recorded as routes, which --no-routes would never load.
-            throw ValidationError("--record needs a routes folder for the answers it saves as routes: give --routes DIR instead of --no-routes")
+            throw ValidationError(
+                "--record needs a routes folder for the answers it saves as routes: give --routes DIR instead of --no-routes")
         }
         let loaded = loader.load()
         guard let snapshot = loaded.snapshot else {
@@ -96,8 +99,10 @@ extension ServeCommand {
         logger.info("\(loader.routesFolder.summary())")
         for resource in snapshot.resources.all {
             // Not in the startup line, whose form tools read: one line per resource instead.
-            var metadata: Logger.Metadata = ["mockd.resource": "\(resource.path)", "mockd.source": "\(resource.source)",
-                                             "mockd.items": "\(resource.seeds[""]?.count ?? 0)"]
+            var metadata: Logger.Metadata = [
+                "mockd.resource": "\(resource.path)", "mockd.source": "\(resource.source)",
+                "mockd.items": "\(resource.seeds[""]?.count ?? 0)",
+            ]
             if let seedFile = resource.seedFile { metadata["mockd.seed"] = "\(seedFile)" }
             logger.info("resource loaded", metadata: metadata)
         }
@@ -108,9 +113,11 @@ extension ServeCommand {
     /// What answers a request no mock matches (`--proxy`), and what records it (`--record`).
     private static func upstream(_ settings: Settings, loader: MockDataLoader, logger: Logger) -> (ProxyMissHandler?, Recorder?) {
         guard let proxy = settings.proxy else { return (nil, nil) }
-        let recorder = proxy.record
-            ? Recorder(root: loader.root, routesDirectory: loader.routesFolder.forWriting(), overwrite: proxy.recordOverwrite,
-                       keptHeaders: proxy.recordHeaders, logger: logger)
+        let recorder =
+            proxy.record
+            ? Recorder(
+                root: loader.root, routesDirectory: loader.routesFolder.forWriting(), overwrite: proxy.recordOverwrite,
+                keptHeaders: proxy.recordHeaders, logger: logger)
             : nil
         return (ProxyMissHandler(proxy: UpstreamProxy(configuration: proxy, logger: logger), recorder: recorder, logger: logger), recorder)
     }
@@ -121,7 +128,8 @@ extension ServeCommand {
         do {
             try writer.start(runtime.resources)
         } catch {
-            throw ValidationError("--state-dir \(writer.folder): cannot start the thread that writes it: \(String(cString: strerror(error.code)))")
+            throw ValidationError(
+                "--state-dir \(writer.folder): cannot start the thread that writes it: \(String(cString: strerror(error.code)))")
         }
         logger.info("resource state kept", metadata: ["mockd.folder": "\(writer.folder)"])
     }
@@ -139,13 +147,17 @@ extension ServeCommand {
         // Before the startup line: whoever reads that line finds the warning already written.
         if let warning = exposureWarning(settings.server) { logger.warning("\(warning)") }
         let snapshot = server.snapshot
-        FileHandleOutput.standardOutput(StartupLines.listening(urls: server.urls, files: snapshot.fileCount, routes: snapshot.routes.count,
-                                                               operations: snapshot.operations,
-                                                               scenario: settings.scenario, rootPath: snapshot.rootPath,
-                                                               routesPath: snapshot.routesPath, json: json))
+        FileHandleOutput.standardOutput(
+            StartupLines.listening(
+                urls: server.urls, files: snapshot.fileCount, routes: snapshot.routes.count,
+                operations: snapshot.operations,
+                scenario: settings.scenario, rootPath: snapshot.rootPath,
+                routesPath: snapshot.routesPath, json: json))
         if let proxy = settings.proxy {
-            FileHandleOutput.standardOutput(StartupLines.proxying(upstream: proxy.upstream.absoluteString,
-                                                                  recordingInto: recorder.map { ($0.root, $0.routesFile) }, json: json))
+            FileHandleOutput.standardOutput(
+                StartupLines.proxying(
+                    upstream: proxy.upstream.absoluteString,
+                    recordingInto: recorder.map { ($0.root, $0.routesFile) }, json: json))
         }
     }
 
@@ -159,7 +171,8 @@ extension ServeCommand {
             }
             logger.info("stopping", metadata: ["mockd.signal": "\(name(of: signal))"])
             Signals.exitOnSecondSignal { second in
-                logger.warning("second signal: exiting now, without waiting for requests in flight", metadata: ["mockd.signal": "\(name(of: second))"])
+                logger.warning(
+                    "second signal: exiting now, without waiting for requests in flight", metadata: ["mockd.signal": "\(name(of: second))"])
                 sink.flush()
             }
             return

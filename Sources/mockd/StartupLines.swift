@@ -4,17 +4,21 @@ import MockdCore
 /// or with `--log-format json` one JSON object, like every other line mockd writes then.
 enum StartupLines {
     /// `rootPath` and `routesPath` (absolute; nil: no routes) tell two mockds on two ports apart.
-    static func listening(urls: [String], files: Int, routes: Int, operations: OperationTable = OperationTable(), scenario: String,
-                          rootPath: String, routesPath: String?, json: Bool) -> String {
+    static func listening(
+        urls: [String], files: Int, routes: Int, operations: OperationTable = OperationTable(), scenario: String,
+        rootPath: String, routesPath: String?, json: Bool
+    ) -> String {
         guard json else {
-            return "mockd listening on \(urls.joined(separator: " and ")) (\(CheckCommand.count(files, "file")), \(CheckCommand.count(routes, "route"))"
+            return
+                "mockd listening on \(urls.joined(separator: " and ")) (\(CheckCommand.count(files, "file")), \(CheckCommand.count(routes, "route"))"
                 + "\(OperationDescription.summary(operations)), scenario \(scenario))"
                 + " from \(rootPath), \(routesPath.map { "routes \($0)" } ?? "no routes")"
         }
         let list = urls.map { JSONText.quoted($0) }.joined(separator: ",")
         let counted = operations.documents.isEmpty ? "" : #","operations":\#(operations.operations.count)"#
         let folders = #","root":\#(JSONText.quoted(rootPath)),"routesFolder":\#(routesPath.map(JSONText.quoted) ?? "null")"#
-        return #"{"message":"listening","urls":[\#(list)],"files":\#(files),"routes":\#(routes)\#(counted),"scenario":\#(JSONText.quoted(scenario))\#(folders)}"#
+        return
+            #"{"message":"listening","urls":[\#(list)],"files":\#(files),"routes":\#(routes)\#(counted),"scenario":\#(JSONText.quoted(scenario))\#(folders)}"#
     }
 
     static func proxying(upstream: String, recordingInto: (root: String, routesFile: String)?, json: Bool) -> String {
@@ -24,7 +28,8 @@ enum StartupLines {
         }
         var line = #"{"message":"proxying","upstream":\#(JSONText.quoted(upstream))"#
         if let recordingInto {
-            line += #","recordInto":\#(JSONText.quoted(recordingInto.root)),"recordRoutesInto":\#(JSONText.quoted(recordingInto.routesFile))"#
+            line +=
+                #","recordInto":\#(JSONText.quoted(recordingInto.root)),"recordRoutesInto":\#(JSONText.quoted(recordingInto.routesFile))"#
         }
         return line + "}"
     }

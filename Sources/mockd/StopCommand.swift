@@ -1,9 +1,9 @@
 import ArgumentParser
 import MockdSystem
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `mockd stop --pid-file F`: ends the mockd `serve --background --pid-file F` started, as
@@ -17,7 +17,9 @@ struct StopCommand: ParsableCommand {
     @Option(name: .customLong("pid-file"), help: ArgumentHelp("The pid file given to serve --background.", valueName: "file"))
     var pidFile: String
 
-    @Option(help: ArgumentHelp("Seconds to wait for mockd to exit after SIGTERM (it finishes requests in flight, up to 10 s).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds to wait for mockd to exit after SIGTERM (it finishes requests in flight, up to 10 s).", valueName: "seconds"))
     var timeout: Int = 15
 
     func run() throws {
@@ -40,7 +42,8 @@ struct StopCommand: ParsableCommand {
             let deadline = ContinuousClock.now + .seconds(max(0, timeout))
             while DetachedProcess.runningName(pid) != nil {
                 guard ContinuousClock.now < deadline else {
-                    FileHandleOutput.standardError("mockd stop: mockd \(pid) is still running \(timeout) s after SIGTERM; \(pidFile) is kept")
+                    FileHandleOutput.standardError(
+                        "mockd stop: mockd \(pid) is still running \(timeout) s after SIGTERM; \(pidFile) is kept")
                     throw ExitCode.failure
                 }
                 var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)

@@ -16,7 +16,9 @@ extension AdminAPITests {
         #expect(order.map { $0["scenario"] as? String ?? "*" } == ["empty", "error", "*"])
         func answers(_ scenario: String) -> [String] {
             let section = order.first { ($0["scenario"] as? String ?? "*") == scenario }
-            return (section?["answers"] as? [[String: String]] ?? []).map { "\($0["method"] ?? "") \($0["path"] ?? "") ← \($0["answeredBy"] ?? "")" }
+            return (section?["answers"] as? [[String: String]] ?? []).map {
+                "\($0["method"] ?? "") \($0["path"] ?? "") ← \($0["answeredBy"] ?? "")"
+            }
         }
         #expect(answers("empty") == ["GET /api/users ← file scenarios/empty/mock_api_users_get.json"])
         #expect(answers("error").first?.hasPrefix("GET /api/users ← route \(harness.routesFolder)/a.json#0") == true, "\(answers("error"))")
@@ -31,7 +33,9 @@ extension AdminAPITests {
         let lines = text.split(separator: "\n").map(String.init)
         #expect(!lines.contains { $0.hasPrefix("scenario default") })
         #expect(lines.contains("scenario empty: first"))
-        #expect(lines.contains { $0.hasPrefix("  GET /api/users") && $0.hasSuffix("← file scenarios/empty/mock_api_users_get.json") }, "\(text)")
+        #expect(
+            lines.contains { $0.hasPrefix("  GET /api/users") && $0.hasSuffix("← file scenarios/empty/mock_api_users_get.json") }, "\(text)"
+        )
         #expect(lines.contains("every scenario, after its own:"))
         // Shared entries come after every scenario's own.
         let shared = try #require(lines.firstIndex(of: "every scenario, after its own:"))

@@ -23,7 +23,8 @@ struct AdminAPITests {
         let state: RuntimeState
         let journal: RequestJournal
         let reloads = Counter()
-        var reloadReport = ReloadReport(time: 1_700_000_000, ok: true, files: 3, routes: 4, errors: [], durationMilliseconds: 1.25, trigger: "admin")
+        var reloadReport = ReloadReport(
+            time: 1_700_000_000, ok: true, files: 3, routes: 4, errors: [], durationMilliseconds: 1.25, trigger: "admin")
         var lastReload: ReloadReport?
         var uptime = 12.5
 
@@ -41,8 +42,9 @@ struct AdminAPITests {
         var context: AdminAPI.Context {
             let report = reloadReport
             let reloads = reloads
-            return AdminAPI.Context(snapshot: snapshot, state: state, journal: journal, uptimeSeconds: uptime,
-                                    reloads: ReloadStub(report: report, last: lastReload, count: reloads))
+            return AdminAPI.Context(
+                snapshot: snapshot, state: state, journal: journal, uptimeSeconds: uptime,
+                reloads: ReloadStub(report: report, last: lastReload, count: reloads))
         }
 
         func call(_ method: String, _ target: String, body: String = "") -> BuiltResponse {
@@ -58,7 +60,8 @@ struct AdminAPITests {
         }
 
         func resolve(_ path: String, session: String? = nil) -> Resolution {
-            Resolver(snapshot: snapshot, state: state).resolve(request("GET", path, headers: session.map { [("X-Mock-Session", $0)] } ?? []))
+            Resolver(snapshot: snapshot, state: state).resolve(
+                request("GET", path, headers: session.map { [("X-Mock-Session", $0)] } ?? []))
         }
     }
 
@@ -70,24 +73,30 @@ struct AdminAPITests {
 
     static func object(_ response: BuiltResponse, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         let text = String(decoding: response.body, as: UTF8.self)
-        return try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any], "not a JSON object: \(text)",
-                            sourceLocation: sourceLocation)
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any], "not a JSON object: \(text)",
+            sourceLocation: sourceLocation)
     }
 
-    static func entry(_ path: String, method: String = "GET", session: String? = nil, body: String = "", truncated: Bool = false) -> RequestJournal.Entry {
-        RequestJournal.Entry(time: 1_700_000_000.5, method: method, path: path, query: "a=1",
-                             headers: [HTTPHeader("Accept", "*/*"), HTTPHeader("X-Many", "1"), HTTPHeader("X-Many", "2")],
-                             body: Array(body.utf8), bodyTruncated: truncated, scenario: "default", session: session,
-                             source: "file mock_x_get.json", status: 200, durationMicroseconds: 1500)
+    static func entry(_ path: String, method: String = "GET", session: String? = nil, body: String = "", truncated: Bool = false)
+        -> RequestJournal.Entry
+    {
+        RequestJournal.Entry(
+            time: 1_700_000_000.5, method: method, path: path, query: "a=1",
+            headers: [HTTPHeader("Accept", "*/*"), HTTPHeader("X-Many", "1"), HTTPHeader("X-Many", "2")],
+            body: Array(body.utf8), bodyTruncated: truncated, scenario: "default", session: session,
+            source: "file mock_x_get.json", status: 200, durationMicroseconds: 1500)
     }
 
     // MARK: - health
 
-    @Test("which paths are the admin API's", arguments: [
-        ("/__mockd", true), ("/__mockd/", true), ("/__mockd/health", true), ("/__mockd/requests?x=1", true),
-        ("/__mockdx", false), ("/__mock", false), ("/_", false), ("/", false), ("", false), ("/api/__mockd/health", false),
-        ("/__MOCKD/health", false), ("/_é_mockd/x", false),
-    ])
+    @Test(
+        "which paths are the admin API's",
+        arguments: [
+            ("/__mockd", true), ("/__mockd/", true), ("/__mockd/health", true), ("/__mockd/requests?x=1", true),
+            ("/__mockdx", false), ("/__mock", false), ("/_", false), ("/", false), ("", false), ("/api/__mockd/health", false),
+            ("/__MOCKD/health", false), ("/_é_mockd/x", false),
+        ])
     func isAdminPath(path: String, expected: Bool) {
         #expect(AdminAPI.isAdminPath(path) == expected)
     }
@@ -112,8 +121,9 @@ struct AdminAPITests {
 
     @Test func health_ShowsTheLastReload() throws {
         var harness = try Harness()
-        harness.lastReload = ReloadReport(time: 1_700_000_000, ok: false, files: 3, routes: 2, errors: ["routes/a.json: line 1, column 2: invalid JSON"],
-                                          durationMilliseconds: 2.26, trigger: "watch")
+        harness.lastReload = ReloadReport(
+            time: 1_700_000_000, ok: false, files: 3, routes: 2, errors: ["routes/a.json: line 1, column 2: invalid JSON"],
+            durationMilliseconds: 2.26, trigger: "watch")
         let last = try #require(try Self.object(harness.call("GET", "/__mockd/health"))["lastReload"] as? [String: Any])
         #expect(last["status"] as? String == "failed")
         #expect(last["trigger"] as? String == "watch")
@@ -142,10 +152,16 @@ struct AdminAPITests {
         #expect(routes[1]["name"] is NSNull)
         let files = try #require(body["files"] as? [[String: Any]])
         #expect(files.count == 2)
-        #expect(files.contains { $0["file"] as? String == "mock_api_users_get.json" && $0["scenario"] as? String == "empty"
-            && $0["source"] as? String == harness.rootFolder + "/scenarios/empty/mock_api_users_get.json" })
-        #expect(files.contains { $0["file"] as? String == "mock_api_users_get.json" && $0["scenario"] is NSNull
-            && $0["method"] as? String == "GET" && $0["source"] as? String == harness.rootFolder + "/mock_api_users_get.json" })
+        #expect(
+            files.contains {
+                $0["file"] as? String == "mock_api_users_get.json" && $0["scenario"] as? String == "empty"
+                    && $0["source"] as? String == harness.rootFolder + "/scenarios/empty/mock_api_users_get.json"
+            })
+        #expect(
+            files.contains {
+                $0["file"] as? String == "mock_api_users_get.json" && $0["scenario"] is NSNull
+                    && $0["method"] as? String == "GET" && $0["source"] as? String == harness.rootFolder + "/mock_api_users_get.json"
+            })
         #expect(body["scenarios"] as? [String] == ["empty", "error"])
     }
 
@@ -195,8 +211,12 @@ struct AdminAPITests {
         #expect(harness.state.runtimeScenario() == "default")
     }
 
-    @Test("scenario: a malformed body is 400", arguments: ["", "not json", #"{"name": "error"}"#, #"{"scenario": ""}"#,
-                                                       #"{"scenario": 3}"#, #"{"scenario": "error", "session": 3}"#])
+    @Test(
+        "scenario: a malformed body is 400",
+        arguments: [
+            "", "not json", #"{"name": "error"}"#, #"{"scenario": ""}"#,
+            #"{"scenario": 3}"#, #"{"scenario": "error", "session": 3}"#,
+        ])
     func scenario_MalformedBodyIs400(body: String) throws {
         let harness = try Harness()
         let response = harness.call("PUT", "/__mockd/scenario", body: body)
@@ -215,19 +235,21 @@ struct AdminAPITests {
         journal.append(entry("/api/episodes"))
     }
 
-    @Test("requests: filters and limit", arguments: [
-        ("", ["/api/users", "/api/v1/login", "/api/users/1", "/api/v1/logout", "/api/episodes"]),
-        ("?method=post", ["/api/v1/login", "/api/v1/logout"]),
-        ("?path=/api/v1/*", ["/api/v1/login", "/api/v1/logout"]),
-        ("?path=/api/users", ["/api/users"]),
-        ("?path=/api/users*", ["/api/users", "/api/users/1"]),
-        ("?session=A", ["/api/users", "/api/v1/logout"]),
-        ("?limit=2", ["/api/v1/logout", "/api/episodes"]),
-        ("?limit=0", []),
-        ("?method=GET&limit=1", ["/api/episodes"]),
-        ("?session=A&method=GET", ["/api/users"]),
-        ("?limit=", ["/api/users", "/api/v1/login", "/api/users/1", "/api/v1/logout", "/api/episodes"]),
-    ] as [(String, [String])])
+    @Test(
+        "requests: filters and limit",
+        arguments: [
+            ("", ["/api/users", "/api/v1/login", "/api/users/1", "/api/v1/logout", "/api/episodes"]),
+            ("?method=post", ["/api/v1/login", "/api/v1/logout"]),
+            ("?path=/api/v1/*", ["/api/v1/login", "/api/v1/logout"]),
+            ("?path=/api/users", ["/api/users"]),
+            ("?path=/api/users*", ["/api/users", "/api/users/1"]),
+            ("?session=A", ["/api/users", "/api/v1/logout"]),
+            ("?limit=2", ["/api/v1/logout", "/api/episodes"]),
+            ("?limit=0", []),
+            ("?method=GET&limit=1", ["/api/episodes"]),
+            ("?session=A&method=GET", ["/api/users"]),
+            ("?limit=", ["/api/users", "/api/v1/login", "/api/users/1", "/api/v1/logout", "/api/episodes"]),
+        ] as [(String, [String])])
     func requests_Filters(query: String, expected: [String]) throws {
         let harness = try Harness()
         Self.fiveEntries(into: harness.journal)
@@ -320,9 +342,10 @@ struct AdminAPITests {
 
     @Test func reload_FailedIs422WithEveryError() throws {
         var harness = try Harness()
-        harness.reloadReport = ReloadReport(time: 1_700_000_000, ok: false, files: 2, routes: 2,
-                                            errors: ["routes/a.json: routes[0].response.status: expected an integer 100-599, found \"ok\"", "second"],
-                                            durationMilliseconds: 1, trigger: "admin")
+        harness.reloadReport = ReloadReport(
+            time: 1_700_000_000, ok: false, files: 2, routes: 2,
+            errors: ["routes/a.json: routes[0].response.status: expected an integer 100-599, found \"ok\"", "second"],
+            durationMilliseconds: 1, trigger: "admin")
         let response = harness.call("POST", "/__mockd/reload")
         #expect(response.status == 422)
         let body = try Self.object(response)
@@ -332,14 +355,16 @@ struct AdminAPITests {
 
     // MARK: - wrong method, unknown endpoint
 
-    @Test("a known path with another method is 405 with Allow", arguments: [
-        ("DELETE", "/__mockd/health", "GET"),
-        ("POST", "/__mockd/routes", "GET"),
-        ("DELETE", "/__mockd/scenario", "GET, PUT"),
-        ("PUT", "/__mockd/requests", "GET, DELETE"),
-        ("GET", "/__mockd/reset", "POST"),
-        ("GET", "/__mockd/reload", "POST"),
-    ])
+    @Test(
+        "a known path with another method is 405 with Allow",
+        arguments: [
+            ("DELETE", "/__mockd/health", "GET"),
+            ("POST", "/__mockd/routes", "GET"),
+            ("DELETE", "/__mockd/scenario", "GET, PUT"),
+            ("PUT", "/__mockd/requests", "GET, DELETE"),
+            ("GET", "/__mockd/reset", "POST"),
+            ("GET", "/__mockd/reload", "POST"),
+        ])
     func wrongMethod_Is405WithAllow(method: String, path: String, allow: String) throws {
         let harness = try Harness()
         let response = harness.call(method, path)
@@ -360,13 +385,14 @@ struct AdminAPITests {
         #expect(response.status == 404)
         let body = try Self.object(response)
         #expect(body["error"] as? String == "no admin endpoint GET \(path)")
-        #expect(body["endpoints"] as? [String] == [
-            "GET /__mockd/health", "GET /__mockd/routes", "GET /__mockd/scenario", "PUT /__mockd/scenario",
-            "GET /__mockd/requests", "DELETE /__mockd/requests", "POST /__mockd/reset", "POST /__mockd/reload",
-            "GET /__mockd/", "GET /__mockd/sources", "GET /__mockd/source", "GET /__mockd/events", "POST /__mockd/mocks",
-            "POST /__mockd/sessions", "GET /__mockd/sessions", "DELETE /__mockd/sessions/{id}",
-            "POST /__mockd/stubs", "GET /__mockd/stubs", "DELETE /__mockd/stubs/{id}", "GET /__mockd/resources",
-        ])
+        #expect(
+            body["endpoints"] as? [String] == [
+                "GET /__mockd/health", "GET /__mockd/routes", "GET /__mockd/scenario", "PUT /__mockd/scenario",
+                "GET /__mockd/requests", "DELETE /__mockd/requests", "POST /__mockd/reset", "POST /__mockd/reload",
+                "GET /__mockd/", "GET /__mockd/sources", "GET /__mockd/source", "GET /__mockd/events", "POST /__mockd/mocks",
+                "POST /__mockd/sessions", "GET /__mockd/sessions", "DELETE /__mockd/sessions/{id}",
+                "POST /__mockd/stubs", "GET /__mockd/stubs", "DELETE /__mockd/stubs/{id}", "GET /__mockd/resources",
+            ])
     }
 }
 

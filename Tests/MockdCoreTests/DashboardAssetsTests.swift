@@ -22,9 +22,14 @@ import Testing
         let embedded = try #require(Self.embedded[file])
         // Not #expect(embedded == source): its failure would print both texts in full.
         if embedded != source {
-            let line = zip(embedded.split(separator: "\n", omittingEmptySubsequences: false), source.split(separator: "\n", omittingEmptySubsequences: false))
-                .enumerated().first { $0.element.0 != $0.element.1 }.map { $0.offset + 1 }
-            Issue.record("Sources/MockdCore/Admin/DashboardAssets.swift is stale for Dashboard/\(file) (first difference at line \(line.map(String.init) ?? "the end")): run scripts/embed-dashboard.sh")
+            let line = zip(
+                embedded.split(separator: "\n", omittingEmptySubsequences: false),
+                source.split(separator: "\n", omittingEmptySubsequences: false)
+            )
+            .enumerated().first { $0.element.0 != $0.element.1 }.map { $0.offset + 1 }
+            Issue.record(
+                "Sources/MockdCore/Admin/DashboardAssets.swift is stale for Dashboard/\(file) (first difference at line \(line.map(String.init) ?? "the end")): run scripts/embed-dashboard.sh"
+            )
         }
     }
 

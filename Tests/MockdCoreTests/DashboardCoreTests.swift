@@ -44,9 +44,14 @@ struct DashboardCoreTests {
 
     @Test func eventsWaitOnlyWithAnAfter() {
         #expect(AdminAPI.call(for: .make(path: "/__mockd/events")).work == .now)
-        #expect(AdminAPI.call(for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "7"), ("state", "2"), ("wait", "90")])).work
+        #expect(
+            AdminAPI.call(
+                for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "7"), ("state", "2"), ("wait", "90")])
+            ).work
                 == .waitForNews(after: 7, state: 2, wait: .seconds(60)))
-        #expect(AdminAPI.call(for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "x")])).work == .now, "answered at once with a 400")
+        #expect(
+            AdminAPI.call(for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "x")])).work == .now,
+            "answered at once with a 400")
         #expect(AdminAPI.call(for: .make(method: "POST", path: "/__mockd/mocks")).work == .offThread)
         #expect(AdminAPI.call(for: .make(method: "POST", path: "/__mockd/reload")).work == .offThread)
         #expect(AdminAPI.call(for: .make(path: "/__mockd/sources")).work == .now)
@@ -62,7 +67,9 @@ struct DashboardCoreTests {
         if let problem { #expect(found?.contains(problem) == true, "\(path): \(found ?? "nil")") } else { #expect(found == nil, "\(path)") }
     }
 
-    @Test(arguments: [("empty", true), ("error-500", true), ("v1.2", true), ("../x", false), ("a/b", false), (".hidden", false), ("", false)])
+    @Test(arguments: [
+        ("empty", true), ("error-500", true), ("v1.2", true), ("../x", false), ("a/b", false), (".hidden", false), ("", false),
+    ])
     func scenarioFolders(name: String, allowed: Bool) {
         #expect((MockCreation.scenarioProblem(name) == nil) == allowed, "\(name)")
     }

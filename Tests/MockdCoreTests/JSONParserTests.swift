@@ -18,7 +18,9 @@ struct JSONParserTests {
         #expect(try JSONParser.parse("null") == .null)
         #expect(try JSONParser.parse(" true ") == .bool(true))
         #expect(try JSONParser.parse("-12.5e3") == .number("-12.5e3"))
-        #expect(try JSONParser.parse(#"[1, "a", {"k": false}]"#) == .array([.number("1"), .string("a"), .object([(key: "k", value: .bool(false))])]))
+        #expect(
+            try JSONParser.parse(#"[1, "a", {"k": false}]"#)
+                == .array([.number("1"), .string("a"), .object([(key: "k", value: .bool(false))])]))
         #expect(try JSONParser.parse("\u{FEFF}{}") == .object([]), "a byte order mark is tolerated")
     }
 
@@ -32,14 +34,16 @@ struct JSONParserTests {
         #expect(Self.error(Array(#""\u12""#.utf8)) != nil, "a short \\u escape")
     }
 
-    @Test("invalid UTF-8 is an error", arguments: [
-        [0x22, 0xFF, 0x22],                    // never valid
-        [0x22, 0xC3, 0x22],                    // truncated two-byte sequence
-        [0x22, 0xC0, 0xAF, 0x22],              // overlong '/'
-        [0x22, 0xED, 0xA0, 0x80, 0x22],        // UTF-16 surrogate encoded in UTF-8
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // past U+10FFFF
-        [0x22, 0x80, 0x22],                    // a lone continuation byte
-    ] as [[UInt8]])
+    @Test(
+        "invalid UTF-8 is an error",
+        arguments: [
+            [0x22, 0xFF, 0x22],  // never valid
+            [0x22, 0xC3, 0x22],  // truncated two-byte sequence
+            [0x22, 0xC0, 0xAF, 0x22],  // overlong '/'
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // UTF-16 surrogate encoded in UTF-8
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // past U+10FFFF
+            [0x22, 0x80, 0x22],  // a lone continuation byte
+        ] as [[UInt8]])
     func invalidUTF8(bytes: [UInt8]) {
         let error = Self.error(bytes)
         #expect(error?.message.contains("UTF-8") == true, "\(String(describing: error))")

@@ -17,12 +17,12 @@ import TestSupport
         "MockData/bodies/profile.json": #"{"name": "Ada"}"#,
         "MockData/notes.json": #"[{"id": 1, "text": "a"}]"#,
         "routes/a.json": #"""
-            {"routes": [
-              {"method": "GET", "path": "/api/profile", "response": {"file": "bodies/profile.json"}},
-              {"resource": "/api/notes", "seed": "notes.json"},
-              {"method": "GET", "path": "/api/missing", "response": {"file": "bodies/none.json"}}
-            ]}
-            """#,
+        {"routes": [
+          {"method": "GET", "path": "/api/profile", "response": {"file": "bodies/profile.json"}},
+          {"resource": "/api/notes", "seed": "notes.json"},
+          {"method": "GET", "path": "/api/missing", "response": {"file": "bodies/none.json"}}
+        ]}
+        """#,
     ]
 
     /// What a load says, as comparable text: files, routes, resources and every diagnostic,
@@ -67,8 +67,14 @@ import TestSupport
     @Test func aMissingRootIsSaidAsOnDisk() {
         var loader = MockDataLoader(root: "/memory-root/MockData")
         loader.files = MemoryFiles(["/memory-root/other/mock_a_get.json": "{}"])
-        #expect(loader.load().diagnostics.map(\.description) == ["/memory-root/MockData: the mock root folder does not exist (give it with --root DIR)"])
+        #expect(
+            loader.load().diagnostics.map(\.description) == [
+                "/memory-root/MockData: the mock root folder does not exist (give it with --root DIR)"
+            ])
         loader.files = MemoryFiles(["/memory-root/MockData": "{}"])
-        #expect(loader.load().diagnostics.map(\.description) == ["/memory-root/MockData: the mock root is a file, not a folder (give the folder with --root DIR)"])
+        #expect(
+            loader.load().diagnostics.map(\.description) == [
+                "/memory-root/MockData: the mock root is a file, not a folder (give the folder with --root DIR)"
+            ])
     }
 }

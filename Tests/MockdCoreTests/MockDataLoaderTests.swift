@@ -53,9 +53,12 @@ struct MockDataLoaderTests {
             #expect(snapshot.files["mock_api_users_get.json"]?.response.body.array == Array(Self.usersJSON.utf8))
             #expect(Set(snapshot.overlays.keys) == ["empty", "error"])
             #expect(snapshot.scenarios == ["empty", "error"])
-            #expect(Set(snapshot.overlays["empty"].map { Array($0.keys) } ?? []) == ["mock_api_users_get.json", "mock_api_episodes_get.json"])
+            #expect(
+                Set(snapshot.overlays["empty"].map { Array($0.keys) } ?? []) == ["mock_api_users_get.json", "mock_api_episodes_get.json"])
             #expect(snapshot.overlays["empty"]?["mock_api_users_get.json"]?.response.body.array == Array(Self.emptyJSON.utf8))
-            #expect(snapshot.overlays["empty"]?["mock_api_episodes_get.json"]?.relativePath == "scenarios/empty/nested/mock_api_episodes_get.json")
+            #expect(
+                snapshot.overlays["empty"]?["mock_api_episodes_get.json"]?.relativePath
+                    == "scenarios/empty/nested/mock_api_episodes_get.json")
             #expect(snapshot.fileCount == 4)
         }
     }
@@ -82,15 +85,17 @@ struct MockDataLoaderTests {
 
     /// RFC 8259 JSON only: what a strict client (JSON.parse, older JSONSerialization) would reject
     /// must not pass `mockd check` and then break that client.
-    @Test("not strict JSON", arguments: [
-        ("[1, 2,]", 1),
-        ("{\n  \"status\": \"ok\",\n}\n", 3),
-        ("{\"a\": 1} {\"b\": 2}", 1),
-        ("{\"a\": NaN}", 1),
-        ("// comment\n{}", 1),
-        ("{'a': 1}", 1),
-        ("[01]", 1),
-    ])
+    @Test(
+        "not strict JSON",
+        arguments: [
+            ("[1, 2,]", 1),
+            ("{\n  \"status\": \"ok\",\n}\n", 3),
+            ("{\"a\": 1} {\"b\": 2}", 1),
+            ("{\"a\": NaN}", 1),
+            ("// comment\n{}", 1),
+            ("{'a': 1}", 1),
+            ("[01]", 1),
+        ])
     func load_RejectsWhatIsNotStrictJSON(text: String, line: Int) throws {
         try withTemporaryFolder(["mock_api_users_get.json": text]) { folder in
             let result = MockDataLoader(root: folder.path).load()
@@ -100,7 +105,9 @@ struct MockDataLoaderTests {
         }
     }
 
-    @Test("strict JSON of every kind", arguments: ["[]", "{}", "\"text\"", "42", "-1.5e3", "true", "null", " \n{\"a\": [1, {\"b\": null}], \"c\": \"\\u00e9\"}\n "])
+    @Test(
+        "strict JSON of every kind",
+        arguments: ["[]", "{}", "\"text\"", "42", "-1.5e3", "true", "null", " \n{\"a\": [1, {\"b\": null}], \"c\": \"\\u00e9\"}\n "])
     func load_AcceptsAnyJSONValue(text: String) throws {
         try withTemporaryFolder(["mock_api_users_get.json": text]) { folder in
             let result = MockDataLoader(root: folder.path).load()
@@ -167,7 +174,10 @@ struct MockDataLoaderTests {
             let files = Set(errors.map(\.file))
             #expect(files.contains(folder.path + "/mock_api_health_get.json"))
             #expect(files.contains(folder.path + "/users/mock_api_users_get.json"))
-            #expect(errors.contains { $0.description.contains("x/mock_api_user_123_get.json") && $0.description.contains("y/mock_api_user_123_get.json") })
+            #expect(
+                errors.contains {
+                    $0.description.contains("x/mock_api_user_123_get.json") && $0.description.contains("y/mock_api_user_123_get.json")
+                })
             let description = ConfigurationError(result.diagnostics).description
             #expect(description.hasPrefix("3 configuration errors:"), "\(description)")
         }
@@ -186,11 +196,12 @@ struct MockDataLoaderTests {
             let snapshot = try #require(result.snapshot)
             #expect(Set(snapshot.files.keys) == ["mock_api_users_get.json"])
             #expect(result.diagnostics.allSatisfy { $0.severity == .warning }, "\(result.diagnostics)")
-            #expect(Set(result.diagnostics.map(\.file)) == [
-                folder.path + "/mock_api_users_GET.json",
-                folder.path + "/mock_api_users_fetch.json",
-                folder.path + "/notes/mock_api_users_get.txt",
-            ])
+            #expect(
+                Set(result.diagnostics.map(\.file)) == [
+                    folder.path + "/mock_api_users_GET.json",
+                    folder.path + "/mock_api_users_fetch.json",
+                    folder.path + "/notes/mock_api_users_get.txt",
+                ])
             #expect(result.diagnostics.allSatisfy { $0.description.hasPrefix("warning: ") && $0.message.hasPrefix("not served") })
             #expect(snapshot.warnings == result.diagnostics)
         }

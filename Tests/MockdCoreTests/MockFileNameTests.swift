@@ -14,14 +14,16 @@ struct MockFileNameTests {
         var testDescription: String { "\(method) \(path) → \(file)" }
     }
 
-    @Test("the naming table", arguments: [
-        Row(method: "GET", path: "/api/users", file: "mock_api_users_get.json"),
-        Row(method: "GET", path: "/api/user/123", file: "mock_api_user_123_get.json"),
-        Row(method: "POST", path: "/api/v1/sleep", file: "mock_api_v1_sleep_post.json"),
-        // `GET /api/users?page=2`: the adapter strips the query, the core sees the bare path.
-        Row(method: "GET", path: "/api/users", file: "mock_api_users_get.json"),
-        Row(method: "GET", path: "/api/users/", file: "mock_api_users_get.json"),
-    ])
+    @Test(
+        "the naming table",
+        arguments: [
+            Row(method: "GET", path: "/api/users", file: "mock_api_users_get.json"),
+            Row(method: "GET", path: "/api/user/123", file: "mock_api_user_123_get.json"),
+            Row(method: "POST", path: "/api/v1/sleep", file: "mock_api_v1_sleep_post.json"),
+            // `GET /api/users?page=2`: the adapter strips the query, the core sees the bare path.
+            Row(method: "GET", path: "/api/users", file: "mock_api_users_get.json"),
+            Row(method: "GET", path: "/api/users/", file: "mock_api_users_get.json"),
+        ])
     func forRequest_FollowsTheSpecTable(row: Row) {
         #expect(MockFileName.forRequest(method: row.method, path: row.path) == row.file)
     }
@@ -46,22 +48,24 @@ struct MockFileNameTests {
 
     // MARK: - forRequest: odd paths
 
-    @Test("odd paths", arguments: [
-        Row(method: "GET", path: "/", file: "mock__get.json"),
-        // One trailing slash is dropped: `//` becomes `/`.
-        Row(method: "GET", path: "//", file: "mock__get.json"),
-        // Only one: `/api/users//` keeps the second.
-        Row(method: "GET", path: "/api/users//", file: "mock_api_users__get.json"),
-        Row(method: "GET", path: "//api/users", file: "mock__api_users_get.json"),
-        Row(method: "GET", path: "/api/v1.2/report.final", file: "mock_api_v1.2_report.final_get.json"),
-        Row(method: "GET", path: "/../etc/passwd", file: "mock_.._etc_passwd_get.json"),
-        Row(method: "GET", path: "/café", file: "mock_café_get.json"),
-        Row(method: "GET", path: "/日本/ユーザー", file: "mock_日本_ユーザー_get.json"),
-        // `/a%2Fb` arrives decoded as `/a/b`.
-        Row(method: "GET", path: "/a/b", file: "mock_a_b_get.json"),
-        Row(method: "GET", path: "/my file/x y", file: "mock_my file_x y_get.json"),
-        Row(method: "PUT", path: "/api/users/", file: "mock_api_users_put.json"),
-    ])
+    @Test(
+        "odd paths",
+        arguments: [
+            Row(method: "GET", path: "/", file: "mock__get.json"),
+            // One trailing slash is dropped: `//` becomes `/`.
+            Row(method: "GET", path: "//", file: "mock__get.json"),
+            // Only one: `/api/users//` keeps the second.
+            Row(method: "GET", path: "/api/users//", file: "mock_api_users__get.json"),
+            Row(method: "GET", path: "//api/users", file: "mock__api_users_get.json"),
+            Row(method: "GET", path: "/api/v1.2/report.final", file: "mock_api_v1.2_report.final_get.json"),
+            Row(method: "GET", path: "/../etc/passwd", file: "mock_.._etc_passwd_get.json"),
+            Row(method: "GET", path: "/café", file: "mock_café_get.json"),
+            Row(method: "GET", path: "/日本/ユーザー", file: "mock_日本_ユーザー_get.json"),
+            // `/a%2Fb` arrives decoded as `/a/b`.
+            Row(method: "GET", path: "/a/b", file: "mock_a_b_get.json"),
+            Row(method: "GET", path: "/my file/x y", file: "mock_my file_x y_get.json"),
+            Row(method: "PUT", path: "/api/users/", file: "mock_api_users_put.json"),
+        ])
     func forRequest_HandlesOddPaths(row: Row) {
         #expect(MockFileName.forRequest(method: row.method, path: row.path) == row.file)
     }
@@ -81,15 +85,17 @@ struct MockFileNameTests {
 
     // MARK: - parse
 
-    @Test("mock names", arguments: [
-        ("mock_api_users_get.json", "GET", "_api_users"),
-        ("mock_api_user_123_get.json", "GET", "_api_user_123"),
-        ("mock_api_v1_sleep_post.json", "POST", "_api_v1_sleep"),
-        ("mock_api_users_head.json", "HEAD", "_api_users"),
-        ("mock__get.json", "GET", "_"),
-        ("mock_café_delete.json", "DELETE", "_café"),
-        ("mock_api_v1.2_options.json", "OPTIONS", "_api_v1.2"),
-    ])
+    @Test(
+        "mock names",
+        arguments: [
+            ("mock_api_users_get.json", "GET", "_api_users"),
+            ("mock_api_user_123_get.json", "GET", "_api_user_123"),
+            ("mock_api_v1_sleep_post.json", "POST", "_api_v1_sleep"),
+            ("mock_api_users_head.json", "HEAD", "_api_users"),
+            ("mock__get.json", "GET", "_"),
+            ("mock_café_delete.json", "DELETE", "_café"),
+            ("mock_api_v1.2_options.json", "OPTIONS", "_api_v1.2"),
+        ])
     func parse_RecognisesMockNames(name: String, method: String, pathStem: String) {
         #expect(MockFileName.parse(name) == .mock(method: method, pathStem: pathStem))
     }
@@ -108,16 +114,18 @@ struct MockFileNameTests {
     }
 
     /// Each reason a mock-looking name can never be reached, with a word of its message.
-    @Test("unreachable names", arguments: [
-        ("mock_api_users_get.txt", ".json"),
-        ("mock_api_users_get.JSON", ".json"),
-        ("mockapi.json", "_<method>"),
-        ("mock_api_users_fetch.json", "not an HTTP method"),
-        ("mock_api_users_GET.json", "lower case"),
-        ("mock_api_users_Post.json", "lower case"),
-        ("mock_get.json", "no path"),
-        ("mockapi_users_get.json", "must start with 'mock_'"),
-    ])
+    @Test(
+        "unreachable names",
+        arguments: [
+            ("mock_api_users_get.txt", ".json"),
+            ("mock_api_users_get.JSON", ".json"),
+            ("mockapi.json", "_<method>"),
+            ("mock_api_users_fetch.json", "not an HTTP method"),
+            ("mock_api_users_GET.json", "lower case"),
+            ("mock_api_users_Post.json", "lower case"),
+            ("mock_get.json", "no path"),
+            ("mockapi_users_get.json", "must start with 'mock_'"),
+        ])
     func parse_ExplainsUnreachableNames(name: String, reasonContains: String) {
         guard case .unreachable(let reason) = MockFileName.parse(name) else {
             Issue.record("\(name) parsed as \(MockFileName.parse(name)), expected .unreachable")

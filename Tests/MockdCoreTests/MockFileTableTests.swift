@@ -6,9 +6,11 @@ import Testing
 @Suite("Mock file table")
 struct MockFileTableTests {
     private func file(_ name: String, at folder: String = "dir") -> MockFile {
-        MockFile(name: name, relativePath: folder + "/" + name,
-                 response: PreparedResponse(id: 0, status: 200, contentType: "application/json", customHeaders: [],
-                                            body: ResponseBody([UInt8]()), source: "file " + name))
+        MockFile(
+            name: name, relativePath: folder + "/" + name,
+            response: PreparedResponse(
+                id: 0, status: 200, contentType: "application/json", customHeaders: [],
+                body: ResponseBody([UInt8]()), source: "file " + name))
     }
 
     private func table(_ names: [String]) -> MockFileTable {

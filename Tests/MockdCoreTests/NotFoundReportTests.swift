@@ -16,7 +16,9 @@ struct NotFoundReportTests {
     ]
 
     /// The report as JSON, plus the response it came in.
-    static func report(_ request: MockRequest, scenario: String = "default", in snapshot: Snapshot) throws -> (json: [String: Any], response: BuiltResponse) {
+    static func report(_ request: MockRequest, scenario: String = "default", in snapshot: Snapshot) throws -> (
+        json: [String: Any], response: BuiltResponse
+    ) {
         let response = NotFoundReport.response(for: request, scenario: scenario, in: snapshot)
         let object = try JSONSerialization.jsonObject(with: Data(response.body))
         return (try #require(object as? [String: Any]), response)
@@ -47,13 +49,15 @@ struct NotFoundReportTests {
 
     @Test func report_InAScenarioLooksInTheOverlayFirst() throws {
         try withSnapshot(Self.files) { snapshot, folder in
-            let (json, _) = try Self.report(.make(method: "GET", path: "/api/episodes/9", scenario: "empty"), scenario: "empty", in: snapshot)
+            let (json, _) = try Self.report(
+                .make(method: "GET", path: "/api/episodes/9", scenario: "empty"), scenario: "empty", in: snapshot)
             #expect(json["scenario"] as? String == "empty")
             let lookedFor = try #require(json["lookedFor"] as? [String])
-            #expect(lookedFor == [
-                folder.path + "/scenarios/empty/mock_api_episodes_9_get.json",
-                folder.path + "/mock_api_episodes_9_get.json",
-            ])
+            #expect(
+                lookedFor == [
+                    folder.path + "/scenarios/empty/mock_api_episodes_9_get.json",
+                    folder.path + "/mock_api_episodes_9_get.json",
+                ])
         }
     }
 
@@ -111,8 +115,11 @@ struct NotFoundReportTests {
             let near = try #require(json["nearNames"] as? [String])
             #expect(near.count == 5)
             // Seven names are one edit away and sort by name; the two-edit name comes after them, so it is cut.
-            #expect(near == ["mock_api_itema_get.json", "mock_api_itemb_get.json", "mock_api_itemc_get.json",
-                             "mock_api_itemd_get.json", "mock_api_iteme_get.json"])
+            #expect(
+                near == [
+                    "mock_api_itema_get.json", "mock_api_itemb_get.json", "mock_api_itemc_get.json",
+                    "mock_api_itemd_get.json", "mock_api_iteme_get.json",
+                ])
         }
     }
 
@@ -173,8 +180,9 @@ extension NotFoundReportTests {
             let loaded = MockDataLoader(root: folder.path).load()
             let snapshot = try #require(loaded.snapshot)
             // Each is also a warning at load, the capital M included.
-            #expect(loaded.diagnostics.contains { $0.severity == .warning && $0.file.hasSuffix("/" + file) && $0.message.contains(why) },
-                    "\(loaded.diagnostics)")
+            #expect(
+                loaded.diagnostics.contains { $0.severity == .warning && $0.file.hasSuffix("/" + file) && $0.message.contains(why) },
+                "\(loaded.diagnostics)")
             let (json, _) = try Self.report(.make(method: "GET", path: path), in: snapshot)
             let notServed = try #require(json["notServed"] as? [[String: String]])
             // Closest first: /api/user is also one letter from users/mock_api_users_GET.json.
@@ -205,7 +213,8 @@ extension NotFoundReportTests {
             let (meals, _) = try Self.report(.make(method: "GET", path: "/api/meals"), in: snapshot)
             let mealFiles = try #require(meals["notServed"] as? [[String: String]]).map { $0["file"] ?? "" }
             #expect(mealFiles.first == "mock_api_meals_get.josn", "\(mealFiles)")
-            #expect((meals["hint"] as? String)?.hasPrefix("rename \(folder.path)/mock_api_meals_get.josn (") == true, "\(meals["hint"] ?? "")")
+            #expect(
+                (meals["hint"] as? String)?.hasPrefix("rename \(folder.path)/mock_api_meals_get.josn (") == true, "\(meals["hint"] ?? "")")
 
             #expect(loaded.diagnostics.contains { $0.file.hasSuffix("/mock_api_profile_get.json.json") }, "\(loaded.diagnostics)")
             let (profile, _) = try Self.report(.make(method: "GET", path: "/api/profile"), in: snapshot)

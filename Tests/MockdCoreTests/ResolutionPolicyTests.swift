@@ -7,7 +7,7 @@ import Testing
 @Suite("Resolution precedence")
 struct ResolutionPolicyTests {
     static let files: [String: String] = [
-        "users/mock_api_users_get.json": #"[{"id": 1}]"#,
+        "users/mock_api_users_get.json": #"[{"id": 1}]"#
     ]
 
     static func resolver(_ snapshot: Snapshot, _ policy: ResolutionPolicy, misses: NotFoundCache = NotFoundCache()) -> Resolver {
@@ -46,9 +46,12 @@ struct ResolutionPolicyTests {
 
     @Test func aPreflightIsAnsweredOnlyWithCORS() throws {
         try withSnapshot(Self.files) { snapshot, _ in
-            let preflight = MockRequest.make(method: "OPTIONS", path: "/api/users",
-                                             headers: [HTTPHeader("Access-Control-Request-Method", "PUT"),
-                                                       HTTPHeader("Access-Control-Request-Headers", "X-Token")])
+            let preflight = MockRequest.make(
+                method: "OPTIONS", path: "/api/users",
+                headers: [
+                    HTTPHeader("Access-Control-Request-Method", "PUT"),
+                    HTTPHeader("Access-Control-Request-Headers", "X-Token"),
+                ])
             let allowed = Self.resolver(snapshot, ResolutionPolicy(answersPreflight: true)).resolve(preflight)
             guard case .respond(let reply) = allowed, case .built(let built) = reply.response else {
                 Issue.record("expected a built 204, got \(allowed)")
@@ -68,8 +71,9 @@ struct ResolutionPolicyTests {
         try withSnapshot(Self.files) { snapshot, _ in
             // --cors must not let a page of another origin read /__mockd/: its preflight goes
             // to the admin API, which has no OPTIONS answer that allows anything.
-            let preflight = MockRequest.make(method: "OPTIONS", path: "/__mockd/requests",
-                                             headers: [HTTPHeader("Access-Control-Request-Method", "GET")])
+            let preflight = MockRequest.make(
+                method: "OPTIONS", path: "/__mockd/requests",
+                headers: [HTTPHeader("Access-Control-Request-Method", "GET")])
             let resolution = Self.resolver(snapshot, ResolutionPolicy(answersPreflight: true, adminEnabled: true)).resolve(preflight)
             guard case .admin(let call) = resolution, call.work == .now else {
                 Issue.record("expected the admin API, got \(resolution)")
@@ -85,7 +89,8 @@ struct ResolutionPolicyTests {
                 Issue.record("health is not the admin API's")
                 return
             }
-            guard case .admin(let reload) = resolver.resolve(.make(method: "POST", path: "/__mockd/reload")), reload.work == .offThread else {
+            guard case .admin(let reload) = resolver.resolve(.make(method: "POST", path: "/__mockd/reload")), reload.work == .offThread
+            else {
                 Issue.record("reload does not read files")
                 return
             }
@@ -103,10 +108,12 @@ struct ResolutionPolicyTests {
             let second = Self.resolver(snapshot, ResolutionPolicy(), misses: cache).resolve(.make(path: "/api/none"))
             let other = Self.resolver(snapshot, ResolutionPolicy(), misses: cache).resolve(.make(path: "/api/other"))
             let elsewhere = Self.resolver(snapshot, ResolutionPolicy()).resolve(.make(path: "/api/none"))
-            let ids = [first, second, other, elsewhere].map { $0.reply.flatMap { reply -> Int? in
-                if case .built(let built) = reply.response { return built.reuseID }
-                return nil
-            } }
+            let ids = [first, second, other, elsewhere].map {
+                $0.reply.flatMap { reply -> Int? in
+                    if case .built(let built) = reply.response { return built.reuseID }
+                    return nil
+                }
+            }
             #expect(ids[0] != nil)
             #expect(ids[0] == ids[1])
             #expect(ids[2] != nil && ids[2] != ids[0])

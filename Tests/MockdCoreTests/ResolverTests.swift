@@ -16,13 +16,15 @@ struct ResolverTests {
 
     static func bytes(_ path: String) -> [UInt8] { Array(files[path]!.utf8) }
 
-    @Test("the naming table", arguments: [
-        ("GET", "/api/users", "users/mock_api_users_get.json"),
-        ("GET", "/api/user/123", "users/mock_api_user_123_get.json"),
-        ("POST", "/api/v1/sleep", "mock_api_v1_sleep_post.json"),
-        ("GET", "/api/users/", "users/mock_api_users_get.json"),
-        ("HEAD", "/api/users", "users/mock_api_users_get.json"),
-    ])
+    @Test(
+        "the naming table",
+        arguments: [
+            ("GET", "/api/users", "users/mock_api_users_get.json"),
+            ("GET", "/api/user/123", "users/mock_api_user_123_get.json"),
+            ("POST", "/api/v1/sleep", "mock_api_v1_sleep_post.json"),
+            ("GET", "/api/users/", "users/mock_api_users_get.json"),
+            ("HEAD", "/api/users", "users/mock_api_users_get.json"),
+        ])
     func resolve_ServesTheConventionFile(method: String, path: String, fixture: String) throws {
         try withSnapshot(Self.files) { snapshot, _ in
             let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(.make(method: method, path: path))
@@ -96,7 +98,8 @@ struct ResolverTests {
 
     @Test func resolve_HEADFallsBackToTheOverlayGetFile() throws {
         try withSnapshot(Self.files) { snapshot, _ in
-            let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(.make(method: "HEAD", path: "/api/users", scenario: "empty"))
+            let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(
+                .make(method: "HEAD", path: "/api/users", scenario: "empty"))
             #expect(answer.preparedBody == Self.bytes("scenarios/empty/mock_api_users_get.json"))
         }
     }
@@ -108,7 +111,9 @@ struct ResolverTests {
             #expect(answer.scenario == "error")
             #expect(answer.preparedBody == Self.bytes("scenarios/error/mock_api_user_123_get.json"))
             // The header still wins over --scenario.
-            #expect(resolver.resolve(.make(path: "/api/user/123", scenario: "default")).preparedBody == Self.bytes("users/mock_api_user_123_get.json"))
+            #expect(
+                resolver.resolve(.make(path: "/api/user/123", scenario: "default")).preparedBody
+                    == Self.bytes("users/mock_api_user_123_get.json"))
         }
     }
 
@@ -117,15 +122,21 @@ struct ResolverTests {
             let state = RuntimeState()
             let resolver = Resolver(snapshot: snapshot, state: state)
             state.setScenario("empty", session: "sim-3")
-            #expect(resolver.resolve(.make(path: "/api/users", session: "sim-3")).preparedBody == Self.bytes("scenarios/empty/mock_api_users_get.json"))
-            #expect(resolver.resolve(.make(path: "/api/users", session: "sim-4")).preparedBody == Self.bytes("users/mock_api_users_get.json"))
+            #expect(
+                resolver.resolve(.make(path: "/api/users", session: "sim-3")).preparedBody
+                    == Self.bytes("scenarios/empty/mock_api_users_get.json"))
+            #expect(
+                resolver.resolve(.make(path: "/api/users", session: "sim-4")).preparedBody == Self.bytes("users/mock_api_users_get.json"))
             #expect(resolver.resolve(.make(path: "/api/users")).preparedBody == Self.bytes("users/mock_api_users_get.json"))
             state.setScenario("empty")
             #expect(resolver.resolve(.make(path: "/api/users")).preparedBody == Self.bytes("scenarios/empty/mock_api_users_get.json"))
             // The request header beats the runtime scenario.
-            #expect(resolver.resolve(.make(path: "/api/users", scenario: "default")).preparedBody == Self.bytes("users/mock_api_users_get.json"))
+            #expect(
+                resolver.resolve(.make(path: "/api/users", scenario: "default")).preparedBody == Self.bytes("users/mock_api_users_get.json")
+            )
             state.reset()
-            #expect(resolver.resolve(.make(path: "/api/users", session: "sim-3")).preparedBody == Self.bytes("users/mock_api_users_get.json"))
+            #expect(
+                resolver.resolve(.make(path: "/api/users", session: "sim-3")).preparedBody == Self.bytes("users/mock_api_users_get.json"))
         }
     }
 

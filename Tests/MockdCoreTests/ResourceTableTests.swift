@@ -46,8 +46,9 @@ struct ResourceTableTests {
     }
 
     @Test func aResourceLoadsItsSeedAndTheSeedFileNoLongerAnswersAsAFile() throws {
-        let snapshot = try loadRoutes(files: ["entries/mock_api_entries_get.json": Self.seed, "mock_api_other_get.json": "{}"],
-                                      tables: ["x.json": #"{"routes": [{"resource": "/api/entries", "seed": "entries/mock_api_entries_get.json"}]}"#])
+        let snapshot = try loadRoutes(
+            files: ["entries/mock_api_entries_get.json": Self.seed, "mock_api_other_get.json": "{}"],
+            tables: ["x.json": #"{"routes": [{"resource": "/api/entries", "seed": "entries/mock_api_entries_get.json"}]}"#])
         let resource = try #require(snapshot.resources.all.first)
         #expect(resource.path == "/api/entries")
         #expect(resource.idField == "id")
@@ -67,14 +68,20 @@ struct ResourceTableTests {
     }
 
     @Test func anItemWithoutTheIdField() throws {
-        let errors = try Self.errors(files: ["s.json": #"[{"key": "a"}, {"name": "b"}]"#],
-                                     table: #"{"routes": [{"get": 1}, {"resource": "/api/e", "seed": "s.json", "id": "key"}]}"#)
-        #expect(errors.contains { $0.contains("routes/x.json: routes[1].seed: ") && $0.contains("MockData/s.json [1]: missing \"key\", the resource's id field") },
-                "\(errors)")
+        let errors = try Self.errors(
+            files: ["s.json": #"[{"key": "a"}, {"name": "b"}]"#],
+            table: #"{"routes": [{"get": 1}, {"resource": "/api/e", "seed": "s.json", "id": "key"}]}"#)
+        #expect(
+            errors.contains {
+                $0.contains("routes/x.json: routes[1].seed: ")
+                    && $0.contains("MockData/s.json [1]: missing \"key\", the resource's id field")
+            },
+            "\(errors)")
     }
 
     @Test func twoEqualIds() throws {
-        let errors = try Self.errors(files: ["s.json": #"[{"id": 1}, {"id": 2}, {"id": 1}]"#], table: #"{"routes": [{"resource": "/api/e", "seed": "s.json"}]}"#)
+        let errors = try Self.errors(
+            files: ["s.json": #"[{"id": 1}, {"id": 2}, {"id": 1}]"#], table: #"{"routes": [{"resource": "/api/e", "seed": "s.json"}]}"#)
         #expect(errors.first?.contains("MockData/s.json [2].id: 1 is also the id of [0]; ids must be unique") == true, "\(errors)")
     }
 
@@ -98,8 +105,9 @@ struct ResourceTableTests {
     }
 
     @Test func stringIdsAndAScenarioOverlayOfTheSeed() throws {
-        let snapshot = try loadRoutes(files: ["mock_api_e_get.json": #"[{"uid": "a"}]"#, "scenarios/empty/mock_api_e_get.json": "[]"],
-                                      tables: ["x.json": #"{"routes": [{"resource": "/api/e", "seed": "mock_api_e_get.json", "id": "uid"}]}"#])
+        let snapshot = try loadRoutes(
+            files: ["mock_api_e_get.json": #"[{"uid": "a"}]"#, "scenarios/empty/mock_api_e_get.json": "[]"],
+            tables: ["x.json": #"{"routes": [{"resource": "/api/e", "seed": "mock_api_e_get.json", "id": "uid"}]}"#])
         let resource = try #require(snapshot.resources.all.first)
         #expect(resource.seeds[""]?.integerIDs == false)
         #expect(resource.seeds["empty"]?.count == 0)

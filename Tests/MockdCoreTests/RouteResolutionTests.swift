@@ -18,11 +18,14 @@ extension Resolution {
 }
 
 /// A request with query arguments (as the adapter decodes them) and headers given as pairs.
-func request(_ method: String, _ path: String, query: [(String, String?)] = [], headers: [(String, String)] = [],
-             body: String = "") -> MockRequest {
-    MockRequest(method: method, path: path, query: query.map { (name: $0.0, value: $0.1) },
-                rawQuery: query.map { pair in pair.1.map { "\(pair.0)=\($0)" } ?? pair.0 }.joined(separator: "&"),
-                headers: headers.map { HTTPHeader($0.0, $0.1) }, body: Array(body.utf8))
+func request(
+    _ method: String, _ path: String, query: [(String, String?)] = [], headers: [(String, String)] = [],
+    body: String = ""
+) -> MockRequest {
+    MockRequest(
+        method: method, path: path, query: query.map { (name: $0.0, value: $0.1) },
+        rawQuery: query.map { pair in pair.1.map { "\(pair.0)=\($0)" } ?? pair.0 }.joined(separator: "&"),
+        headers: headers.map { HTTPHeader($0.0, $0.1) }, body: Array(body.utf8))
 }
 
 /// Route tables and resolution without sockets: conditions, paths, methods, precedence, scenarios,
@@ -40,7 +43,10 @@ struct RouteResolutionTests {
         let body: String
         let matches: Bool
 
-        init(_ name: String, _ match: String, query: [(String, String?)] = [], headers: [(String, String)] = [], body: String = "", _ matches: Bool) {
+        init(
+            _ name: String, _ match: String, query: [(String, String?)] = [], headers: [(String, String)] = [], body: String = "",
+            _ matches: Bool
+        ) {
             self.name = name
             self.match = match
             self.query = query
@@ -57,11 +63,18 @@ struct RouteResolutionTests {
         ConditionCase("header present, name in another case", #"{"headers": {"X-API-Key": "*"}}"#, headers: [("x-api-key", "abc")], true),
         ConditionCase("header present with an empty value", #"{"headers": {"X-API-Key": "*"}}"#, headers: [("X-API-KEY", "")], true),
         ConditionCase("header absent", #"{"headers": {"X-API-Key": "*"}}"#, headers: [("X-Other", "abc")], false),
-        ConditionCase("glob Bearer *", #"{"headers": {"Authorization": "Bearer *"}}"#, headers: [("authorization", "Bearer abc.def")], true),
-        ConditionCase("glob Bearer * against Basic", #"{"headers": {"Authorization": "Bearer *"}}"#, headers: [("Authorization", "Basic abc")], false),
-        ConditionCase("glob Bearer * without the space", #"{"headers": {"Authorization": "Bearer *"}}"#, headers: [("Authorization", "Bearer")], false),
-        ConditionCase("glob in the middle", #"{"headers": {"Accept": "application/*json"}}"#, headers: [("Accept", "application/vnd.api+json")], true),
-        ConditionCase("exact value is not a prefix", #"{"headers": {"Accept": "application/json"}}"#, headers: [("Accept", "application/json; charset=utf-8")], false),
+        ConditionCase(
+            "glob Bearer *", #"{"headers": {"Authorization": "Bearer *"}}"#, headers: [("authorization", "Bearer abc.def")], true),
+        ConditionCase(
+            "glob Bearer * against Basic", #"{"headers": {"Authorization": "Bearer *"}}"#, headers: [("Authorization", "Basic abc")], false),
+        ConditionCase(
+            "glob Bearer * without the space", #"{"headers": {"Authorization": "Bearer *"}}"#, headers: [("Authorization", "Bearer")], false
+        ),
+        ConditionCase(
+            "glob in the middle", #"{"headers": {"Accept": "application/*json"}}"#, headers: [("Accept", "application/vnd.api+json")], true),
+        ConditionCase(
+            "exact value is not a prefix", #"{"headers": {"Accept": "application/json"}}"#,
+            headers: [("Accept", "application/json; charset=utf-8")], false),
         ConditionCase("two headers, both there", #"{"headers": {"A": "1", "B": "*"}}"#, headers: [("a", "1"), ("b", "x")], true),
         ConditionCase("two headers, one missing", #"{"headers": {"A": "1", "B": "*"}}"#, headers: [("a", "1")], false),
         // query: the same rules
@@ -73,12 +86,16 @@ struct RouteResolutionTests {
         ConditionCase("query glob", #"{"query": {"q": "ad*"}}"#, query: [("q", "ada")], true),
         ConditionCase("query glob no match", #"{"query": {"q": "ad*"}}"#, query: [("q", "bob")], false),
         // json: a subset, nested objects and arrays, numbers numerically
-        ConditionCase("json nested object subset", #"{"json": {"user": {"email": "a@b.c"}}}"#,
-                      body: #"{"user": {"email": "a@b.c", "name": "Ada"}, "extra": 1}"#, true),
-        ConditionCase("json nested value differs", #"{"json": {"user": {"email": "a@b.c"}}}"#, body: #"{"user": {"email": "z@b.c"}}"#, false),
+        ConditionCase(
+            "json nested object subset", #"{"json": {"user": {"email": "a@b.c"}}}"#,
+            body: #"{"user": {"email": "a@b.c", "name": "Ada"}, "extra": 1}"#, true),
+        ConditionCase(
+            "json nested value differs", #"{"json": {"user": {"email": "a@b.c"}}}"#, body: #"{"user": {"email": "z@b.c"}}"#, false),
         ConditionCase("json array items contained", #"{"json": {"tags": ["x", "y"]}}"#, body: #"{"tags": ["y", "z", "x"]}"#, true),
         ConditionCase("json array item missing", #"{"json": {"tags": ["x", "y"]}}"#, body: #"{"tags": ["x"]}"#, false),
-        ConditionCase("json array of objects", #"{"json": {"items": [{"id": 2}]}}"#, body: #"{"items": [{"id": 1, "n": "a"}, {"id": 2, "n": "b"}]}"#, true),
+        ConditionCase(
+            "json array of objects", #"{"json": {"items": [{"id": 2}]}}"#, body: #"{"items": [{"id": 1, "n": "a"}, {"id": 2, "n": "b"}]}"#,
+            true),
         ConditionCase("json 1 matches 1.0", #"{"json": {"count": 1}}"#, body: #"{"count": 1.0}"#, true),
         ConditionCase("json 1.0 matches 1", #"{"json": {"count": 1.0}}"#, body: #"{"count": 1}"#, true),
         ConditionCase("json 1e2 matches 100", #"{"json": {"count": 1e2}}"#, body: #"{"count": 100}"#, true),
@@ -92,14 +109,20 @@ struct RouteResolutionTests {
         ConditionCase("text contained", #"{"text": "needle"}"#, body: "hay needle stack", true),
         ConditionCase("text not contained", #"{"text": "needle"}"#, body: "hay stack", false),
         // all conditions must hold
-        ConditionCase("header and json, both hold", #"{"headers": {"X-Key": "*"}, "json": {"a": 1}}"#, headers: [("X-Key", "k")], body: #"{"a": 1}"#, true),
-        ConditionCase("header and json, json fails", #"{"headers": {"X-Key": "*"}, "json": {"a": 1}}"#, headers: [("X-Key", "k")], body: #"{"a": 2}"#, false),
+        ConditionCase(
+            "header and json, both hold", #"{"headers": {"X-Key": "*"}, "json": {"a": 1}}"#, headers: [("X-Key", "k")], body: #"{"a": 1}"#,
+            true),
+        ConditionCase(
+            "header and json, json fails", #"{"headers": {"X-Key": "*"}, "json": {"a": 1}}"#, headers: [("X-Key", "k")], body: #"{"a": 2}"#,
+            false),
     ]
 
     @Test("match conditions", arguments: conditionCases)
     func conditions(_ testCase: ConditionCase) throws {
-        let snapshot = try loadRoutes(tables: ["c.json": routeTable(
-            #"{"method": "POST", "path": "/m", "match": \#(testCase.match), "response": {"text": "matched"}}"#)])
+        let snapshot = try loadRoutes(tables: [
+            "c.json": routeTable(
+                #"{"method": "POST", "path": "/m", "match": \#(testCase.match), "response": {"text": "matched"}}"#)
+        ])
         let answer = Resolver(snapshot: snapshot, state: RuntimeState())
             .resolve(request("POST", "/m", query: testCase.query, headers: testCase.headers, body: testCase.body))
         if testCase.matches {
@@ -122,30 +145,32 @@ struct RouteResolutionTests {
         #"{"method": "*", "path": "/any", "response": {"text": "any"}}"#,
         #"{"method": "GET", "path": "/:a/:b/pair", "response": {"text": "{{path.a}}+{{path.b}}", "template": true}}"#)
 
-    @Test("paths and methods", arguments: [
-        ("GET", "/users/42", "user 42"),
-        ("GET", "/users/42/", "user 42"),
-        ("GET", "/users", nil),
-        ("GET", "/users/42/x", nil),
-        ("POST", "/users/42", nil),
-        ("HEAD", "/users/7", "user 7"),
-        ("GET", "/files/a/b/c.txt", "files"),
-        ("GET", "/files/a", "files"),
-        ("GET", "/a/b/c", "a-star-c"),
-        ("GET", "/a/b/x/c", nil),
-        ("GET", "/a/c", nil),
-        ("GET", "/items/17/parts", "item 17 parts"),
-        ("GET", "/items/x/parts", nil),
-        ("GET", "/items/17/parts/more", nil),
-        ("PUT", "/m", "put-or-patch"),
-        ("PATCH", "/m", "put-or-patch"),
-        ("GET", "/m", nil),
-        ("DELETE", "/any", "any"),
-        ("POST", "/any", "any"),
-        ("GET", "/any", "any"),
-        ("HEAD", "/any", "any"),
-        ("GET", "/x/y/pair", "x+y"),
-    ] as [(String, String, String?)])
+    @Test(
+        "paths and methods",
+        arguments: [
+            ("GET", "/users/42", "user 42"),
+            ("GET", "/users/42/", "user 42"),
+            ("GET", "/users", nil),
+            ("GET", "/users/42/x", nil),
+            ("POST", "/users/42", nil),
+            ("HEAD", "/users/7", "user 7"),
+            ("GET", "/files/a/b/c.txt", "files"),
+            ("GET", "/files/a", "files"),
+            ("GET", "/a/b/c", "a-star-c"),
+            ("GET", "/a/b/x/c", nil),
+            ("GET", "/a/c", nil),
+            ("GET", "/items/17/parts", "item 17 parts"),
+            ("GET", "/items/x/parts", nil),
+            ("GET", "/items/17/parts/more", nil),
+            ("PUT", "/m", "put-or-patch"),
+            ("PATCH", "/m", "put-or-patch"),
+            ("GET", "/m", nil),
+            ("DELETE", "/any", "any"),
+            ("POST", "/any", "any"),
+            ("GET", "/any", "any"),
+            ("HEAD", "/any", "any"),
+            ("GET", "/x/y/pair", "x+y"),
+        ] as [(String, String, String?)])
     func pathsAndMethods(method: String, path: String, expected: String?) throws {
         let snapshot = try loadRoutes(tables: ["p.json": Self.pathTable])
         let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(request(method, path))
@@ -158,8 +183,10 @@ struct RouteResolutionTests {
     }
 
     @Test func headRequest_UsesTheGETRouteWithItsStatusAndHeaders() throws {
-        let snapshot = try loadRoutes(tables: ["h.json": routeTable(
-            #"{"method": "GET", "path": "/h", "response": {"status": 203, "headers": {"X-Thing": "1"}, "json": {"a": 1}}}"#)])
+        let snapshot = try loadRoutes(tables: [
+            "h.json": routeTable(
+                #"{"method": "GET", "path": "/h", "response": {"status": 203, "headers": {"X-Thing": "1"}, "json": {"a": 1}}}"#)
+        ])
         let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(request("HEAD", "/h"))
         #expect(answer.status == 203)
         guard case .prepared(let prepared) = answer.response else { Issue.record("not prepared"); return }
@@ -199,21 +226,24 @@ struct RouteResolutionTests {
         #"{"method": "GET", "path": "/api/f", "scenario": "t", "response": {"text": "scenario t route f"}}"#)
 
     /// Resolution order: scenario route > overlay file > plain route > base file > 404.
-    @Test("precedence", arguments: [
-        ("s", "/api/a", "scenario route a"),
-        ("default", "/api/a", "plain route a"),
-        ("s", "/api/b", #"{"from": "overlay b"}"#),
-        ("default", "/api/b", "plain route b"),
-        ("s", "/api/c", "plain route c"),
-        ("s", "/api/d", #"{"from": "base d"}"#),
-        ("default", "/api/f", #"{"from": "base f"}"#),
-        ("s", "/api/f", #"{"from": "base f"}"#),
-        ("t", "/api/f", "scenario t route f"),
-        ("s", "/api/e", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        "precedence",
+        arguments: [
+            ("s", "/api/a", "scenario route a"),
+            ("default", "/api/a", "plain route a"),
+            ("s", "/api/b", #"{"from": "overlay b"}"#),
+            ("default", "/api/b", "plain route b"),
+            ("s", "/api/c", "plain route c"),
+            ("s", "/api/d", #"{"from": "base d"}"#),
+            ("default", "/api/f", #"{"from": "base f"}"#),
+            ("s", "/api/f", #"{"from": "base f"}"#),
+            ("t", "/api/f", "scenario t route f"),
+            ("s", "/api/e", nil),
+        ] as [(String, String, String?)])
     func precedence(scenario: String, path: String, expected: String?) throws {
         let snapshot = try loadRoutes(files: Self.precedenceFiles, tables: ["p.json": Self.precedenceTable])
-        let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(request("GET", path, headers: [("X-Mock-Scenario", scenario)]))
+        let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(
+            request("GET", path, headers: [("X-Mock-Scenario", scenario)]))
         #expect(answer.scenario == scenario)
         if let expected {
             #expect(answer.status == 200)
@@ -274,14 +304,17 @@ struct RouteResolutionTests {
 
     static func sequenceTable(_ mode: String?) -> String {
         let sequence = mode.map { #", "sequence": "\#($0)""# } ?? ""
-        return routeTable(#"{"method": "GET", "path": "/seq", "responses": [{"status": 201}, {"status": 202}, {"status": 203}]\#(sequence)}"#)
+        return routeTable(
+            #"{"method": "GET", "path": "/seq", "responses": [{"status": 201}, {"status": 202}, {"status": 203}]\#(sequence)}"#)
     }
 
-    @Test("sequences", arguments: [
-        (nil, [201, 202, 203, 203, 203]),
-        ("repeat-last", [201, 202, 203, 203, 203]),
-        ("cycle", [201, 202, 203, 201, 202, 203, 201]),
-    ] as [(String?, [Int])])
+    @Test(
+        "sequences",
+        arguments: [
+            (nil, [201, 202, 203, 203, 203]),
+            ("repeat-last", [201, 202, 203, 203, 203]),
+            ("cycle", [201, 202, 203, 201, 202, 203, 201]),
+        ] as [(String?, [Int])])
     func sequence(mode: String?, expected: [Int]) throws {
         let snapshot = try loadRoutes(tables: ["q.json": Self.sequenceTable(mode)])
         let resolver = Resolver(snapshot: snapshot, state: RuntimeState())
@@ -310,9 +343,11 @@ struct RouteResolutionTests {
     /// Two routes with sequences in one table, for the same method and path, told apart only by
     /// their conditions: each must count its own calls.
     @Test func sequence_TwoRoutesThatDifferOnlyInConditionsCountSeparately() throws {
-        let snapshot = try loadRoutes(tables: ["q.json": routeTable(
-            #"{"method": "GET", "path": "/x", "match": {"headers": {"X-A": "*"}}, "responses": [{"text": "a1"}, {"text": "a2"}]}"#,
-            #"{"method": "GET", "path": "/x", "responses": [{"text": "b1"}, {"text": "b2"}]}"#)])
+        let snapshot = try loadRoutes(tables: [
+            "q.json": routeTable(
+                #"{"method": "GET", "path": "/x", "match": {"headers": {"X-A": "*"}}, "responses": [{"text": "a1"}, {"text": "a2"}]}"#,
+                #"{"method": "GET", "path": "/x", "responses": [{"text": "b1"}, {"text": "b2"}]}"#)
+        ])
         let resolver = Resolver(snapshot: snapshot, state: RuntimeState())
         #expect(resolver.resolve(request("GET", "/x", headers: [("X-A", "1")])).bodyText == "a1")
         #expect(resolver.resolve(request("GET", "/x")).bodyText == "b1")
@@ -343,8 +378,11 @@ struct RouteResolutionTests {
     }
 
     @Test func sequence_EachResponseHasItsOwnDelayAndFault() throws {
-        let snapshot = try loadRoutes(tables: ["d.json": routeTable(
-            #"{"method": "GET", "path": "/d", "responses": [{"text": "slow", "delayMs": 300}, {"fault": "reset"}, {"text": "ranged", "delayMs": {"min": 100, "max": 200}}]}"#)])
+        let snapshot = try loadRoutes(tables: [
+            "d.json": routeTable(
+                #"{"method": "GET", "path": "/d", "responses": [{"text": "slow", "delayMs": 300}, {"fault": "reset"}, {"text": "ranged", "delayMs": {"min": 100, "max": 200}}]}"#
+            )
+        ])
         let resolver = Resolver(snapshot: snapshot, state: RuntimeState(), globalDelay: .milliseconds(50))
         let slow = resolver.resolve(request("GET", "/d"))
         #expect(slow.bodyText == "slow")
@@ -367,7 +405,8 @@ struct RouteResolutionTests {
         #expect(resolver.resolve(request("BREW", "/api/none")).delay == .milliseconds(120))
         #expect(Resolver(snapshot: snapshot, state: RuntimeState()).resolve(request("GET", "/api/none")).delay == .zero)
         // With --proxy the upstream's answer waits too.
-        let forwarding = Resolver(snapshot: snapshot, state: RuntimeState(), policy: ResolutionPolicy(globalDelay: .milliseconds(120), forwardsMisses: true))
+        let forwarding = Resolver(
+            snapshot: snapshot, state: RuntimeState(), policy: ResolutionPolicy(globalDelay: .milliseconds(120), forwardsMisses: true))
         guard case .forward(_, let delay, _) = forwarding.resolve(request("GET", "/api/none")) else {
             Issue.record("a miss was not forwarded")
             return
@@ -377,7 +416,8 @@ struct RouteResolutionTests {
 
     // MARK: - Templates
 
-    static let templateTable = routeTable(#"""
+    static let templateTable = routeTable(
+        #"""
         {"method": "POST", "path": "/t/:id", "response": {"template": true, "headers": {"Content-Type": "application/json"},
          "text": "{\"id\": \"{{path.id}}\", \"q\": \"{{query.q}}\", \"agent\": \"{{headers.x-agent}}\", \"agentAsSent\": \"{{headers.X-Agent}}\", \"name\": \"{{json.name}}\", \"city\": \"{{json.address.city}}\", \"now\": \"{{now}}\", \"uuid\": \"{{uuid}}\"}"}}
         """#)
@@ -392,15 +432,17 @@ struct RouteResolutionTests {
         let first = resolver.resolve(make())
         let after = Date()
         #expect(first.status == 200)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(first.bodyBytes)) as? [String: Any],
-                                  "not valid JSON: \(first.bodyText)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(first.bodyBytes)) as? [String: Any],
+            "not valid JSON: \(first.bodyText)")
         #expect(object["id"] as? String == "42")
         #expect(object["q"] as? String == "swift testing")
         #expect(object["agent"] as? String == "tester/1.0")
         #expect(object["agentAsSent"] as? String == "tester/1.0")
         #expect(object["name"] as? String == name)
         #expect(object["city"] as? String == "London")
-        let now = try #require((object["now"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }, "now: \(object["now"] ?? "nil")")
+        let now = try #require(
+            (object["now"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }, "now: \(object["now"] ?? "nil")")
         #expect(now >= before.addingTimeInterval(-1) && now <= after.addingTimeInterval(1))
         let uuid = try #require((object["uuid"] as? String).flatMap(UUID.init(uuidString:)), "uuid: \(object["uuid"] ?? "nil")")
         // A fresh uuid per request.
@@ -422,8 +464,10 @@ struct RouteResolutionTests {
     }
 
     @Test func template_TextBodiesAreNotEscaped() throws {
-        let snapshot = try loadRoutes(tables: ["t.json": routeTable(
-            #"{"method": "GET", "path": "/say", "response": {"template": true, "text": "you said {{query.q}}"}}"#)])
+        let snapshot = try loadRoutes(tables: [
+            "t.json": routeTable(
+                #"{"method": "GET", "path": "/say", "response": {"template": true, "text": "you said {{query.q}}"}}"#)
+        ])
         let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(request("GET", "/say", query: [("q", #"<"hi"> & bye"#)]))
         #expect(answer.bodyText == #"you said <"hi"> & bye"#)
         #expect(answer.built?.headers.first(named: "Content-Type") == ContentType.text)

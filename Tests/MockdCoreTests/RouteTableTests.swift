@@ -16,8 +16,10 @@ struct RouteFixture: Sendable {
 }
 
 /// Writes `files` under `MockData/`, `tables` under `routes/` and `outside` next to both, runs `body`, removes it all.
-func withRouteFixture<T>(files: [String: String] = [:], tables: [String: String] = [:], outside: [String: String] = [:],
-                         _ body: (RouteFixture) throws -> T) throws -> T {
+func withRouteFixture<T>(
+    files: [String: String] = [:], tables: [String: String] = [:], outside: [String: String] = [:],
+    _ body: (RouteFixture) throws -> T
+) throws -> T {
     try withTemporaryFolder(outside) { folder in
         let fixture = RouteFixture(folder: folder)
         try FileManager.default.createDirectory(atPath: fixture.root, withIntermediateDirectories: true)
@@ -63,112 +65,164 @@ struct RouteTableTests {
     ]
 
     static let cases: [Case] = [
-        Case(name: "status is not an integer",
-             table: routeTable(valid[0], valid[1], #"{"method": "GET", "path": "/c", "response": {"status": "ok"}}"#),
-             expected: [#"{table}: routes[2].response.status: expected an integer 100-599, found "ok""#]),
-        Case(name: "status out of range",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"status": 600}}"#),
-             expected: ["{table}: routes[0].response.status: expected an integer 100-599, found 600"]),
-        Case(name: "unknown route key, with did-you-mean",
-             table: routeTable(valid[0], valid[1], #"{"method": "GET", "path": "/c", "respone": {"status": 200}}"#),
-             expected: [#"{table}: routes[2].respone: unknown key "respone"; did you mean "response"?"#,
-                        #"{table}: routes[2]: missing "response" (or "responses" for a sequence)"#]),
-        Case(name: "unknown response key, with did-you-mean",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"staus": 201}}"#),
-             expected: [#"{table}: routes[0].response.staus: unknown key "staus"; did you mean "status"?"#]),
-        Case(name: "unknown key in a different case",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"delayms": 5}}"#),
-             expected: [#"{table}: routes[0].response.delayms: unknown key "delayms"; did you mean "delayMs"?"#]),
-        Case(name: "missing path",
-             table: routeTable(#"{"method": "GET", "response": {"text": "x"}}"#),
-             expected: [#"{table}: routes[0]: missing "path" (such as "/api/users/:id") or "pathPattern" (a regular expression)"#]),
-        Case(name: "path without a leading slash",
-             table: routeTable(#"{"method": "GET", "path": "api/users", "response": {"text": "x"}}"#),
-             expected: [#"{table}: routes[0].path: expected a path starting with "/", found "api/users""#]),
-        Case(name: "both response and responses",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"text": "x"}, "responses": [{"text": "y"}]}"#),
-             expected: [#"{table}: routes[0]: has both "response" and "responses"; keep one"#]),
-        Case(name: "bad method name",
-             table: routeTable(#"{"method": "GE T", "path": "/c", "response": {"text": "x"}}"#),
-             expected: [#"{table}: routes[0].method: expected an HTTP method such as "GET", found "GE T""#]),
-        Case(name: "method of the wrong type",
-             table: routeTable(#"{"method": 42, "path": "/c", "response": {"text": "x"}}"#),
-             expected: [#"{table}: routes[0].method: expected a method such as "GET", a list such as ["GET", "HEAD"], or "*", found 42"#]),
-        Case(name: "missing method",
-             table: routeTable(#"{"path": "/c", "response": {"text": "x"}}"#),
-             expected: [#"{table}: routes[0].method: missing: expected a method such as "GET", a list, or "*""#]),
-        Case(name: "bad method in a list",
-             table: routeTable(#"{"method": ["GET", "P/UT"], "path": "/c", "response": {"text": "x"}}"#),
-             expected: [#"{table}: routes[0].method[1]: expected an HTTP method such as "GET", found "P/UT""#]),
-        Case(name: "negative delayMs",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"delayMs": -5}}"#),
-             expected: [#"{table}: routes[0].response.delayMs: expected milliseconds as a whole number 0-600000, or {"min": 100, "max": 800}, found -5"#]),
-        Case(name: "delayMs as a string",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"delayMs": "fast"}}"#),
-             expected: [#"{table}: routes[0].response.delayMs: expected milliseconds as a whole number 0-600000, or {"min": 100, "max": 800}, found "fast""#]),
-        Case(name: "delayMs range with min above max",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"delayMs": {"min": 800, "max": 100}}}"#),
-             expected: [#"{table}: routes[0].response.delayMs: expected milliseconds as a whole number 0-600000, or {"min": 100, "max": 800}, found an object"#]),
-        Case(name: "delayMs over the maximum",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"delayMs": 600001}}"#),
-             expected: [#"{table}: routes[0].response.delayMs: expected milliseconds as a whole number 0-600000, or {"min": 100, "max": 800}, found 600001"#]),
-        Case(name: "unknown fault",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"fault": "explode"}}"#),
-             expected: [#"{table}: routes[0].response.fault: expected one of "reset", "timeout", "truncated", found "explode""#]),
-        Case(name: "** not last",
-             table: routeTable(#"{"method": "GET", "path": "/api/**/x", "response": {"text": "x"}}"#),
-             expected: [#"{table}: routes[0].path: "**" matches the rest of the path, so it must be the last segment, found "/api/**/x""#]),
-        Case(name: "two bodies",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"text": "x", "json": {}}}"#),
-             expected: [#"{table}: routes[0].response: has "json" and "text"; a response has at most one body"#]),
-        Case(name: "file body missing",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"file": "nope.json"}}"#),
-             expected: ["{table}: routes[0].response.file: no such file: {root}/nope.json"]),
-        Case(name: "file body outside the root",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"file": "../secret.json"}}"#),
-             expected: [#"{table}: routes[0].response.file: "../secret.json" is outside the mock root {root}; body files must stay inside it"#]),
-        Case(name: "file body with an absolute path",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"file": "/etc/hostname"}}"#),
-             expected: [#"{table}: routes[0].response.file: expected a path relative to the mock root ({root}), found the absolute path "/etc/hostname""#]),
-        Case(name: "template without a body",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"template": true}}"#),
-             expected: ["{table}: routes[0].response.template: a template needs a json, text or file body to render"]),
-        Case(name: "truncated without a body",
-             table: routeTable(#"{"method": "GET", "path": "/c", "response": {"fault": "truncated"}}"#),
-             expected: [#"{table}: routes[0].response.fault: "truncated" sends part of a body, so the response needs a json, text or file body"#]),
-        Case(name: "bad sequence mode",
-             table: routeTable(#"{"method": "GET", "path": "/c", "responses": [{"text": "a"}], "sequence": "shuffle"}"#),
-             expected: [#"{table}: routes[0].sequence: expected "repeat-last" or "cycle", found "shuffle""#]),
-        Case(name: "empty responses list",
-             table: routeTable(#"{"method": "GET", "path": "/c", "responses": []}"#),
-             expected: [#"{table}: routes[0].responses: expected a non-empty array of responses, found an array"#]),
-        Case(name: "header condition that is not a string",
-             table: routeTable(#"{"method": "GET", "path": "/c", "match": {"headers": {"X-Count": 3}}, "response": {"text": "x"}}"#),
-             expected: [#"{table}: routes[0].match.headers.X-Count: expected a string ("*" = present, * matches any text), found 3"#]),
-        Case(name: "no routes key",
-             table: #"{"rutes": []}"#,
-             expected: [#"{table}: rutes: unknown key "rutes"; did you mean "routes"?"#,
-                        #"{table}: missing "routes": expected {"routes": [ … ]}"#]),
+        Case(
+            name: "status is not an integer",
+            table: routeTable(valid[0], valid[1], #"{"method": "GET", "path": "/c", "response": {"status": "ok"}}"#),
+            expected: [#"{table}: routes[2].response.status: expected an integer 100-599, found "ok""#]),
+        Case(
+            name: "status out of range",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"status": 600}}"#),
+            expected: ["{table}: routes[0].response.status: expected an integer 100-599, found 600"]),
+        Case(
+            name: "unknown route key, with did-you-mean",
+            table: routeTable(valid[0], valid[1], #"{"method": "GET", "path": "/c", "respone": {"status": 200}}"#),
+            expected: [
+                #"{table}: routes[2].respone: unknown key "respone"; did you mean "response"?"#,
+                #"{table}: routes[2]: missing "response" (or "responses" for a sequence)"#,
+            ]),
+        Case(
+            name: "unknown response key, with did-you-mean",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"staus": 201}}"#),
+            expected: [#"{table}: routes[0].response.staus: unknown key "staus"; did you mean "status"?"#]),
+        Case(
+            name: "unknown key in a different case",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"delayms": 5}}"#),
+            expected: [#"{table}: routes[0].response.delayms: unknown key "delayms"; did you mean "delayMs"?"#]),
+        Case(
+            name: "missing path",
+            table: routeTable(#"{"method": "GET", "response": {"text": "x"}}"#),
+            expected: [#"{table}: routes[0]: missing "path" (such as "/api/users/:id") or "pathPattern" (a regular expression)"#]),
+        Case(
+            name: "path without a leading slash",
+            table: routeTable(#"{"method": "GET", "path": "api/users", "response": {"text": "x"}}"#),
+            expected: [#"{table}: routes[0].path: expected a path starting with "/", found "api/users""#]),
+        Case(
+            name: "both response and responses",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"text": "x"}, "responses": [{"text": "y"}]}"#),
+            expected: [#"{table}: routes[0]: has both "response" and "responses"; keep one"#]),
+        Case(
+            name: "bad method name",
+            table: routeTable(#"{"method": "GE T", "path": "/c", "response": {"text": "x"}}"#),
+            expected: [#"{table}: routes[0].method: expected an HTTP method such as "GET", found "GE T""#]),
+        Case(
+            name: "method of the wrong type",
+            table: routeTable(#"{"method": 42, "path": "/c", "response": {"text": "x"}}"#),
+            expected: [#"{table}: routes[0].method: expected a method such as "GET", a list such as ["GET", "HEAD"], or "*", found 42"#]),
+        Case(
+            name: "missing method",
+            table: routeTable(#"{"path": "/c", "response": {"text": "x"}}"#),
+            expected: [#"{table}: routes[0].method: missing: expected a method such as "GET", a list, or "*""#]),
+        Case(
+            name: "bad method in a list",
+            table: routeTable(#"{"method": ["GET", "P/UT"], "path": "/c", "response": {"text": "x"}}"#),
+            expected: [#"{table}: routes[0].method[1]: expected an HTTP method such as "GET", found "P/UT""#]),
+        Case(
+            name: "negative delayMs",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"delayMs": -5}}"#),
+            expected: [
+                #"{table}: routes[0].response.delayMs: expected milliseconds as a whole number 0-600000, or {"min": 100, "max": 800}, found -5"#
+            ]),
+        Case(
+            name: "delayMs as a string",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"delayMs": "fast"}}"#),
+            expected: [
+                #"{table}: routes[0].response.delayMs: expected milliseconds as a whole number 0-600000, or {"min": 100, "max": 800}, found "fast""#
+            ]),
+        Case(
+            name: "delayMs range with min above max",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"delayMs": {"min": 800, "max": 100}}}"#),
+            expected: [
+                #"{table}: routes[0].response.delayMs: expected milliseconds as a whole number 0-600000, or {"min": 100, "max": 800}, found an object"#
+            ]),
+        Case(
+            name: "delayMs over the maximum",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"delayMs": 600001}}"#),
+            expected: [
+                #"{table}: routes[0].response.delayMs: expected milliseconds as a whole number 0-600000, or {"min": 100, "max": 800}, found 600001"#
+            ]),
+        Case(
+            name: "unknown fault",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"fault": "explode"}}"#),
+            expected: [#"{table}: routes[0].response.fault: expected one of "reset", "timeout", "truncated", found "explode""#]),
+        Case(
+            name: "** not last",
+            table: routeTable(#"{"method": "GET", "path": "/api/**/x", "response": {"text": "x"}}"#),
+            expected: [#"{table}: routes[0].path: "**" matches the rest of the path, so it must be the last segment, found "/api/**/x""#]),
+        Case(
+            name: "two bodies",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"text": "x", "json": {}}}"#),
+            expected: [#"{table}: routes[0].response: has "json" and "text"; a response has at most one body"#]),
+        Case(
+            name: "file body missing",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"file": "nope.json"}}"#),
+            expected: ["{table}: routes[0].response.file: no such file: {root}/nope.json"]),
+        Case(
+            name: "file body outside the root",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"file": "../secret.json"}}"#),
+            expected: [
+                #"{table}: routes[0].response.file: "../secret.json" is outside the mock root {root}; body files must stay inside it"#
+            ]),
+        Case(
+            name: "file body with an absolute path",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"file": "/etc/hostname"}}"#),
+            expected: [
+                #"{table}: routes[0].response.file: expected a path relative to the mock root ({root}), found the absolute path "/etc/hostname""#
+            ]),
+        Case(
+            name: "template without a body",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"template": true}}"#),
+            expected: ["{table}: routes[0].response.template: a template needs a json, text or file body to render"]),
+        Case(
+            name: "truncated without a body",
+            table: routeTable(#"{"method": "GET", "path": "/c", "response": {"fault": "truncated"}}"#),
+            expected: [
+                #"{table}: routes[0].response.fault: "truncated" sends part of a body, so the response needs a json, text or file body"#
+            ]),
+        Case(
+            name: "bad sequence mode",
+            table: routeTable(#"{"method": "GET", "path": "/c", "responses": [{"text": "a"}], "sequence": "shuffle"}"#),
+            expected: [#"{table}: routes[0].sequence: expected "repeat-last" or "cycle", found "shuffle""#]),
+        Case(
+            name: "empty responses list",
+            table: routeTable(#"{"method": "GET", "path": "/c", "responses": []}"#),
+            expected: [#"{table}: routes[0].responses: expected a non-empty array of responses, found an array"#]),
+        Case(
+            name: "header condition that is not a string",
+            table: routeTable(#"{"method": "GET", "path": "/c", "match": {"headers": {"X-Count": 3}}, "response": {"text": "x"}}"#),
+            expected: [#"{table}: routes[0].match.headers.X-Count: expected a string ("*" = present, * matches any text), found 3"#]),
+        Case(
+            name: "no routes key",
+            table: #"{"rutes": []}"#,
+            expected: [
+                #"{table}: rutes: unknown key "rutes"; did you mean "routes"?"#,
+                #"{table}: missing "routes": expected {"routes": [ … ]}"#,
+            ]),
         // The second comma on line 3 sits in column 22.
-        Case(name: "invalid JSON, with line and column",
-             table: "{\n  \"routes\": [\n    {\"method\": \"GET\",, \"path\": \"/c\"}\n  ]\n}\n",
-             expected: [#"{table}: line 3, column 22: invalid JSON: expected a member name in double quotes, found ','"#]),
-        Case(name: "several errors in one file are all reported",
-             table: routeTable(
+        Case(
+            name: "invalid JSON, with line and column",
+            table: "{\n  \"routes\": [\n    {\"method\": \"GET\",, \"path\": \"/c\"}\n  ]\n}\n",
+            expected: [#"{table}: line 3, column 22: invalid JSON: expected a member name in double quotes, found ','"#]),
+        Case(
+            name: "several errors in one file are all reported",
+            table: routeTable(
                 #"{"method": "GET", "path": "/a", "response": {"status": "ok"}}"#,
                 #"{"method": "GET", "path": "/b", "response": {"fault": "explode"}}"#,
                 valid[1],
                 #"{"method": "GET", "path": "/d", "respone": {}, "response": {"delayMs": -1}}"#),
-             expected: [#"{table}: routes[0].response.status: expected an integer 100-599, found "ok""#,
-                        #"{table}: routes[1].response.fault: expected one of "reset", "timeout", "truncated", found "explode""#,
-                        #"{table}: routes[3].respone: unknown key "respone"; did you mean "response"?"#,
-                        #"{table}: routes[3].response.delayMs: expected milliseconds as a whole number 0-600000, or {"min": 100, "max": 800}, found -1"#]),
+            expected: [
+                #"{table}: routes[0].response.status: expected an integer 100-599, found "ok""#,
+                #"{table}: routes[1].response.fault: expected one of "reset", "timeout", "truncated", found "explode""#,
+                #"{table}: routes[3].respone: unknown key "respone"; did you mean "response"?"#,
+                #"{table}: routes[3].response.delayMs: expected milliseconds as a whole number 0-600000, or {"min": 100, "max": 800}, found -1"#,
+            ]),
     ]
 
     @Test("each kind of error has its exact message", arguments: cases)
     func decoding_ReportsTheExactError(_ testCase: Case) throws {
-        try withRouteFixture(files: ["mock_api_users_get.json": "[]"], tables: ["x.json": testCase.table],
-                             outside: ["secret.json": #"{"secret": true}"#]) { fixture in
+        try withRouteFixture(
+            files: ["mock_api_users_get.json": "[]"], tables: ["x.json": testCase.table],
+            outside: ["secret.json": #"{"secret": true}"#]
+        ) { fixture in
             let result = fixture.load()
             let expected = testCase.expected.map {
                 $0.replacingOccurrences(of: "{table}", with: fixture.table("x.json")).replacingOccurrences(of: "{root}", with: fixture.root)
@@ -201,9 +255,10 @@ struct RouteTableTests {
         try withRouteFixture(tables: ["x.json": table]) { fixture in
             let result = fixture.load()
             let path = fixture.table("x.json")
-            #expect(result.diagnostics.map(\.description) == [
-                "warning: \(path): routes[1]: never matches: \(path)#0 (GET /api/users/:id) comes first and always answers; move this route above it or give that one a condition",
-            ])
+            #expect(
+                result.diagnostics.map(\.description) == [
+                    "warning: \(path): routes[1]: never matches: \(path)#0 (GET /api/users/:id) comes first and always answers; move this route above it or give that one a condition"
+                ])
             #expect(result.diagnostics.first?.severity == .warning)
             let snapshot = try #require(result.snapshot, "a warning must not stop loading")
             #expect(snapshot.routes.count == 2)
@@ -220,9 +275,10 @@ struct RouteTableTests {
             let answer = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(MockRequest(method: "HEAD", path: "/h"))
             #expect(answer.status == 200, "the GET route answers HEAD first")
             let path = fixture.table("x.json")
-            #expect(fixture.load().diagnostics.map(\.description) == [
-                "warning: \(path): routes[1]: never matches: \(path)#0 (GET /h) comes first and always answers; move this route above it or give that one a condition",
-            ])
+            #expect(
+                fixture.load().diagnostics.map(\.description) == [
+                    "warning: \(path): routes[1]: never matches: \(path)#0 (GET /h) comes first and always answers; move this route above it or give that one a condition"
+                ])
         }
     }
 

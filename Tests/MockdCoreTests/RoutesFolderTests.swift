@@ -40,7 +40,9 @@ struct RoutesFolderTests {
             let before = loader.load()
             #expect(before.diagnostics.isEmpty, "\(before.diagnostics)")
             #expect(before.snapshot?.routes.count == 0)
-            #expect(loader.routesFolder.summary().hasPrefix("no routes folder: looked for \(folder.child("app/routes")) and \(folder.child("work/routes"))"))
+            #expect(
+                loader.routesFolder.summary().hasPrefix(
+                    "no routes folder: looked for \(folder.child("app/routes")) and \(folder.child("work/routes"))"))
             try folder.write("app/routes/t.json", #"{"routes": [{"method": "GET", "path": "/t", "response": {"text": "t"}}]}"#)
             #expect(loader.load().snapshot?.routes.count == 1)
         }

@@ -15,8 +15,10 @@ struct StatusInFileNameTests {
         #expect(split.status == status)
     }
 
-    @Test(arguments: ["mock_api_users_get.json", "mock_api_users_get.50.json", "mock_api_users_get.999.json",
-                      "mock_api_users_get.100.json", "mock_api_users_get.5x0.json", "users.500.json"])
+    @Test(arguments: [
+        "mock_api_users_get.json", "mock_api_users_get.50.json", "mock_api_users_get.999.json",
+        "mock_api_users_get.100.json", "mock_api_users_get.5x0.json", "users.500.json",
+    ])
     func otherNamesCarryNoStatus(file: String) {
         #expect(MockFileName.splitStatus(file) == nil)
     }
@@ -44,9 +46,10 @@ struct StatusInFileNameTests {
         try withTemporaryFolder(["mock_api_users_get.json": "[]", "more/mock_api_users_get.500.json": "{}"]) { folder in
             let loaded = MockDataLoader(root: folder.path).load()
             #expect(loaded.snapshot == nil)
-            #expect(loaded.diagnostics.map(\.description) == [
-                "\(folder.path)/more/mock_api_users_get.500.json: answers the same request as \(folder.path)/mock_api_users_get.json (a status in the name changes only the status); one file per request, remove one",
-            ])
+            #expect(
+                loaded.diagnostics.map(\.description) == [
+                    "\(folder.path)/more/mock_api_users_get.500.json: answers the same request as \(folder.path)/mock_api_users_get.json (a status in the name changes only the status); one file per request, remove one"
+                ])
         }
     }
 

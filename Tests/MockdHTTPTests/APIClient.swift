@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 // The app's real networking code (seeds/001: "Networking Patterns Reference"), kept as written
@@ -11,7 +11,7 @@ protocol APIClientProtocol: Sendable {
     func request<T: Decodable & Sendable>(
         _ endpoint: String,
         method: HTTPMethod,
-        body: sending (any Encodable)? ,
+        body: sending (any Encodable)?,
         headers: [String: String]
     ) async throws -> T
 }

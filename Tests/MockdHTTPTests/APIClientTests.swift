@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 
@@ -81,8 +81,9 @@ struct APIClientTests {
     @Test func login_POSTWithABody() async throws {
         let expected = try #require(try Self.bundled("mock_api_v1_login_post.json") as? [String: Any])
         try await Self.withClient { client in
-            let token: Token = try await client.request("/api/v1/login", method: .post,
-                                                        body: LoginRequest(username: "ada", password: "secret"))
+            let token: Token = try await client.request(
+                "/api/v1/login", method: .post,
+                body: LoginRequest(username: "ada", password: "secret"))
             #expect(token.accessToken == expected["access_token"] as? String)
             #expect(token.tokenType == expected["token_type"] as? String)
             #expect(token.expiresAt == Self.date(expected["expires_at"]))
@@ -127,7 +128,9 @@ struct APIClientTests {
 
     /// What an app's in-bundle mock client computes from the same URL (the naming formula on
     /// `URL.path`) is exactly the file mockd looks for, whatever the endpoint string holds.
-    @Test("the 404 names the in-app convention's file", arguments: ["/api/teams", "api/teams/7", "/api/users?page=2", "/café/menü", "/api/a b"])
+    @Test(
+        "the 404 names the in-app convention's file",
+        arguments: ["/api/teams", "api/teams/7", "/api/users?page=2", "/café/menü", "/api/a b"])
     func miss_NamesTheFileTheAppConventionUses(endpoint: String) async throws {
         try await withTestServer(files: [:], root: Fixture.bundledMockData) { server in
             let path = server.baseURL.appendingPathComponent(endpoint).path

@@ -34,9 +34,11 @@ struct AdminExposureTests {
         }
     }
 
-    @Test("names that cannot be rebound are served", arguments: [
-        "127.0.0.1", "127.0.0.1:8080", "localhost:8080", "[::1]:8080", "10.0.0.7", "mockd", "mockd:8080", "app.localhost",
-    ])
+    @Test(
+        "names that cannot be rebound are served",
+        arguments: [
+            "127.0.0.1", "127.0.0.1:8080", "localhost:8080", "[::1]:8080", "10.0.0.7", "mockd", "mockd:8080", "app.localhost",
+        ])
     func safeHost_IsServed(host: String) async throws {
         try await withTestServer { server in
             let response = try await Self.get(server, "/__mockd/health", host: host)
@@ -61,7 +63,8 @@ struct AdminExposureTests {
             #expect(admin.status == 200)
             #expect(admin.header("Access-Control-Allow-Origin") == nil, "\(admin)")
             // A preflight for the admin API is not allowed either.
-            let preflight = try await server.raw("OPTIONS", "/__mockd/scenario", headers: origin + [("Access-Control-Request-Method", "PUT")])
+            let preflight = try await server.raw(
+                "OPTIONS", "/__mockd/scenario", headers: origin + [("Access-Control-Request-Method", "PUT")])
             #expect(preflight.header("Access-Control-Allow-Origin") == nil, "\(preflight)")
             #expect(preflight.header("Access-Control-Allow-Methods") == nil, "\(preflight)")
             // Mocks keep --cors.

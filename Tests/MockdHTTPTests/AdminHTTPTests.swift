@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -19,8 +19,10 @@ struct AdminHTTPTests {
         #"{"name": "server error", "scenario": "error", "method": "GET", "path": "/api/users", "response": {"status": 500, "json": {"error": "boom"}}}"#,
         #"{"method": "GET", "path": "/api/seq", "responses": [{"text": "one"}, {"text": "two"}, {"text": "three"}]}"#)
 
-    static func withServer<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, journal: RequestJournal = RequestJournal(),
-                              _ body: (RouteServer) async throws -> T) async throws -> T {
+    static func withServer<T>(
+        configure: (inout ServerConfiguration) -> Void = { _ in }, journal: RequestJournal = RequestJournal(),
+        _ body: (RouteServer) async throws -> T
+    ) async throws -> T {
         try await withRouteServer(files: Self.files, tables: ["a.json": Self.table], configure: configure, journal: journal, body)
     }
 
@@ -42,7 +44,10 @@ struct AdminHTTPTests {
             // routes
             let routes = try await server.admin("GET", "/__mockd/routes")
             #expect(routes.status == 200)
-            #expect((routes.object["routes"] as? [[String: Any]])?.map { $0["source"] as? String } == [server.routes + "/a.json#0", server.routes + "/a.json#1"])
+            #expect(
+                (routes.object["routes"] as? [[String: Any]])?.map { $0["source"] as? String } == [
+                    server.routes + "/a.json#0", server.routes + "/a.json#1",
+                ])
             #expect((routes.object["files"] as? [Any])?.count == Self.files.count)
             #expect(routes.object["scenarios"] as? [String] == ["empty", "error"])
             // scenario
@@ -132,8 +137,9 @@ struct AdminHTTPTests {
     @Test func journal_EntriesAndFilters() async throws {
         try await Self.withServer { server in
             _ = try await server.request("GET", "/api/users", headers: ["X-Mock-Session": "A"])
-            _ = try await server.request("POST", "/api/v1/login", headers: ["X-Mock-Session": "A", "Content-Type": "application/json"],
-                                         body: Data(#"{"user": "ada"}"#.utf8))
+            _ = try await server.request(
+                "POST", "/api/v1/login", headers: ["X-Mock-Session": "A", "Content-Type": "application/json"],
+                body: Data(#"{"user": "ada"}"#.utf8))
             _ = try await server.request("GET", "/api/users", headers: ["X-Mock-Scenario": "empty", "X-Mock-Session": "B"])
             _ = try await server.request("GET", "/api/nothing")
 
@@ -148,7 +154,9 @@ struct AdminHTTPTests {
             #expect(login["source"] as? String == "file mock_api_v1_login_post.json")
             #expect((login["headers"] as? [String: String])?["X-Mock-Session"] == "A")
             #expect((login["durationMs"] as? Double).map { $0 >= 0 } == true)
-            #expect((login["time"] as? String).flatMap { ISO8601DateFormatter.withFractionalSeconds.date(from: $0) } != nil, "\(login["time"] ?? "nil")")
+            #expect(
+                (login["time"] as? String).flatMap { ISO8601DateFormatter.withFractionalSeconds.date(from: $0) } != nil,
+                "\(login["time"] ?? "nil")")
             #expect(entries[2]["scenario"] as? String == "empty")
             #expect(entries[3]["status"] as? Int == 404)
             #expect(entries[3]["source"] as? String == "404")
@@ -156,7 +164,8 @@ struct AdminHTTPTests {
             #expect(Self.paths(try await server.admin("GET", "/__mockd/requests?method=POST").object) == ["/api/v1/login"])
             #expect(Self.paths(try await server.admin("GET", "/__mockd/requests?session=A").object) == ["/api/users", "/api/v1/login"])
             #expect(Self.paths(try await server.admin("GET", "/__mockd/requests?path=/api/v1/*").object) == ["/api/v1/login"])
-            #expect(Self.paths(try await server.admin("GET", "/__mockd/requests?method=GET&limit=2").object) == ["/api/users", "/api/nothing"])
+            #expect(
+                Self.paths(try await server.admin("GET", "/__mockd/requests?method=GET&limit=2").object) == ["/api/users", "/api/nothing"])
             #expect(try await server.admin("GET", "/__mockd/requests?limit=many").status == 400)
         }
     }
@@ -184,7 +193,9 @@ struct AdminHTTPTests {
             #expect(read.object["scenario"] as? String == "empty")
             #expect(try await server.admin("GET", "/__mockd/scenario").object["scenario"] as? String == "default")
             // The header still wins inside the session.
-            #expect(try await server.request("GET", "/api/users", headers: ["X-Mock-Session": "sim-3", "X-Mock-Scenario": "default"]).body == base)
+            #expect(
+                try await server.request("GET", "/api/users", headers: ["X-Mock-Session": "sim-3", "X-Mock-Scenario": "default"]).body
+                    == base)
         }
     }
 

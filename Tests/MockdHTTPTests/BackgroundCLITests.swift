@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `mockd serve --background --pid-file F` and `mockd stop --pid-file F`, with the real binary,
@@ -62,8 +62,12 @@ struct BackgroundCLITests {
         try await withTemporaryFolder(Fixture.standard) { folder in
             try await Self.withPidFile(in: folder) { pidFile in
                 let port = try CLITests.ReservedPort().port
-                let result = try await runProcess(CLITests.executable, ["--background", "--pid-file", pidFile, "--root", folder.child("missing"),
-                                                                         "--port", String(port)], currentDirectory: folder.path)
+                let result = try await runProcess(
+                    CLITests.executable,
+                    [
+                        "--background", "--pid-file", pidFile, "--root", folder.child("missing"),
+                        "--port", String(port),
+                    ], currentDirectory: folder.path)
                 #expect(result.status == 1, "\(result)")
                 #expect(result.stderr.contains("mockd exited with status 1 before it answered its health check"), "\(result)")
                 // The log's end says why.
@@ -75,11 +79,13 @@ struct BackgroundCLITests {
 
     @Test func background_NeedsAPidFileAndAFixedPort() async throws {
         try await withTemporaryFolder(Fixture.standard) { folder in
-            let noFile = try await runProcess(CLITests.executable, ["--background", "--root", folder.path, "--port", "8080"], currentDirectory: folder.path)
+            let noFile = try await runProcess(
+                CLITests.executable, ["--background", "--root", folder.path, "--port", "8080"], currentDirectory: folder.path)
             #expect(noFile.status == 64, "\(noFile)")
             #expect(noFile.stderr.contains("--background needs --pid-file FILE"), "\(noFile)")
-            let anyPort = try await runProcess(CLITests.executable, ["--background", "--pid-file", "m.pid", "--root", folder.path, "--port", "0"],
-                                               currentDirectory: folder.path)
+            let anyPort = try await runProcess(
+                CLITests.executable, ["--background", "--pid-file", "m.pid", "--root", folder.path, "--port", "0"],
+                currentDirectory: folder.path)
             #expect(anyPort.status == 64, "\(anyPort)")
             #expect(anyPort.stderr.contains("--background needs a port other than 0"), "\(anyPort)")
         }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -61,7 +61,8 @@ struct BadInputTests {
     @Test func bodyOverLimit_WithExpectContinue_Is413WithoutContinue() async throws {
         try await withTestServer(configure: { $0.maxBodyBytes = Self.limit }) { server in
             let response = try await server.withRawConnection { connection in
-                try connection.send("POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\nExpect: 100-continue\r\n\r\n")
+                try connection.send(
+                    "POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\nExpect: 100-continue\r\n\r\n")
                 return try connection.readResponse()
             }
             #expect(response.status == 413, "\(response)")
@@ -79,8 +80,9 @@ struct BadInputTests {
 
     @Test func bodyOverLimit_FromURLSession_Is413() async throws {
         try await withTestServer(configure: { $0.maxBodyBytes = Self.limit }) { server in
-            let response = try await server.request("POST", "/api/v1/sleep", headers: ["Content-Type": "application/json"],
-                                                    body: Data(repeating: UInt8(ascii: "x"), count: 4096))
+            let response = try await server.request(
+                "POST", "/api/v1/sleep", headers: ["Content-Type": "application/json"],
+                body: Data(repeating: UInt8(ascii: "x"), count: 4096))
             #expect(response.status == 413)
             try await server.expectStillServing()
         }
@@ -128,7 +130,9 @@ struct BadInputTests {
     @Test func oversizedHeader_FromCurl_Is431() async throws {
         try await withTestServer { server in
             let big = String(repeating: "c", count: server.server.configuration.maxHeaderBytes + 1024)
-            let result = try await runCurl(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Big: \(big)", server.url("/api/users").absoluteString])
+            let result = try await runCurl([
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Big: \(big)", server.url("/api/users").absoluteString,
+            ])
             #expect(result.stdout == "431", "curl: \(result)")
             try await server.expectStillServing()
         }
@@ -145,7 +149,9 @@ struct BadInputTests {
 
     @Test func oversizedURL_FromCurl_Is414() async throws {
         try await withTestServer { server in
-            let long = server.url("/api/users").absoluteString + "?q=" + String(repeating: "q", count: server.server.configuration.maxHeaderBytes + 1024)
+            let long =
+                server.url("/api/users").absoluteString + "?q="
+                + String(repeating: "q", count: server.server.configuration.maxHeaderBytes + 1024)
             let result = try await runCurl(["-s", "-o", "/dev/null", "-w", "%{http_code}", long])
             #expect(result.stdout == "414", "curl: \(result)")
             try await server.expectStillServing()
@@ -165,7 +171,9 @@ struct BadInputTests {
     /// Refused only when every open connection is busy with a request (here: a body still arriving);
     /// slow and idle ones are evicted instead (SlowClientTests).
     @Test func tooManyConnections_RefusesTheExtraOneAndServesTheRest() async throws {
-        try await withTestServer(configure: { $0.maxConnections = 2; $0.threads = 1 }) { server in
+        try await withTestServer(configure: {
+            $0.maxConnections = 2; $0.threads = 1
+        }) { server in
             let result = try await server.withRawConnection { first -> (extra: Bool, stillServed: Int, afterwards: Int) in
                 // `100 Continue` proves the head was read: the connection is inside a request.
                 let busyHead = "POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n"
@@ -247,8 +255,10 @@ struct BadInputTests {
     @Test func absoluteFormTarget_IsServedByItsPath() async throws {
         try await withTestServer { server in
             let response = try await server.raw("GET", "http://127.0.0.1:\(server.port)/api/users?page=2")
-            #expect(response.status == 200 && response.body == Fixture.body("mock_api_users_get.json"),
-                    "HTTP \(response.status), looked for \(String(describing: (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["file"]))")
+            #expect(
+                response.status == 200 && response.body == Fixture.body("mock_api_users_get.json"),
+                "HTTP \(response.status), looked for \(String(describing: (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["file"]))"
+            )
         }
     }
 

@@ -1,13 +1,13 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The `mockd` executable, run as users and Docker run it.
@@ -30,7 +30,9 @@ struct CLITests {
     /// with room for a loaded machine.
     static let promptExit: Duration = .seconds(8)
 
-    static var startupLine: Regex<(Substring, Substring, Substring, Substring, Substring)> { /mockd listening on http:\/\/127\.0\.0\.1:(\d+) \((\d+) files?, (\d+) routes?, scenario (\S+)\)(?: from .*)?/ }
+    static var startupLine: Regex<(Substring, Substring, Substring, Substring, Substring)> {
+        /mockd listening on http:\/\/127\.0\.0\.1:(\d+) \((\d+) files?, (\d+) routes?, scenario (\S+)\)(?: from .*)?/
+    }
 
     struct Startup {
         let line: String
@@ -39,10 +41,13 @@ struct CLITests {
     }
 
     /// Starts `mockd arguments…` in `folder`, reads its startup line, runs `body`, and always kills it.
-    static func withMockd<T>(_ arguments: [String], environment: [String: String] = [:], in folder: TemporaryFolder,
-                             _ body: (ChildProcess, Startup) async throws -> T) async throws -> T {
-        let child = try ChildProcess(executable: executable, arguments: arguments, environment: environment,
-                                     currentDirectory: folder.path, stderrPath: folder.child("mockd-\(UUID().uuidString).stderr"))
+    static func withMockd<T>(
+        _ arguments: [String], environment: [String: String] = [:], in folder: TemporaryFolder,
+        _ body: (ChildProcess, Startup) async throws -> T
+    ) async throws -> T {
+        let child = try ChildProcess(
+            executable: executable, arguments: arguments, environment: environment,
+            currentDirectory: folder.path, stderrPath: folder.child("mockd-\(UUID().uuidString).stderr"))
         defer { child.stop() }
         let line = try await blocking { try child.readLine() }
         let match = try #require(line.wholeMatch(of: startupLine), "unexpected startup line: \(line.debugDescription)")
@@ -90,13 +95,17 @@ struct CLITests {
         try await withTemporaryFolder(Fixture.standard) { folder in
             try await Self.withMockd(["--root", folder.path, "--port", "0"], in: folder) { mockd, startup in
                 #expect(startup.port > 0)
-                #expect(startup.line.hasPrefix("mockd listening on http://127.0.0.1:\(startup.port) (\(Fixture.mockFileCount()) files, 0 routes, scenario default)"))
+                #expect(
+                    startup.line.hasPrefix(
+                        "mockd listening on http://127.0.0.1:\(startup.port) (\(Fixture.mockFileCount()) files, 0 routes, scenario default)"
+                    ))
                 let response = try await Self.get(port: startup.port, "/api/users?page=2")
                 #expect(response.status == 200)
                 #expect(response.body == Fixture.body("mock_api_users_get.json"))
                 #expect(response.header("X-Mockd-Source") == "file users/mock_api_users_get.json")
                 // Through URLSession too.
-                let (data, urlResponse) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(startup.port)/api/user/123")!)
+                let (data, urlResponse) = try await URLSession.shared.data(
+                    from: URL(string: "http://127.0.0.1:\(startup.port)/api/user/123")!)
                 #expect((urlResponse as? HTTPURLResponse)?.statusCode == 200)
                 #expect(Array(data) == Fixture.body("mock_api_user_123_get.json"))
                 // One access-log line per request on stderr, naming what answered.
@@ -133,7 +142,9 @@ struct CLITests {
         "b/mock_api_user_123_get.json": "{\"id\": 123}\n",
         "mock_api_episodes_get.json": "{\"episodes\": []}\n",
     ]
-    static let brokenFileNames = ["mock_api_health_get.json", "users/mock_api_users_get.json", "a/mock_api_user_123_get.json", "b/mock_api_user_123_get.json"]
+    static let brokenFileNames = [
+        "mock_api_health_get.json", "users/mock_api_users_get.json", "a/mock_api_user_123_get.json", "b/mock_api_user_123_get.json",
+    ]
 
     @Test func check_BrokenFolderExits1NamingEveryError() async throws {
         try await withTemporaryFolder(Self.brokenFiles) { folder in
@@ -178,7 +189,8 @@ struct CLITests {
     @Test func serve_PortInUseFailsWithAClearMessage() async throws {
         try await withTemporaryFolder(Fixture.standard) { folder in
             let taken = try ReservedPort(listening: true)
-            let result = try await runProcess(Self.executable, ["--root", folder.path, "--port", String(taken.port)], currentDirectory: folder.path)
+            let result = try await runProcess(
+                Self.executable, ["--root", folder.path, "--port", String(taken.port)], currentDirectory: folder.path)
             #expect(result.status != 0, "\(result)")
             #expect(result.stderr.contains(String(taken.port)) && result.stderr.contains("in use"), "\(result)")
             withExtendedLifetime(taken) {}
@@ -189,8 +201,9 @@ struct CLITests {
 
     @Test func environment_ABadNumberIsAUsageErrorNamingTheVariable() async throws {
         try await withTemporaryFolder(Fixture.standard) { folder in
-            let result = try await runProcess(Self.executable, ["--root", folder.path], environment: ["MOCKD_PORT": "eighty"],
-                                              currentDirectory: folder.path)
+            let result = try await runProcess(
+                Self.executable, ["--root", folder.path], environment: ["MOCKD_PORT": "eighty"],
+                currentDirectory: folder.path)
             #expect(result.status != 0, "\(result)")
             #expect(result.stderr.contains("MOCKD_PORT"), "\(result)")
         }
@@ -226,9 +239,11 @@ struct CLITests {
 
     @Test func environment_CheckReadsMOCKDROOT() async throws {
         try await withTemporaryFolder(Self.brokenFiles) { folder in
-            let broken = try await runProcess(Self.executable, ["check"], environment: ["MOCKD_ROOT": folder.path], currentDirectory: folder.path)
+            let broken = try await runProcess(
+                Self.executable, ["check"], environment: ["MOCKD_ROOT": folder.path], currentDirectory: folder.path)
             #expect(broken.status == 1, "\(broken)")
-            let fine = try await runProcess(Self.executable, ["check"], environment: ["MOCKD_ROOT": Fixture.bundledMockData], currentDirectory: folder.path)
+            let fine = try await runProcess(
+                Self.executable, ["check"], environment: ["MOCKD_ROOT": Fixture.bundledMockData], currentDirectory: folder.path)
             #expect(fine.status == 0, "\(fine)")
         }
     }
@@ -260,7 +275,9 @@ struct CLITests {
                     let connection = try RawConnection(port: startup.port)
                     // Expect: 100-continue makes the server say when it has the request line and headers,
                     // so the signal is known to arrive while the request is in flight.
-                    try connection.send("POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n")
+                    try connection.send(
+                        "POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n"
+                    )
                     let interim = try connection.readResponse()
                     try connection.send(Array(body.prefix(10)))
                     mockd.send(SIGTERM)

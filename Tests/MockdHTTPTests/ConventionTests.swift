@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Logging
 import MockdCore
@@ -52,15 +52,17 @@ struct ConventionTests {
         }
     }
 
-    @Test("through URLSession", arguments: [
-        Row(method: "GET", target: "/api/users", file: "mock_api_users_get.json"),
-        Row(method: "GET", target: "/api/user/123", file: "mock_api_user_123_get.json"),
-        Row(method: "POST", target: "/api/v1/sleep", file: "mock_api_v1_sleep_post.json"),
-        Row(method: "GET", target: "/api/users?page=2", file: "mock_api_users_get.json"),
-        Row(method: "GET", target: "/api/users/", file: "mock_api_users_get.json"),
-        Row(method: "GET", target: "/api/us%65rs", file: "mock_api_users_get.json"),
-        Row(method: "GET", target: "/caf%C3%A9", file: "mock_café_get.json"),
-    ])
+    @Test(
+        "through URLSession",
+        arguments: [
+            Row(method: "GET", target: "/api/users", file: "mock_api_users_get.json"),
+            Row(method: "GET", target: "/api/user/123", file: "mock_api_user_123_get.json"),
+            Row(method: "POST", target: "/api/v1/sleep", file: "mock_api_v1_sleep_post.json"),
+            Row(method: "GET", target: "/api/users?page=2", file: "mock_api_users_get.json"),
+            Row(method: "GET", target: "/api/users/", file: "mock_api_users_get.json"),
+            Row(method: "GET", target: "/api/us%65rs", file: "mock_api_users_get.json"),
+            Row(method: "GET", target: "/caf%C3%A9", file: "mock_café_get.json"),
+        ])
     func convention_ServesTheFile_ThroughURLSession(row: Row) async throws {
         try await withTestServer { server in
             let response = try await server.request(row.method, row.target, body: row.method == "POST" ? Data("{}".utf8) : nil)
@@ -192,9 +194,12 @@ struct ConventionTests {
             repeat {
                 requests = recorder.all.filter { $0.message.description == "request" }.compactMap { event in
                     guard case .stringConvertible(let value)? = event.metadata?[AccessRecord.metadataKey],
-                          let record = value as? AccessRecord else { return nil }
-                    return ["method": record.method, "path": record.path, "status": String(record.status), "source": record.source,
-                            "durationMs": String(Double(record.durationMicroseconds) / 1000)]
+                        let record = value as? AccessRecord
+                    else { return nil }
+                    return [
+                        "method": record.method, "path": record.path, "status": String(record.status), "source": record.source,
+                        "durationMs": String(Double(record.durationMicroseconds) / 1000),
+                    ]
                 }
                 if requests.count < 2 { await Task.yield() }
             } while requests.count < 2 && !deadline.hasPassed

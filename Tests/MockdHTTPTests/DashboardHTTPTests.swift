@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -15,9 +15,12 @@ struct DashboardHTTPTests {
         "scenarios/empty/mock_api_users_get.json": "[]",
     ]
     static let table = routeTable(
-        #"{"name": "server error", "scenario": "error", "method": "GET", "path": "/api/users", "response": {"status": 500, "json": {"error": "boom"}}}"#)
+        #"{"name": "server error", "scenario": "error", "method": "GET", "path": "/api/users", "response": {"status": 500, "json": {"error": "boom"}}}"#
+    )
 
-    static func withServer<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (RouteServer) async throws -> T) async throws -> T {
+    static func withServer<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (RouteServer) async throws -> T)
+        async throws -> T
+    {
         try await withRouteServer(files: Self.files, tables: ["a.json": Self.table], configure: configure, body)
     }
 
@@ -71,9 +74,10 @@ struct DashboardHTTPTests {
             let listing = try await server.admin("GET", "/__mockd/sources")
             #expect(listing.status == 200)
             let sources = try #require(listing.object["sources"] as? [[String: Any]])
-            #expect(sources.map { $0["origin"] as? String } == [
-                server.routes + "/a.json#0", "scenarios/empty/mock_api_users_get.json", "users/mock_api_users_get.json",
-            ])
+            #expect(
+                sources.map { $0["origin"] as? String } == [
+                    server.routes + "/a.json#0", "scenarios/empty/mock_api_users_get.json", "users/mock_api_users_get.json",
+                ])
             #expect(sources.map { $0["kind"] as? String } == ["route", "file", "file"])
             #expect(sources.map { $0["url"] as? String } == ["/api/users", "/api/users", "/api/users"])
             #expect(sources.map { $0["scenario"] as? String } == ["error", "empty", nil])
@@ -107,7 +111,8 @@ struct DashboardHTTPTests {
             #expect(news.object["next"] as? Int == start + 2)
             #expect(entries.first?["response"] == nil, "a prepared answer is in the snapshot, not the journal")
             let miss = try #require(entries.last?["response"] as? [String: Any])
-            #expect((miss["body"] as? String)?.contains(#""file" : "mock_api_feed_get.json""#) == true
+            #expect(
+                (miss["body"] as? String)?.contains(#""file" : "mock_api_feed_get.json""#) == true
                     || (miss["body"] as? String)?.contains(#""file": "mock_api_feed_get.json""#) == true)
             #expect(entries.last?["query"] as? String == "page=2")
             // The journal lists the same ids.
@@ -162,7 +167,8 @@ struct DashboardHTTPTests {
     @Test func aMockCreatedFromAMissIsServedAtOnce() async throws {
         try await Self.withServer { server in
             #expect(try await server.request("GET", "/api/feed").status == 404)
-            let created = try await server.admin("POST", "/__mockd/mocks", body: #"{"method": "GET", "path": "/api/feed", "body": "{\"items\": []}"}"#)
+            let created = try await server.admin(
+                "POST", "/__mockd/mocks", body: #"{"method": "GET", "path": "/api/feed", "body": "{\"items\": []}"}"#)
             #expect(created.status == 201)
             #expect(created.object["file"] as? String == "mock_api_feed_get.json")
             #expect((created.object["reload"] as? [String: Any])?["status"] as? String == "ok")
@@ -172,8 +178,9 @@ struct DashboardHTTPTests {
             #expect(served.status == 200)
             #expect(served.text == "{\"items\": []}\n")
             // In a scenario, with a status.
-            let error = try await server.admin("POST", "/__mockd/mocks",
-                                               body: #"{"method": "GET", "path": "/api/feed", "body": "{}", "status": 503, "scenario": "down"}"#)
+            let error = try await server.admin(
+                "POST", "/__mockd/mocks",
+                body: #"{"method": "GET", "path": "/api/feed", "body": "{}", "status": 503, "scenario": "down"}"#)
             #expect(error.status == 201)
             #expect(error.object["file"] as? String == "scenarios/down/mock_api_feed_get.503.json")
             #expect(try await server.request("GET", "/api/feed", headers: ["X-Mock-Scenario": "down"]).status == 503)
@@ -221,9 +228,12 @@ struct DashboardHTTPTests {
             #expect((refused.object["error"] as? String)?.contains("--admin-token") == true)
             #expect(!FileManager.default.fileExists(atPath: server.root + "/mock_api_feed_get.json"))
         }
-        try await Self.withServer(configure: { $0.host = "0.0.0.0"; $0.adminToken = "t" }) { server in
-            let created = try await server.admin("POST", "/__mockd/mocks", body: #"{"method": "GET", "path": "/api/feed", "body": "{}"}"#,
-                                                 headers: ["Authorization": "Bearer t"])
+        try await Self.withServer(configure: {
+            $0.host = "0.0.0.0"; $0.adminToken = "t"
+        }) { server in
+            let created = try await server.admin(
+                "POST", "/__mockd/mocks", body: #"{"method": "GET", "path": "/api/feed", "body": "{}"}"#,
+                headers: ["Authorization": "Bearer t"])
             #expect(created.status == 201)
         }
     }

@@ -6,8 +6,10 @@ import Testing
 struct DigitsTests {
     private func text(_ value: UInt64, width: Int = 1) -> String {
         // After an "x", as in a line: digits are put where the line has got to. At most 20 digits, or `width`.
-        "x" + LineBuilder.build(maximumLength: max(20, width), { Digits.put(value, into: &$0, width: width) },
-                                then: { String(decoding: $0, as: UTF8.self) })
+        "x"
+            + LineBuilder.build(
+                maximumLength: max(20, width), { Digits.put(value, into: &$0, width: width) },
+                then: { String(decoding: $0, as: UTF8.self) })
     }
 
     @Test func digitsAppendAfterWhatIsThere() {

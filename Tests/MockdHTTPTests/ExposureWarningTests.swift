@@ -8,8 +8,9 @@ import TestSupport
 struct ExposureWarningTests {
     static func stderr(_ arguments: [String]) async throws -> String {
         try await withTemporaryFolder(Fixture.standard) { folder in
-            let child = try ChildProcess(executable: CLITests.executable, arguments: ["--root", folder.path, "--port", "0", "--no-watch"] + arguments,
-                                         currentDirectory: folder.path, stderrPath: folder.child("stderr"))
+            let child = try ChildProcess(
+                executable: CLITests.executable, arguments: ["--root", folder.path, "--port", "0", "--no-watch"] + arguments,
+                currentDirectory: folder.path, stderrPath: folder.child("stderr"))
             defer { child.stop() }
             // The warning is written (warnings are not buffered) before the startup line.
             _ = try await blocking { try child.readLine() }

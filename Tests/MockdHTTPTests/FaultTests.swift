@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -8,9 +8,9 @@ import Synchronization
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import TestSupport
 
@@ -56,7 +56,8 @@ struct FaultTests {
     // MARK: - Faults
 
     @Test func reset_IsNetworkConnectionLost() async throws {
-        try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable], session: makeSession(timeout: 1)) { server async throws in
+        try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable], session: makeSession(timeout: 1)) {
+            server async throws in
             let outcome = await Self.outcome(server, "/reset")
             guard case .failed(let code) = outcome else { Issue.record("reset answered: \(outcome)"); return }
             #expect(code == .networkConnectionLost, "URLError(\(code.rawValue))")
@@ -86,7 +87,8 @@ struct FaultTests {
     }
 
     @Test func timeout_IsTimedOutAndTheServerClosesItAtShutdown() async throws {
-        try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable], session: makeSession(timeout: 1)) { server async throws in
+        try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable], session: makeSession(timeout: 1)) {
+            server async throws in
             // Timed on a thread of its own: the cooperative pool's queue is not the client's timeout.
             let (outcome, elapsed) = try await onOwnThread { () -> (Outcome, Double) in
                 let start = ContinuousClock.now
@@ -130,8 +132,10 @@ struct FaultTests {
     /// `stallLimit`: a timeout fault is closed by the server after it, so a client that never
     /// gives up cannot pin a slot forever.
     @Test func timeout_ClosedAfterTheStallLimit() async throws {
-        try await withRouteServer(files: Self.files, tables: ["f.json": Self.faultTable],
-                                  configure: { $0.stallLimit = .milliseconds(300) }) { server in
+        try await withRouteServer(
+            files: Self.files, tables: ["f.json": Self.faultTable],
+            configure: { $0.stallLimit = .milliseconds(300) }
+        ) { server in
             let (closed, elapsed) = try await server.test.withRawConnection { connection -> (Bool, Double) in
                 let start = ContinuousClock.now
                 try connection.send(RawConnection.request("GET", "/timeout"))
@@ -250,8 +254,10 @@ struct FaultTests {
     }
 
     @Test func globalDelay_AddsToFilesAndRoutes() async throws {
-        try await withRouteServer(files: Self.files, tables: ["d.json": Self.delayTable],
-                                  configure: { $0.globalDelay = .milliseconds(1100) }) { server in
+        try await withRouteServer(
+            files: Self.files, tables: ["d.json": Self.delayTable],
+            configure: { $0.globalDelay = .milliseconds(1100) }
+        ) { server in
             var start = ContinuousClock.now
             let file = try await server.request("GET", "/api/users")
             let fileElapsed = seconds(since: start)
@@ -278,8 +284,10 @@ struct FaultTests {
     /// delay, the server would need 200 × 200 ms / 2 threads = 20 s from the first request to the
     /// last answer; parked, a little over 200 ms (plus however long the client takes to send them).
     @Test func concurrentDelays_HoldNoThread() async throws {
-        try await withRouteServer(files: Self.files, tables: ["d.json": Self.delayTable],
-                                  session: makeSession(timeout: 30, connections: 256)) { server in
+        try await withRouteServer(
+            files: Self.files, tables: ["d.json": Self.delayTable],
+            session: makeSession(timeout: 30, connections: 256)
+        ) { server in
             let start = ContinuousClock.now
             let texts = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<200 { group.addTask { try await server.request("GET", "/slow").text } }
@@ -297,7 +305,9 @@ struct FaultTests {
             #expect(entries.count == 200)
             #expect(entries.allSatisfy { $0.durationMicroseconds >= 200_000 })
             // Holding a thread per delay would take 20 s; the bound allows for a loaded machine.
-            #expect(span >= 0.2 && span < 2 * Double(loadAllowance), "the server took \(span) s for 200 delayed requests (\(elapsed) s on the client)")
+            #expect(
+                span >= 0.2 && span < 2 * Double(loadAllowance),
+                "the server took \(span) s for 200 delayed requests (\(elapsed) s on the client)")
             #expect(try await Self.waitFor(server.server, parked: 0), "still parked: \(server.server.parkedCount)")
         }
     }
@@ -305,8 +315,10 @@ struct FaultTests {
     /// 50 requests parked on a 5 s delay; a plain request is answered while they all still wait,
     /// then a shutdown answers them at once.
     @Test func parkedRequests_LeaveOthersServed() async throws {
-        try await withRouteServer(files: Self.files, tables: ["d.json": Self.delayTable],
-                                  session: makeSession(timeout: 30, connections: 64)) { server in
+        try await withRouteServer(
+            files: Self.files, tables: ["d.json": Self.delayTable],
+            session: makeSession(timeout: 30, connections: 64)
+        ) { server in
             let waiting = taskOnOwnThread { () -> [String] in
                 try await withThrowingTaskGroup(of: String.self) { group in
                     for _ in 0..<50 { group.addTask { try await server.request("GET", "/long").text } }
@@ -330,8 +342,10 @@ struct FaultTests {
     }
 
     @Test func maxParked_Exceeded_Is503AtOnce() async throws {
-        try await withRouteServer(files: Self.files, tables: ["d.json": Self.delayTable],
-                                  configure: { $0.maxParked = 2 }, session: makeSession(timeout: 30)) { server in
+        try await withRouteServer(
+            files: Self.files, tables: ["d.json": Self.delayTable],
+            configure: { $0.maxParked = 2 }, session: makeSession(timeout: 30)
+        ) { server in
             let waiting = taskOnOwnThread { () -> [String] in
                 async let first = server.request("GET", "/long")
                 async let second = server.request("GET", "/long")
@@ -339,8 +353,10 @@ struct FaultTests {
             }
             let (parked, refused, plain) = try await blocking { () -> (Bool, RawResponse, RawResponse) in
                 let parked = Self.waitForParked(server.server, 2)
-                return (parked, try RawConnection.exchange(port: server.port, "GET", "/long"),
-                        try RawConnection.exchange(port: server.port, "GET", "/api/users"))
+                return (
+                    parked, try RawConnection.exchange(port: server.port, "GET", "/long"),
+                    try RawConnection.exchange(port: server.port, "GET", "/api/users")
+                )
             }
             #expect(parked)
             #expect(refused.status == 503)
@@ -350,7 +366,9 @@ struct FaultTests {
             // At once, on the server's clock: far below /long's 60 s delay (no sub-second bound:
             // a loaded machine may hold a server thread that long).
             let refusal = server.server.journal.entries().first { $0.status == 503 }
-            #expect(refusal.map { $0.durationMicroseconds < 1_000_000 * loadAllowance } == true, "\(String(describing: refusal?.durationMicroseconds)) µs")
+            #expect(
+                refusal.map { $0.durationMicroseconds < 1_000_000 * loadAllowance } == true,
+                "\(String(describing: refusal?.durationMicroseconds)) µs")
             // Answers that need no parking are still served.
             #expect(plain.status == 200)
             #expect(server.server.parkedCount == 2)

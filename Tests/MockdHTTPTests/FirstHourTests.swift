@@ -8,13 +8,17 @@ struct FirstHourTests {
     static let greeting = routeTable(#"{"method": "GET", "path": "/api/greeting", "response": {"text": "hi"}}"#)
 
     /// Starts `mockd arguments…` in the folder `directory`, reads the startup line, runs `body`, always kills it.
-    static func withMockd<T>(_ arguments: [String], in directory: String, environment: [String: String] = [:],
-                             _ body: (ChildProcess, CLITests.Startup) async throws -> T) async throws -> T {
-        let child = try ChildProcess(executable: CLITests.executable, arguments: arguments, environment: environment,
-                                     currentDirectory: directory, stderrPath: directory + "/mockd-\(UUID().uuidString).stderr")
+    static func withMockd<T>(
+        _ arguments: [String], in directory: String, environment: [String: String] = [:],
+        _ body: (ChildProcess, CLITests.Startup) async throws -> T
+    ) async throws -> T {
+        let child = try ChildProcess(
+            executable: CLITests.executable, arguments: arguments, environment: environment,
+            currentDirectory: directory, stderrPath: directory + "/mockd-\(UUID().uuidString).stderr")
         defer { child.stop() }
         let line = try await blocking { try child.readLine() }
-        let match = try #require(line.wholeMatch(of: CLITests.startupLine), "unexpected startup line: \(line.debugDescription); stderr: \(child.stderrText())")
+        let match = try #require(
+            line.wholeMatch(of: CLITests.startupLine), "unexpected startup line: \(line.debugDescription); stderr: \(child.stderrText())")
         return try await body(child, CLITests.Startup(line: line, port: Int(match.1)!, files: Int(match.2)!))
     }
 
@@ -31,29 +35,37 @@ struct FirstHourTests {
             // Someone else's routes where mockd is started: neither loaded nor a reason to refuse.
             "elsewhere/routes/broken.json": "{not json",
         ]) { folder async throws in
-            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0"], in: folder.child("elsewhere")) { mockd, startup async throws in
+            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0"], in: folder.child("elsewhere")) {
+                mockd, startup async throws in
                 #expect(startup.line.contains("1 route,"), "\(startup.line)")
                 #expect(try await Self.send(port: startup.port, "/api/greeting").text == "hi")
-                #expect(try await mockd.stderrEventually(contains: "routes from \(folder.child("app/routes")) (beside the root)"),
-                        "stderr: \(mockd.stderrText())")
+                #expect(
+                    try await mockd.stderrEventually(contains: "routes from \(folder.child("app/routes")) (beside the root)"),
+                    "stderr: \(mockd.stderrText())")
             }
         }
     }
 
     @Test func routes_FromTheWorkingDirectoryWhenNoneIsBesideTheRoot() async throws {
-        try await withTemporaryFolder(["app/MockData/mock_api_users_get.json": "{}", "work/routes/a.json": Self.greeting]) { folder async throws in
-            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0"], in: folder.child("work")) { mockd, startup async throws in
+        try await withTemporaryFolder(["app/MockData/mock_api_users_get.json": "{}", "work/routes/a.json": Self.greeting]) {
+            folder async throws in
+            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0"], in: folder.child("work")) {
+                mockd, startup async throws in
                 #expect(try await Self.send(port: startup.port, "/api/greeting").text == "hi")
-                #expect(try await mockd.stderrEventually(contains: "routes from routes (the working directory's)"), "stderr: \(mockd.stderrText())")
+                #expect(
+                    try await mockd.stderrEventually(contains: "routes from routes (the working directory's)"),
+                    "stderr: \(mockd.stderrText())")
             }
         }
     }
 
     @Test func routes_NoneFoundSaysWhereItLookedAndAReloadPicksUpOneMadeLater() async throws {
         try await withTemporaryFolder(["app/MockData/mock_api_users_get.json": "{}", "work/readme.txt": "x"]) { folder async throws in
-            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0", "--no-watch"], in: folder.child("work")) { mockd, startup async throws in
-                #expect(try await mockd.stderrEventually(contains: "no routes folder: looked for \(folder.child("app/routes")) and routes"),
-                        "stderr: \(mockd.stderrText())")
+            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0", "--no-watch"], in: folder.child("work")) {
+                mockd, startup async throws in
+                #expect(
+                    try await mockd.stderrEventually(contains: "no routes folder: looked for \(folder.child("app/routes")) and routes"),
+                    "stderr: \(mockd.stderrText())")
                 #expect(try await Self.send(port: startup.port, "/api/greeting").status == 404)
                 try folder.write("app/routes/a.json", Self.greeting)
                 let reload = try await Self.send("POST", port: startup.port, "/__mockd/reload")
@@ -65,7 +77,8 @@ struct FirstHourTests {
 
     @Test func routes_MadeAfterStartAreSeenByTheWatcher() async throws {
         try await withTemporaryFolder(["app/MockData/mock_api_users_get.json": "{}", "work/readme.txt": "x"]) { folder async throws in
-            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0"], in: folder.child("work")) { mockd, startup async throws in
+            try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0"], in: folder.child("work")) {
+                mockd, startup async throws in
                 #expect(try await mockd.stderrEventually(contains: "watching for changes"), "stderr: \(mockd.stderrText())")
                 try folder.write("app/routes/a.json", Self.greeting)
                 let reloaded = try await ReloadTests.poll(port: startup.port, "/api/greeting") { $0.status == 200 }
@@ -80,7 +93,8 @@ extension FirstHourTests {
 
     @Test func scenario_AnUnknownStartupScenarioIsRefusedListingTheKnownOnes() async throws {
         try await withTemporaryFolder(Fixture.standard) { folder async throws in
-            let result = try await runProcess(CLITests.executable, ["--root", folder.path, "--port", "0", "--scenario", "emtpy"], currentDirectory: folder.path)
+            let result = try await runProcess(
+                CLITests.executable, ["--root", folder.path, "--port", "0", "--scenario", "emtpy"], currentDirectory: folder.path)
             #expect(result.status == 1, "\(result)")
             #expect(result.stderr.contains(#"--scenario emtpy: unknown scenario "emtpy"; known: default, empty"#), "\(result)")
             #expect(!result.stdout.contains("listening"), "\(result)")
@@ -96,11 +110,14 @@ extension FirstHourTests {
                 #expect(misspelt.body == plain.body)
                 #expect(misspelt.header("X-Mockd-Source") == plain.header("X-Mockd-Source"))
                 #expect(misspelt.headers.filter { $0.name.lowercased() == "x-mockd-source" }.count == 1, "\(misspelt)")
-                #expect(misspelt.header("X-Mockd-Warning")?.hasPrefix(#"unknown scenario "emtpy"; known: default, empty"#) == true,
-                        "\(misspelt)")
+                #expect(
+                    misspelt.header("X-Mockd-Warning")?.hasPrefix(#"unknown scenario "emtpy"; known: default, empty"#) == true,
+                    "\(misspelt)")
                 #expect(plain.header("X-Mockd-Warning") == nil)
                 // A known one gets no warning; a miss in an unknown one still gets the header.
-                #expect(try await Self.send(port: startup.port, "/api/users", headers: [("X-Mock-Scenario", "empty")]).header("X-Mockd-Warning") == nil)
+                #expect(
+                    try await Self.send(port: startup.port, "/api/users", headers: [("X-Mock-Scenario", "empty")]).header("X-Mockd-Warning")
+                        == nil)
                 let miss = try await Self.send(port: startup.port, "/api/nothing", headers: [("X-Mock-Scenario", "emtpy")])
                 #expect(miss.status == 404)
                 #expect(miss.header("X-Mockd-Warning") != nil)
@@ -119,12 +136,14 @@ extension FirstHourTests {
             #expect(strict.status == 1, "\(strict)")
             #expect(strict.stdout.contains(": 1 file, 0 routes, 0 errors, 1 warning\n"), "\(strict)")
             #expect(strict.stdout.contains("--no-strict"), "\(strict)")
-            let lenient = try await runProcess(CLITests.executable, ["check", "--no-strict", "--root", folder.path], currentDirectory: folder.path)
+            let lenient = try await runProcess(
+                CLITests.executable, ["check", "--no-strict", "--root", folder.path], currentDirectory: folder.path)
             #expect(lenient.status == 0, "\(lenient)")
             #expect(lenient.stdout.contains("warning: " + folder.path + "/mock_api_users_GET.json"), "\(lenient)")
         }
         try await withTemporaryFolder(["mock_api_users_get.json": "[oops"]) { folder async throws in
-            let broken = try await runProcess(CLITests.executable, ["check", "--no-strict", "--root", folder.path], currentDirectory: folder.path)
+            let broken = try await runProcess(
+                CLITests.executable, ["check", "--no-strict", "--root", folder.path], currentDirectory: folder.path)
             #expect(broken.status == 1, "\(broken)")
             #expect(broken.stdout.contains(": 1 error, 0 warnings"), "\(broken)")
         }
@@ -137,10 +156,13 @@ extension FirstHourTests {
     @Test func source_IsTheRelativePathAndTheAccessLineSaysScenarioSessionAndQuery() async throws {
         try await withTemporaryFolder(Fixture.standard) { folder async throws in
             try await Self.withMockd(["--root", folder.path, "--port", "0"], in: folder.path) { mockd, startup async throws in
-                let overlay = try await Self.send(port: startup.port, "/api/users?page=2", headers: [("X-Mock-Scenario", "empty"), ("X-Mock-Session", "sim-3")])
+                let overlay = try await Self.send(
+                    port: startup.port, "/api/users?page=2", headers: [("X-Mock-Scenario", "empty"), ("X-Mock-Session", "sim-3")])
                 #expect(overlay.header("X-Mockd-Source") == "file scenarios/empty/mock_api_users_get.json")
-                #expect(try await mockd.stderrEventually(
-                    contains: "GET /api/users?page=2 200 file scenarios/empty/mock_api_users_get.json "), "stderr: \(mockd.stderrText())")
+                #expect(
+                    try await mockd.stderrEventually(
+                        contains: "GET /api/users?page=2 200 file scenarios/empty/mock_api_users_get.json "),
+                    "stderr: \(mockd.stderrText())")
                 #expect(mockd.stderrText().contains("ms scenario=empty session=sim-3\n"), "stderr: \(mockd.stderrText())")
                 _ = try await Self.send(port: startup.port, "/api/nothing")
                 #expect(try await mockd.stderrEventually(contains: "GET /api/nothing 404 "), "stderr: \(mockd.stderrText())")
@@ -155,11 +177,15 @@ extension FirstHourTests {
         try await withTemporaryFolder(["not-a-folder.json": "{}"]) { folder async throws in
             let file = try await runProcess(CLITests.executable, ["check", "--root", "not-a-folder.json"], currentDirectory: folder.path)
             #expect(file.status == 1)
-            #expect(file.stdout.contains("not-a-folder.json: the mock root is a file, not a folder (give the folder with --root DIR)"), "\(file)")
+            #expect(
+                file.stdout.contains("not-a-folder.json: the mock root is a file, not a folder (give the folder with --root DIR)"),
+                "\(file)")
             let missing = try await runProcess(CLITests.executable, ["check", "--root", "MockDta"], currentDirectory: folder.path)
             #expect(missing.status == 1)
-            #expect(missing.stdout.contains("MockDta: the mock root folder does not exist: looked for \(folder.path)/MockDta (give it with --root DIR)"),
-                    "\(missing)")
+            #expect(
+                missing.stdout.contains(
+                    "MockDta: the mock root folder does not exist: looked for \(folder.path)/MockDta (give it with --root DIR)"),
+                "\(missing)")
             #expect(missing.stdout.contains("1 error, 0 warnings"), "\(missing)")
         }
     }
@@ -167,7 +193,9 @@ extension FirstHourTests {
     @Test func messages_AWarningSaysWarningOnce() async throws {
         try await withTemporaryFolder(["mock_api_users_get.json": "[]", "mock_api_users_GET.json": "[]"]) { folder async throws in
             try await Self.withMockd(["--root", folder.path, "--port", "0"], in: folder.path) { mockd, _ async throws in
-                #expect(try await mockd.stderrEventually(contains: "warning \(folder.path)/mock_api_users_GET.json: not served"), "stderr: \(mockd.stderrText())")
+                #expect(
+                    try await mockd.stderrEventually(contains: "warning \(folder.path)/mock_api_users_GET.json: not served"),
+                    "stderr: \(mockd.stderrText())")
                 #expect(!mockd.stderrText().contains("warning warning"), "stderr: \(mockd.stderrText())")
             }
         }
@@ -178,8 +206,9 @@ extension FirstHourTests {
     /// Under --log-format json the startup line is JSON too.
     @Test func messages_TheStartupLineIsJSONUnderLogFormatJSON() async throws {
         try await withTemporaryFolder(Fixture.standard) { folder async throws in
-            let child = try ChildProcess(executable: CLITests.executable, arguments: ["--root", folder.path, "--port", "0", "--log-format", "json"],
-                                         currentDirectory: folder.path, stderrPath: folder.child("stderr"))
+            let child = try ChildProcess(
+                executable: CLITests.executable, arguments: ["--root", folder.path, "--port", "0", "--log-format", "json"],
+                currentDirectory: folder.path, stderrPath: folder.child("stderr"))
             defer { child.stop() }
             let line = try await blocking { try child.readLine() }
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
@@ -240,7 +269,8 @@ extension FirstHourTests {
     @Test func messages_APortInUseIsSaidOnceWithItsNumber() async throws {
         try await withTemporaryFolder(Fixture.standard) { folder async throws in
             let taken = try CLITests.ReservedPort(listening: true)
-            let result = try await runProcess(CLITests.executable, ["--root", folder.path, "--port", String(taken.port)], currentDirectory: folder.path)
+            let result = try await runProcess(
+                CLITests.executable, ["--root", folder.path, "--port", String(taken.port)], currentDirectory: folder.path)
             #expect(result.status != 0)
             #expect(result.stderr.contains(String(taken.port)) && result.stderr.contains("in use"), "\(result)")
             #expect(!result.stderr.contains("Failed to bind"), "\(result)")

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -12,9 +12,10 @@ import TestSupport
 /// headers, and a reload serves the new bytes.
 @Suite("Responses made on first request")
 struct FirstRequestTests {
-    static let files: [String: String] = Dictionary(uniqueKeysWithValues: (1...40).map { index in
-        ("mock_items_\(index)_get.json", #"{"item": \#(index)}"#)
-    })
+    static let files: [String: String] = Dictionary(
+        uniqueKeysWithValues: (1...40).map { index in
+            ("mock_items_\(index)_get.json", #"{"item": \#(index)}"#)
+        })
 
     @Test func firstRequestsRacingOnFourThreads_EachGetTheirFile() async throws {
         try await withTestServer(files: Self.files, configure: { $0.threads = 4 }) { server in

@@ -17,8 +17,10 @@ struct FramingTests {
         }
     }
 
-    static func expectJSONRefusal(_ result: (response: RawResponse, closed: Bool), _ status: Int,
-                                  sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectJSONRefusal(
+        _ result: (response: RawResponse, closed: Bool), _ status: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(result.response.status == status, "\(result.response)", sourceLocation: sourceLocation)
         #expect(result.response.header("Content-Type") == "application/json; charset=utf-8", sourceLocation: sourceLocation)
         #expect(result.response.header("Connection")?.lowercased() == "close", "\(result.response)", sourceLocation: sourceLocation)
@@ -33,8 +35,10 @@ struct FramingTests {
 
     /// One refusal and a close, from whichever answers on this version: mockd's JSON naming
     /// `mention` on 0.9.75, libmicrohttpd's own HTML page on 1.0.
-    static func expectRefusal(_ result: (response: RawResponse, closed: Bool), _ status: Int, mentioning mention: String,
-                              sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectRefusal(
+        _ result: (response: RawResponse, closed: Bool), _ status: Int, mentioning mention: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard libraryRefusesFraming else {
             expectJSONRefusal(result, status, sourceLocation: sourceLocation)
             #expect(result.response.text.contains(mention), "\(result.response)", sourceLocation: sourceLocation)
@@ -48,7 +52,8 @@ struct FramingTests {
 
     @Test func conflictingContentLengths_Are400AndClose() async throws {
         try await withTestServer { server in
-            let result = try await Self.exchange(server,
+            let result = try await Self.exchange(
+                server,
                 "POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabcde")
             Self.expectJSONRefusal(result, 400)
             #expect(result.response.text.contains("Content-Length"), "\(result.response)")
@@ -90,8 +95,10 @@ struct FramingTests {
     /// refused, as libmicrohttpd 1.0 refuses it itself.
     @Test func contentLengthWithChunked_Is400AndClose() async throws {
         try await withTestServer { server in
-            let result = try await Self.exchange(server,
-                "POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+            let result = try await Self.exchange(
+                server,
+                "POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+            )
             Self.expectRefusal(result, 400, mentioning: "Content-Length and Transfer-Encoding")
             try await server.expectStillServing()
         }
@@ -101,7 +108,8 @@ struct FramingTests {
     @Test("a transfer coding that does not end in chunked", arguments: ["foo", "chunked, gzip"])
     func codingNotEndingInChunked_Is400AtOnce(coding: String) async throws {
         try await withTestServer { server in
-            let result = try await Self.exchange(server, "POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: \(coding)\r\n\r\n")
+            let result = try await Self.exchange(
+                server, "POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: \(coding)\r\n\r\n")
             Self.expectRefusal(result, 400, mentioning: coding)
             try await server.expectStillServing()
         }
@@ -111,7 +119,8 @@ struct FramingTests {
     /// libmicrohttpd 1.0, which takes only `chunked` alone, refuses it with its 400.
     @Test func codingBeforeChunked_IsNotImplemented() async throws {
         try await withTestServer { server in
-            let result = try await Self.exchange(server, "POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n")
+            let result = try await Self.exchange(
+                server, "POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n")
             Self.expectRefusal(result, Self.libraryRefusesFraming ? 400 : 501, mentioning: "gzip")
             try await server.expectStillServing()
         }

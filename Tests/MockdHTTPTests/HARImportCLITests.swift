@@ -42,8 +42,9 @@ struct HARImportCLITests {
             if type == nil, !body.isEmpty { type = content["mimeType"] as? String }
             let key = method + " " + url.path
             if last[key] == nil { order.append(key) }
-            last[key] = Expected(method: method, target: url.percentEncodedPath + (url.percentEncodedQuery.map { "?" + $0 } ?? ""),
-                                 status: status, mediaType: type.map(Self.mediaType), body: body)
+            last[key] = Expected(
+                method: method, target: url.percentEncodedPath + (url.percentEncodedQuery.map { "?" + $0 } ?? ""),
+                status: status, mediaType: type.map(Self.mediaType), body: body)
         }
         return order.map { last[$0]! }
     }
@@ -58,15 +59,18 @@ struct HARImportCLITests {
     func importedRequestsAreAnsweredAsCaptured(_ fixture: String) async throws {
         try await withTemporaryFolder { folder async throws in
             let har = Self.fixtures.appendingPathComponent(fixture + ".har").path
-            let imported = try await runProcess(Self.run, ["import", har, "--root", "app/MockData", "--routes", "app/routes"], currentDirectory: folder.path)
+            let imported = try await runProcess(
+                Self.run, ["import", har, "--root", "app/MockData", "--routes", "app/routes"], currentDirectory: folder.path)
             #expect(imported.status == 0, "\(imported)")
             #expect(imported.stdout.contains("entries of api.example.com"), "\(imported)")
-            let check = try await runProcess(Self.run, ["check", "--root", "app/MockData", "--routes", "app/routes"], currentDirectory: folder.path)
+            let check = try await runProcess(
+                Self.run, ["check", "--root", "app/MockData", "--routes", "app/routes"], currentDirectory: folder.path)
             #expect(check.status == 0, "\(check)")
             #expect(check.stdout.contains("0 errors, 0 warnings"), "\(check)")
             let expected = try Self.expectations(fixture)
             #expect(!expected.isEmpty)
-            try await FirstHourTests.withMockd(["--root", "app/MockData", "--routes", "app/routes", "--port", "0"], in: folder.path) { _, startup in
+            try await FirstHourTests.withMockd(["--root", "app/MockData", "--routes", "app/routes", "--port", "0"], in: folder.path) {
+                _, startup in
                 for answer in expected {
                     let served = try await FirstHourTests.send(answer.method, port: startup.port, answer.target)
                     #expect(served.status == answer.status, "\(answer.method) \(answer.target): \(served)")
@@ -84,18 +88,23 @@ struct HARImportCLITests {
     @Test func brokenEntriesFailTheRunAfterImportingTheRest() async throws {
         try await withTemporaryFolder { folder async throws in
             let har = Self.fixtures.appendingPathComponent("broken.har").path
-            let first = try await runProcess(Self.run, ["import", har, "--root", "MockData", "--routes", "routes"], currentDirectory: folder.path)
+            let first = try await runProcess(
+                Self.run, ["import", har, "--root", "MockData", "--routes", "routes"], currentDirectory: folder.path)
             #expect(first.status == 1, "\(first)")
             #expect(first.stderr.contains("entry 1 (https://api.example.com/api/no-response): no response"), "\(first)")
             #expect(first.stderr.contains("entry 2 (https://api.example.com/api/bad-base64)"), "\(first)")
             #expect(first.stdout.contains("2 written"), "\(first)")
             #expect(folder.read("MockData/mock_api_ok_get.json") == #"{"ok":true}"#)
-            let again = try await runProcess(Self.run, ["import", "har", har, "--root", "MockData", "--routes", "routes"], currentDirectory: folder.path)
+            let again = try await runProcess(
+                Self.run, ["import", "har", har, "--root", "MockData", "--routes", "routes"], currentDirectory: folder.path)
             #expect(again.stdout.contains("0 written, 2 already there (--force replaces them)"), "\(again)")
-            let notHAR = try await runProcess(Self.run, ["import", folder.child("MockData/mock_api_ok_get.json"), "--root", "MockData"], currentDirectory: folder.path)
+            let notHAR = try await runProcess(
+                Self.run, ["import", folder.child("MockData/mock_api_ok_get.json"), "--root", "MockData"], currentDirectory: folder.path)
             #expect(notHAR.status != 0, "\(notHAR)")
             #expect(notHAR.stderr.contains("mockd imports HAR files"), "\(notHAR)")
-            let named = try await runProcess(Self.run, ["import", "har", folder.child("MockData/mock_api_ok_get.json"), "--root", "MockData"], currentDirectory: folder.path)
+            let named = try await runProcess(
+                Self.run, ["import", "har", folder.child("MockData/mock_api_ok_get.json"), "--root", "MockData"],
+                currentDirectory: folder.path)
             #expect(named.status == 1, "\(named)")
             #expect(named.stderr.contains("not a HAR file"), "\(named)")
         }

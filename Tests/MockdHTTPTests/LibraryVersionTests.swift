@@ -33,7 +33,8 @@ struct LibraryVersionTests {
     @Test func versionOptionNamesTheLibrary() async throws {
         let result = try await runProcess(CLITests.executable, ["--version"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0 (libmicrohttpd \(MicroHTTPDVersion.running.text))",
-                "\(result)")
+        #expect(
+            result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0 (libmicrohttpd \(MicroHTTPDVersion.running.text))",
+            "\(result)")
     }
 }

@@ -20,10 +20,12 @@ struct LogFormatTests {
         }
     }
 
-    static let full = AccessRecord(method: "GET", path: "/api/users", status: 200, source: "file scenarios/empty/mock_api_users_get.json",
-                                   durationMicroseconds: 1500, query: "page=2&sort=name", scenario: "empty", session: "sim-3")
-    static let plain = AccessRecord(method: "GET", path: "/api/users", status: 200, source: "file users/mock_api_users_get.json",
-                                    durationMicroseconds: 80, scenario: "default")
+    static let full = AccessRecord(
+        method: "GET", path: "/api/users", status: 200, source: "file scenarios/empty/mock_api_users_get.json",
+        durationMicroseconds: 1500, query: "page=2&sort=name", scenario: "empty", session: "sim-3")
+    static let plain = AccessRecord(
+        method: "GET", path: "/api/users", status: 200, source: "file users/mock_api_users_get.json",
+        durationMicroseconds: 80, scenario: "default")
     static let miss = AccessRecord(method: "GET", path: "/api/nothing", status: 404, source: "404", durationMicroseconds: 80)
 
     /// `2026-11-23T18:00:00.123Z ` and the rest.
@@ -40,13 +42,16 @@ struct LogFormatTests {
             writer.write(Self.plain)
             writer.write(Self.miss)
         }
-        #expect(try lines.map(Self.withoutTimestamp) == [
-            "GET /api/users?page=2&sort=name 200 file scenarios/empty/mock_api_users_get.json 1.500ms scenario=empty session=sim-3",
-            "GET /api/users 200 file users/mock_api_users_get.json 0.080ms",
-            // The 404 report's source is its status: said once.
-            "GET /api/nothing 404 0.080ms",
-        ])
-        #expect(Self.full.description == "GET /api/users?page=2&sort=name 200 file scenarios/empty/mock_api_users_get.json 1.500ms scenario=empty session=sim-3")
+        #expect(
+            try lines.map(Self.withoutTimestamp) == [
+                "GET /api/users?page=2&sort=name 200 file scenarios/empty/mock_api_users_get.json 1.500ms scenario=empty session=sim-3",
+                "GET /api/users 200 file users/mock_api_users_get.json 0.080ms",
+                // The 404 report's source is its status: said once.
+                "GET /api/nothing 404 0.080ms",
+            ])
+        #expect(
+            Self.full.description
+                == "GET /api/users?page=2&sort=name 200 file scenarios/empty/mock_api_users_get.json 1.500ms scenario=empty session=sim-3")
     }
 
     @Test func jsonAccessLines() throws {

@@ -25,15 +25,18 @@ struct PostmanImportCLITests {
             let imported = try await runProcess(Self.run, arguments, currentDirectory: folder.path)
             #expect(imported.status == 0, "\(imported)")
             #expect(imported.stdout.contains("2 written"), "\(imported)")
-            let check = try await runProcess(Self.run, ["check", "--root", "app/MockData", "--routes", "app/routes"], currentDirectory: folder.path)
+            let check = try await runProcess(
+                Self.run, ["check", "--root", "app/MockData", "--routes", "app/routes"], currentDirectory: folder.path)
             #expect(check.status == 0, "\(check)")
             #expect(check.stdout.contains("0 errors, 0 warnings"), "\(check)")
-            try await FirstHourTests.withMockd(["--root", "app/MockData", "--routes", "app/routes", "--port", "0"], in: folder.path) { _, startup in
+            try await FirstHourTests.withMockd(["--root", "app/MockData", "--routes", "app/routes", "--port", "0"], in: folder.path) {
+                _, startup in
                 let list = try await FirstHourTests.send("GET", port: startup.port, "/users")
                 #expect(list.status == 200, "\(list)")
                 #expect(String(decoding: list.body, as: UTF8.self).contains("Grace"), "\(list)")
                 #expect(try await FirstHourTests.send("GET", port: startup.port, "/users/3").status == 200)
-                let missing = try await FirstHourTests.send("GET", port: startup.port, "/users/3", headers: [("X-Mock-Scenario", "Not found")])
+                let missing = try await FirstHourTests.send(
+                    "GET", port: startup.port, "/users/3", headers: [("X-Mock-Scenario", "Not found")])
                 #expect(missing.status == 404, "\(missing)")
                 #expect(missing.header("X-Error") == "missing", "\(missing)")
                 #expect(try await FirstHourTests.send("POST", port: startup.port, "/users").status == 501)
@@ -49,9 +52,13 @@ struct PostmanImportCLITests {
     @Test func checkNamesEveryProblemOfABrokenCollection() async throws {
         try await withTemporaryFolder(["MockData/mock_a_get.json": "{}"]) { folder async throws in
             let broken = Self.fixtures.appendingPathComponent("broken.postman_collection.json").path
-            let check = try await runProcess(Self.run, ["check", "--root", "MockData", "--no-routes", "--openapi", broken], currentDirectory: folder.path)
+            let check = try await runProcess(
+                Self.run, ["check", "--root", "MockData", "--no-routes", "--openapi", broken], currentDirectory: folder.path)
             #expect(check.status == 1, "\(check)")
-            #expect(check.stdout.contains(broken + #": item[0].response[0].code: expected the example's HTTP status (an integer 100-599), found "200""#), "\(check)")
+            #expect(
+                check.stdout.contains(
+                    broken + #": item[0].response[0].code: expected the example's HTTP status (an integer 100-599), found "200""#),
+                "\(check)")
             #expect(check.stdout.contains(broken + ": item[1].item[0].response[0].header: expected an array"), "\(check)")
             #expect(check.stdout.contains(broken + ": item[1].item[0].response[0].body: expected the body as text"), "\(check)")
             #expect(check.stdout.contains(broken + ": item[2]: expected a request or a folder (an object), found 7"), "\(check)")

@@ -36,7 +36,9 @@ struct RawURITests {
         #expect(parse(uri).bad == true)
     }
 
-    @Test(arguments: [("/a%zz", "'%zz'"), ("/a%4", "'%4'"), ("/a%", "'%'"), ("/a%00", "%00 (a NUL byte)"), ("/a%00%zz", "%00"), ("/a%zz%00", "'%zz'")])
+    @Test(arguments: [
+        ("/a%zz", "'%zz'"), ("/a%4", "'%4'"), ("/a%", "'%'"), ("/a%00", "%00 (a NUL byte)"), ("/a%00%zz", "%00"), ("/a%zz%00", "'%zz'"),
+    ])
     func theReasonNamesTheFirstBrokenEscapeAsSent(_ uri: String, _ named: String) {
         let reason = uri.withCString { RequestTarget($0).percentEncodingError }
         #expect(reason?.contains(named) == true, "\(reason ?? "nil")")

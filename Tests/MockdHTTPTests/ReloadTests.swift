@@ -1,15 +1,15 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reload in-process (the executable's `Reloader`), and through the `mockd` binary:
@@ -86,12 +86,16 @@ struct ReloadTests {
         try await withRouteServer(files: Self.files, tables: ["a.json": Self.table]) { server in
             #expect(try await server.request("GET", "/api/greeting").text == "old")
             // A missing comma on line 2.
-            try server.write("routes/a.json", "{\"routes\": [\n  {\"method\": \"GET\" \"path\": \"/api/greeting\", \"response\": {\"text\": \"new\"}}\n]}\n")
+            try server.write(
+                "routes/a.json",
+                "{\"routes\": [\n  {\"method\": \"GET\" \"path\": \"/api/greeting\", \"response\": {\"text\": \"new\"}}\n]}\n")
             try server.write("MockData/mock_api_users_get.json", #"{"version": 2"#)
             let report = server.reload(trigger: "test")
             #expect(!report.ok)
             #expect(report.errors.count == 2, "\(report.errors)")
-            #expect(report.errors.contains { $0.hasPrefix(server.routes + "/a.json: line 2, column ") && $0.contains("invalid JSON") }, "\(report.errors)")
+            #expect(
+                report.errors.contains { $0.hasPrefix(server.routes + "/a.json: line 2, column ") && $0.contains("invalid JSON") },
+                "\(report.errors)")
             #expect(report.errors.contains { $0.hasPrefix(server.root + "/mock_api_users_get.json: ") }, "\(report.errors)")
             // Still the last good configuration.
             #expect(try await server.request("GET", "/api/greeting").text == "old")
@@ -172,8 +176,10 @@ struct ReloadTests {
     }
 
     @Test func reload_SequencesAndSessionScenariosSurvive() async throws {
-        try await withRouteServer(files: Self.files.merging(["scenarios/empty/mock_api_users_get.json": "[]"]) { a, _ in a },
-                                  tables: ["a.json": Self.table]) { server in
+        try await withRouteServer(
+            files: Self.files.merging(["scenarios/empty/mock_api_users_get.json": "[]"]) { a, _ in a },
+            tables: ["a.json": Self.table]
+        ) { server in
             #expect(try await server.request("GET", "/api/seq").text == "one")
             #expect(try await server.admin("PUT", "/__mockd/scenario", body: #"{"scenario": "empty", "session": "S"}"#).status == 200)
             try server.write("routes/a.json", Self.table.replacingOccurrences(of: #""text": "old""#, with: #""text": "new""#))
@@ -210,8 +216,10 @@ struct ReloadTests {
     }
 
     /// Polls `target` until `accept` holds; the last response, whether it holds or not, at the deadline.
-    static func poll(port: Int, _ target: String, within timeout: Duration = eventDeadline,
-                     until accept: @escaping @Sendable (RawResponse) -> Bool) async throws -> RawResponse {
+    static func poll(
+        port: Int, _ target: String, within timeout: Duration = eventDeadline,
+        until accept: @escaping @Sendable (RawResponse) -> Bool
+    ) async throws -> RawResponse {
         try await blocking {
             let deadline = Deadline(timeout)
             var last = try RawConnection.exchange(port: port, "GET", target)
@@ -268,7 +276,8 @@ struct ReloadTests {
                 let reloaded = try await Self.poll(port: startup.port, "/api/greeting") { $0.text == "new" }
                 #expect(reloaded.text == "new", "stderr: \(mockd.stderrText())")
                 #expect(try await CLITests.get(port: startup.port, "/api/users").text == #"{"version": 2}"#)
-                #expect(try await mockd.stderrEventually(contains: "SIGHUP"), "the reload is logged with its trigger: \(mockd.stderrText())")
+                #expect(
+                    try await mockd.stderrEventually(contains: "SIGHUP"), "the reload is logged with its trigger: \(mockd.stderrText())")
             }
         }
     }
@@ -283,7 +292,8 @@ struct ReloadTests {
                 #expect(try await mockd.stderrEventually(contains: place), "stderr: \(mockd.stderrText())")
                 #expect(try await CLITests.get(port: startup.port, "/api/greeting").text == "old")
                 let health = try await CLITests.get(port: startup.port, "/__mockd/health")
-                let last = try #require((try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])?["lastReload"] as? [String: Any])
+                let last = try #require(
+                    (try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])?["lastReload"] as? [String: Any])
                 #expect(last["status"] as? String == "failed")
                 #expect(last["trigger"] as? String == "SIGHUP")
                 #expect(last["errors"] as? [String] == [place])
@@ -345,10 +355,12 @@ struct ReloadTests {
         try await withTemporaryFolder { folder in
             try Self.layOut(folder)
             let socket = try NotifySocket(path: folder.child("notify.sock"))
-            try await withMockdProcess(Self.arguments(folder, "--no-watch"), environment: ["NOTIFY_SOCKET": socket.path], in: folder) { mockd, startup in
+            try await withMockdProcess(Self.arguments(folder, "--no-watch"), environment: ["NOTIFY_SOCKET": socket.path], in: folder) {
+                mockd, startup in
                 let match = try #require(startup.line.wholeMatch(of: CLITests.startupLine))
                 let counted = { (number: Substring, noun: String) in "\(number) \(noun)\(number == "1" ? "" : "s")" }
-                let status = "STATUS=serving \(counted(match.2, "file")) and \(counted(match.3, "route")) on http://127.0.0.1:\(startup.port)"
+                let status =
+                    "STATUS=serving \(counted(match.2, "file")) and \(counted(match.3, "route")) on http://127.0.0.1:\(startup.port)"
                 let ready = try await blocking { try socket.receive() }
                 #expect(ready == "READY=1\n" + status)
 
@@ -358,12 +370,16 @@ struct ReloadTests {
                 mockd.send(SIGHUP)
                 let reloading = try await blocking { try socket.receive() }
                 let after = SystemClock.monotonicMicroseconds()
-                let reloadMatch = try #require(reloading.wholeMatch(of: /RELOADING=1\nMONOTONIC_USEC=(\d+)/), "\(reloading.debugDescription)")
+                let reloadMatch = try #require(
+                    reloading.wholeMatch(of: /RELOADING=1\nMONOTONIC_USEC=(\d+)/), "\(reloading.debugDescription)")
                 let usec = try #require(UInt64(reloadMatch.1))
                 #expect(usec >= before && usec <= after, "MONOTONIC_USEC=\(usec) not within [\(before), \(after)]")
                 let readyAgain = try await blocking { try socket.receive() }
                 let filesAfter = try #require(Int(match.2)) + 1
-                #expect(readyAgain == "READY=1\nSTATUS=serving \(counted(Substring("\(filesAfter)"), "file")) and \(counted(match.3, "route")) on http://127.0.0.1:\(startup.port)")
+                #expect(
+                    readyAgain
+                        == "READY=1\nSTATUS=serving \(counted(Substring("\(filesAfter)"), "file")) and \(counted(match.3, "route")) on http://127.0.0.1:\(startup.port)"
+                )
 
                 mockd.send(SIGTERM)
                 let stopping = try await blocking { try socket.receive() }

@@ -24,15 +24,19 @@ struct RequestHeadTests {
     /// with, whole body included: the new one (a route that reads bodies) is not handed the body
     /// that the old one (nothing reads bodies) did not keep.
     @Test func aReloadDuringAnUploadLeavesTheRequestOnItsConfiguration() async throws {
-        try await withRouteServer(files: ["mock_api_echo_post.json": #"{"from": "file"}"#], journal: RequestJournal(capacity: 0)) { server in
+        try await withRouteServer(files: ["mock_api_echo_post.json": #"{"from": "file"}"#], journal: RequestJournal(capacity: 0)) {
+            server in
             let body = Array(#"{"padding": "xxxxxxxx", "word": "TAIL"}"#.utf8)
             let (interim, answer) = try await server.test.withRawConnection { connection -> (RawResponse, RawResponse) in
                 // Expect: 100-continue: the server says when it has the head, so the reload is known to come after it.
-                try connection.send("POST /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n")
+                try connection.send(
+                    "POST /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n")
                 let interim = try connection.readResponse()
                 try FileManager.default.removeItem(atPath: server.root + "/mock_api_echo_post.json")
-                try server.write("routes/b.json", routeTable(
-                    #"{"method": "POST", "path": "/api/echo", "match": {"text": "TAIL"}, "response": {"json": {"from": "route"}}}"#))
+                try server.write(
+                    "routes/b.json",
+                    routeTable(
+                        #"{"method": "POST", "path": "/api/echo", "match": {"text": "TAIL"}, "response": {"json": {"from": "route"}}}"#))
                 let report = server.reload(trigger: "test")
                 guard report.ok else { throw RawHTTPError(description: "reload failed: \(report.errors)") }
                 try connection.send(body)

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -19,7 +19,8 @@ struct RequestWaitTests {
             // Another session's request and a GET do not end the wait.
             _ = try await server.request("POST", "/api/v1/login", headers: ["X-Mock-Session": "sim-4"], body: Data("{}".utf8))
             _ = try await server.request("GET", "/api/users", headers: ["X-Mock-Session": "sim-3"])
-            _ = try await server.request("POST", "/api/v1/login", headers: ["X-Mock-Session": "sim-3"], body: Data(#"{"user": "ada"}"#.utf8))
+            _ = try await server.request(
+                "POST", "/api/v1/login", headers: ["X-Mock-Session": "sim-3"], body: Data(#"{"user": "ada"}"#.utf8))
             let answer = try await waited
             #expect(answer.status == 200)
             #expect(answer.object["complete"] as? Bool == true)

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -18,20 +18,29 @@ struct ResourceTests {
           {"id": 2, "user_id": 5, "started_at": "2024-05-02T23:00:00Z", "quality": 3}
         ]
         """
-    static let files = [seedFile: seed, "scenarios/empty/mock_api_v1_sleep_entries_get.json": "[]",
-                        "mock_api_v1_sleep_entries_2_get.json": #"{"from": "file"}"#]
-    static let table = #"{"routes": [{"resource": "/api/v1/sleep/entries", "seed": "sleep/mock_api_v1_sleep_entries_get.json", "id": "id"}]}"#
+    static let files = [
+        seedFile: seed, "scenarios/empty/mock_api_v1_sleep_entries_get.json": "[]",
+        "mock_api_v1_sleep_entries_2_get.json": #"{"from": "file"}"#,
+    ]
+    static let table =
+        #"{"routes": [{"resource": "/api/v1/sleep/entries", "seed": "sleep/mock_api_v1_sleep_entries_get.json", "id": "id"}]}"#
 
-    static func withServer<T>(tables: [String: String] = ["x.json": table], configure: (inout ServerConfiguration) -> Void = { _ in },
-                              _ body: (RouteServer) async throws -> T) async throws -> T {
+    static func withServer<T>(
+        tables: [String: String] = ["x.json": table], configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (RouteServer) async throws -> T
+    ) async throws -> T {
         try await withRouteServer(files: files, tables: tables, configure: configure, body)
     }
 
-    static func json(_ result: HTTPResult) throws -> Any { try JSONSerialization.jsonObject(with: Data(result.body), options: [.fragmentsAllowed]) }
+    static func json(_ result: HTTPResult) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(result.body), options: [.fragmentsAllowed])
+    }
     static func ids(_ result: HTTPResult) throws -> [Int] { ((try json(result) as? [[String: Any]]) ?? []).compactMap { $0["id"] as? Int } }
     static func body(_ text: String) -> Data { Data(text.utf8) }
     /// `resource <routes folder>/x.json#0` (the folder as the server was given it).
-    static func fromResource(_ source: String?) -> Bool { source?.hasPrefix("resource /") == true && source?.hasSuffix("/routes/x.json#0") == true }
+    static func fromResource(_ source: String?) -> Bool {
+        source?.hasPrefix("resource /") == true && source?.hasSuffix("/routes/x.json#0") == true
+    }
 
     @Test func postThenGetShowsIt_ThenPutPatchAndDelete() async throws {
         try await Self.withServer { server in
@@ -40,7 +49,8 @@ struct ResourceTests {
             #expect(Self.fromResource(list.header("X-Mockd-Source")))
             #expect(try Self.ids(list) == [1, 2])
 
-            let created = try await server.request("POST", Self.path, body: Self.body(#"{"user_id": 3, "started_at": "2024-05-03T22:00:00Z"}"#))
+            let created = try await server.request(
+                "POST", Self.path, body: Self.body(#"{"user_id": 3, "started_at": "2024-05-03T22:00:00Z"}"#))
             #expect(created.status == 201)
             #expect(created.header("Location") == Self.path + "/3")
             #expect(created.text == #"{"id":3,"user_id":3,"started_at":"2024-05-03T22:00:00Z"}"#)
@@ -102,8 +112,10 @@ struct ResourceTests {
     }
 
     @Test func stringIdsGetAUUID() async throws {
-        try await withRouteServer(files: ["goals.json": #"[{"slug": "walk", "title": "Walk"}]"#],
-                                  tables: ["g.json": #"{"routes": [{"resource": "/api/goals", "seed": "goals.json", "id": "slug"}]}"#]) { server in
+        try await withRouteServer(
+            files: ["goals.json": #"[{"slug": "walk", "title": "Walk"}]"#],
+            tables: ["g.json": #"{"routes": [{"resource": "/api/goals", "seed": "goals.json", "id": "slug"}]}"#]
+        ) { server in
             let created = try await server.request("POST", "/api/goals", body: Self.body(#"{"title": "Read"}"#))
             #expect(created.status == 201)
             let slug = try #require(try created.jsonObject()["slug"] as? String)
@@ -152,10 +164,13 @@ struct ResourceTests {
                         var locations: [Int] = []
                         for post in 0..<posts {
                             let session = client % 2 == 0 ? "busy" : "other"
-                            let created = try await server.request("POST", Self.path, headers: ["X-Mock-Session": session],
-                                                                   body: Self.body(#"{"client": \#(client), "post": \#(post)}"#))
+                            let created = try await server.request(
+                                "POST", Self.path, headers: ["X-Mock-Session": session],
+                                body: Self.body(#"{"client": \#(client), "post": \#(post)}"#))
                             #expect(created.status == 201)
-                            if session == "busy", let id = created.header("Location")?.split(separator: "/").last.flatMap({ Int($0) }) { locations.append(id) }
+                            if session == "busy", let id = created.header("Location")?.split(separator: "/").last.flatMap({ Int($0) }) {
+                                locations.append(id)
+                            }
                         }
                         return locations
                     }
@@ -173,12 +188,15 @@ struct ResourceTests {
     }
 
     @Test func aScenarioOverlaySeedsThatScenariosCopy_AndAResourceMayNameAScenario() async throws {
-        let tables = ["x.json": Self.table,
-                      "y.json": #"{"routes": [{"resource": "/api/goals", "scenario": "fresh"}]}"#]
+        let tables = [
+            "x.json": Self.table,
+            "y.json": #"{"routes": [{"resource": "/api/goals", "scenario": "fresh"}]}"#,
+        ]
         try await Self.withServer(tables: tables) { server in
             let empty = ["X-Mock-Scenario": "empty"]
             #expect(try Self.ids(await server.request("GET", Self.path, headers: empty)) == [])
-            #expect(try await server.request("POST", Self.path, headers: empty, body: Self.body("{}")).header("Location") == Self.path + "/1")
+            #expect(
+                try await server.request("POST", Self.path, headers: empty, body: Self.body("{}")).header("Location") == Self.path + "/1")
             #expect(try Self.ids(await server.request("GET", Self.path, headers: empty)) == [1])
             #expect(try Self.ids(await server.request("GET", Self.path)) == [1, 2])
             #expect(try await server.request("GET", "/api/goals").status == 404)
@@ -189,8 +207,11 @@ struct ResourceTests {
     }
 
     @Test func aRouteOrFileForTheSameRequestStillWins() async throws {
-        let tables = ["a.json": #"{"routes": [{"method": "POST", "path": "/api/v1/sleep/entries", "match": {"headers": {"X-Fail": "*"}}, "response": {"status": 503, "json": {"down": true}}}]}"#,
-                      "x.json": Self.table]
+        let tables = [
+            "a.json":
+                #"{"routes": [{"method": "POST", "path": "/api/v1/sleep/entries", "match": {"headers": {"X-Fail": "*"}}, "response": {"status": 503, "json": {"down": true}}}]}"#,
+            "x.json": Self.table,
+        ]
         try await Self.withServer(tables: tables, configure: { $0.globalDelay = .milliseconds(1) }) { server in
             let failed = try await server.request("POST", Self.path, headers: ["X-Fail": "1"], body: Self.body("{}"))
             #expect(failed.status == 503)
@@ -241,7 +262,8 @@ struct ResourceTests {
             let client = APIClient(baseURL: server.baseURL)
             let session = ["X-Mock-Session": "app-1"]
             let started = try #require(ISO8601DateFormatter().date(from: "2024-05-04T21:45:00Z"))
-            let created: SleepEntry = try await client.request(Self.path, method: .post, body: NewSleepEntry(userId: 3, startedAt: started), headers: session)
+            let created: SleepEntry = try await client.request(
+                Self.path, method: .post, body: NewSleepEntry(userId: 3, startedAt: started), headers: session)
             #expect(created.id == 3)
             #expect(created.userId == 3)
             #expect(created.startedAt == started)

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Logging
 import MockdCore
@@ -28,7 +28,8 @@ struct RouteServer: Sendable {
     var port: Int { test.port }
     var baseURL: URL { test.baseURL }
 
-    func request(_ method: String = "GET", _ target: String, headers: [String: String] = [:], body: Data? = nil) async throws -> HTTPResult {
+    func request(_ method: String = "GET", _ target: String, headers: [String: String] = [:], body: Data? = nil) async throws -> HTTPResult
+    {
         try await test.request(method, target, headers: headers, body: body)
     }
 
@@ -40,7 +41,9 @@ struct RouteServer: Sendable {
     }
 
     /// The body of an admin call as a JSON object.
-    func admin(_ method: String = "GET", _ target: String, body: String? = nil, headers: [String: String] = [:]) async throws -> (status: Int, object: [String: Any]) {
+    func admin(_ method: String = "GET", _ target: String, body: String? = nil, headers: [String: String] = [:]) async throws -> (
+        status: Int, object: [String: Any]
+    ) {
         let result = try await request(method, target, headers: headers, body: body.map { Data($0.utf8) })
         return (result.status, try result.jsonObject())
     }
@@ -83,20 +86,27 @@ func withRouteServer<T>(
     let snapshot = try #require(loaded.snapshot, "fixture did not load: \(loaded.diagnostics)")
 
     let reloader = Reloader(logger: silentLogger) { loader.load() }
-    return try await withServer(snapshot: snapshot, configure: configure, runtime: runtime, logger: silentLogger, journal: journal,
-                                reloads: reloader, mockWriter: MockFileWriter(root: root), attach: reloader.serve) { server in
+    return try await withServer(
+        snapshot: snapshot, configure: configure, runtime: runtime, logger: silentLogger, journal: journal,
+        reloads: reloader, mockWriter: MockFileWriter(root: root), attach: reloader.serve
+    ) { server in
         #expect(server.port > 0)
-        return try await body(RouteServer(test: TestServer(server: server, root: root, session: session), reloader: reloader,
-                                          root: root, routes: routes))
+        return try await body(
+            RouteServer(
+                test: TestServer(server: server, root: root, session: session), reloader: reloader,
+                root: root, routes: routes))
     }
 }
 
 /// Starts the `mockd` binary like `CLITests.withMockd`, but never blocks a cooperative thread:
 /// reading the startup line and stopping the process (which waits for its exit) run on threads of their own.
-func withMockdProcess<T>(_ arguments: [String], environment: [String: String] = [:], in folder: TemporaryFolder,
-                         currentDirectory: String? = nil, _ body: (ChildProcess, CLITests.Startup) async throws -> T) async throws -> T {
-    let child = try ChildProcess(executable: CLITests.executable, arguments: arguments, environment: environment,
-                                 currentDirectory: currentDirectory ?? folder.path, stderrPath: folder.child("mockd-\(UUID().uuidString).stderr"))
+func withMockdProcess<T>(
+    _ arguments: [String], environment: [String: String] = [:], in folder: TemporaryFolder,
+    currentDirectory: String? = nil, _ body: (ChildProcess, CLITests.Startup) async throws -> T
+) async throws -> T {
+    let child = try ChildProcess(
+        executable: CLITests.executable, arguments: arguments, environment: environment,
+        currentDirectory: currentDirectory ?? folder.path, stderrPath: folder.child("mockd-\(UUID().uuidString).stderr"))
     let result: Result<T, any Error>
     do {
         let line = try await blocking { try child.readLine() }
@@ -244,7 +254,8 @@ struct RouteHTTPTests {
             #expect(page?.episodes.map(\.id) == expectedIDs)
             // Another session starts from the first response.
             do {
-                let _: EpisodePage = try await client.request("/api/episodes", headers: ["X-Mock-Scenario": "flaky", "X-Mock-Session": UUID().uuidString])
+                let _: EpisodePage = try await client.request(
+                    "/api/episodes", headers: ["X-Mock-Scenario": "flaky", "X-Mock-Session": UUID().uuidString])
                 Issue.record("a new session did not start with the 503")
             } catch NetworkError.httpError(let statusCode, _) {
                 #expect(statusCode == 503)
@@ -290,17 +301,22 @@ struct RouteHTTPTests {
         let mockFiles = (FileManager.default.enumerator(atPath: Fixture.bundledMockData)?.allObjects as? [String] ?? [])
             .filter { ($0 as NSString).lastPathComponent.hasPrefix("mock_") && $0.hasSuffix(".json") }
         try await withTemporaryFolder { scratch in
-            try await withMockdProcess(["--root", "MockData", "--routes", "routes", "--port", "0", "--no-watch"], in: scratch,
-                                       currentDirectory: Fixture.repositoryRoot.path) { mockd, startup in
+            try await withMockdProcess(
+                ["--root", "MockData", "--routes", "routes", "--port", "0", "--no-watch"], in: scratch,
+                currentDirectory: Fixture.repositoryRoot.path
+            ) { mockd, startup in
                 let match = try #require(startup.line.wholeMatch(of: CLITests.startupLine))
                 #expect(Int(match.2) == mockFiles.count)
                 #expect(Int(match.3) == routeCount)
                 let response = try await blocking {
-                    try RawConnection.exchange(port: startup.port, "GET", "/api/me", headers: [("Authorization", "Bearer t"), ("X-API-Key", "k")])
+                    try RawConnection.exchange(
+                        port: startup.port, "GET", "/api/me", headers: [("Authorization", "Bearer t"), ("X-API-Key", "k")])
                 }
                 #expect(response.status == 200)
                 #expect(response.header("X-Mockd-Source") == "route routes/auth.json#\(index)")
-                #expect(try await mockd.stderrEventually(contains: "route routes/auth.json#\(index)"), "the access log names the route: \(mockd.stderrText())")
+                #expect(
+                    try await mockd.stderrEventually(contains: "route routes/auth.json#\(index)"),
+                    "the access log names the route: \(mockd.stderrText())")
             }
         }
     }
@@ -383,7 +399,8 @@ struct RouteHTTPTests {
             #expect(hit.header("Content-Type") == "text/plain; charset=utf-8")
             #expect(try await server.request("POST", "/api/login?lang=fr", headers: ["X-API-Key": "k"], body: body).status == 401)
             #expect(try await server.request("POST", "/api/login?lang=en", body: body).status == 401)
-            #expect(try await server.request("POST", "/api/login?lang=en", headers: ["X-API-Key": "k"], body: Data("{}".utf8)).status == 401)
+            #expect(
+                try await server.request("POST", "/api/login?lang=en", headers: ["X-API-Key": "k"], body: Data("{}".utf8)).status == 401)
         }
     }
 }

@@ -44,7 +44,8 @@ struct SecondHourTests {
     /// Two mockds on two ports: the startup line, `/__mockd/health` and `mockd health` say
     /// which root and routes folder each serves, as absolute paths.
     @Test func health_AndTheStartupLineNameTheRootAndTheRoutesFolder() async throws {
-        try await withTemporaryFolder(["app/MockData/mock_api_a_get.json": "{}", "app/routes/a.json": #"{"routes": []}"#]) { folder async throws in
+        try await withTemporaryFolder(["app/MockData/mock_api_a_get.json": "{}", "app/routes/a.json": #"{"routes": []}"#]) {
+            folder async throws in
             let app = folder.child("app")
             try await FirstHourTests.withMockd(["--root", "./MockData", "--port", "0"], in: app) { _, startup async throws in
                 #expect(startup.line.hasSuffix(") from \(app)/MockData, routes \(app)/routes"), "\(startup.line)")
@@ -82,8 +83,9 @@ struct SecondHourTests {
             #expect(postman.stderr.contains("mockd import insomnia: mockd imports HAR files (mockd import FILE.har"), "\(postman)")
             // The format it knows still takes its options, and counts in the singular.
             let petstore = Fixture.repositoryRoot.appendingPathComponent("Tests/Fixtures/openapi/petstore.yaml").path
-            let imported = try await runProcess(Self.run, ["import", "openapi", petstore, "--root", "out/MockData", "--routes", "out/routes"],
-                                                currentDirectory: folder.path)
+            let imported = try await runProcess(
+                Self.run, ["import", "openapi", petstore, "--root", "out/MockData", "--routes", "out/routes"],
+                currentDirectory: folder.path)
             #expect(imported.status == 0, "\(imported)")
             #expect(imported.stdout.contains("; 1 file, "), "\(imported)")
         }
@@ -102,17 +104,27 @@ struct SecondHourTests {
 
     /// One line per recorded answer, not a second "recorded" line with the outcome's debug text.
     @Test func record_LogsOneLinePerRecording() async throws {
-        try await withTemporaryFolder(["upstream/mock_api_real_get.json": #"{"real": true}"#, "local/MockData/mock_api_a_get.json": "{}", "local/routes/README.txt": "recorded routes go here"]) { folder async throws in
-            try await FirstHourTests.withMockd(["--root", folder.child("upstream"), "--no-routes", "--port", "0"], in: folder.path) { _, upstream async throws in
+        try await withTemporaryFolder([
+            "upstream/mock_api_real_get.json": #"{"real": true}"#, "local/MockData/mock_api_a_get.json": "{}",
+            "local/routes/README.txt": "recorded routes go here",
+        ]) { folder async throws in
+            try await FirstHourTests.withMockd(["--root", folder.child("upstream"), "--no-routes", "--port", "0"], in: folder.path) {
+                _, upstream async throws in
                 let local = folder.child("local")
-                try await FirstHourTests.withMockd(["--root", "MockData", "--routes", "routes", "--port", "0",
-                                                    "--proxy", "http://127.0.0.1:\(upstream.port)", "--record"], in: local) { mockd, startup async throws in
+                try await FirstHourTests.withMockd(
+                    [
+                        "--root", "MockData", "--routes", "routes", "--port", "0",
+                        "--proxy", "http://127.0.0.1:\(upstream.port)", "--record",
+                    ], in: local
+                ) { mockd, startup async throws in
                     #expect(try await FirstHourTests.send(port: startup.port, "/api/real").status == 200)
                     // The access line comes after whatever the recording logged.
                     #expect(try await mockd.stderrEventually(contains: "GET /api/real 200"), "\(mockd.stderrText())")
                     let lines = mockd.stderrText().split(separator: "\n").filter { $0.contains("recorded") }
                     #expect(lines.count == 1, "\(lines)")
-                    #expect(lines.first?.contains("recorded mockd.file=") == true && lines.first?.contains("mockd.request=GET /api/real") == true, "\(lines)")
+                    #expect(
+                        lines.first?.contains("recorded mockd.file=") == true
+                            && lines.first?.contains("mockd.request=GET /api/real") == true, "\(lines)")
                 }
             }
         }
@@ -124,8 +136,12 @@ struct SecondHourTests {
     /// at once, as Ctrl-C twice does elsewhere.
     @Test func signal_ASecondOneExitsAtOnce() async throws {
         try await withTemporaryFolder(["MockData/mock_api_a_get.json": "{}"]) { folder async throws in
-            try await FirstHourTests.withMockd(["--root", "MockData", "--no-routes", "--port", "0", "--min-body-rate", "0",
-                                                "--idle-timeout", "120"], in: folder.path) { mockd, startup async throws in
+            try await FirstHourTests.withMockd(
+                [
+                    "--root", "MockData", "--no-routes", "--port", "0", "--min-body-rate", "0",
+                    "--idle-timeout", "120",
+                ], in: folder.path
+            ) { mockd, startup async throws in
                 // A request whose body never comes: in flight until the drain's deadline.
                 let connection = try RawConnection(port: startup.port)
                 try connection.send("POST /api/a HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")

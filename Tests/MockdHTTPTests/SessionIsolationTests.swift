@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -18,7 +18,9 @@ struct SessionIsolationTests {
     @Test func resettingOneSessionLeavesTheOthersWhole() async throws {
         try await Self.withServer { server in
             for session in ["A", "B"] {
-                #expect(try await server.admin("PUT", "/__mockd/scenario", body: #"{"scenario": "empty", "session": "\#(session)"}"#).status == 200)
+                #expect(
+                    try await server.admin("PUT", "/__mockd/scenario", body: #"{"scenario": "empty", "session": "\#(session)"}"#).status
+                        == 200)
                 #expect(try await server.request("GET", "/api/seq", headers: ["X-Mock-Session": session]).text == "one")
             }
             let reset = try await server.admin("POST", "/__mockd/reset", body: #"{"session": "B"}"#)
@@ -48,12 +50,13 @@ struct SessionIsolationTests {
         }
     }
 
-    @Test(arguments: [
-        ("PUT", "/__mockd/scenario", #"{"scenario": "error", "sesion": "A"}"#),
-        ("POST", "/__mockd/reset", #"{"sesion": "A"}"#),
-        ("GET", "/__mockd/requests?methd=POST", nil),
-        ("DELETE", "/__mockd/requests?sesion=A", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("PUT", "/__mockd/scenario", #"{"scenario": "error", "sesion": "A"}"#),
+            ("POST", "/__mockd/reset", #"{"sesion": "A"}"#),
+            ("GET", "/__mockd/requests?methd=POST", nil),
+            ("DELETE", "/__mockd/requests?sesion=A", nil),
+        ] as [(String, String, String?)])
     func aMisspeltKeyIsRefusedAndNothingChanges(method: String, target: String, body: String?) async throws {
         try await Self.withServer { server in
             _ = try await server.request("GET", "/api/users")

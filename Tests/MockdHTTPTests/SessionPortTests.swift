@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -60,7 +60,9 @@ struct SessionPortTests {
             let baseURL = try #require(opened.object["baseURL"] as? String)
             let health = try await Self.get(baseURL, "/__mockd/health")
             #expect(health.status == 404)
-            #expect(try health.jsonObject()["error"] as? String == "no admin API on a session's port: GET /__mockd/health goes to mockd's main port")
+            #expect(
+                try health.jsonObject()["error"] as? String
+                    == "no admin API on a session's port: GET /__mockd/health goes to mockd's main port")
         }
     }
 
@@ -85,7 +87,10 @@ struct SessionPortTests {
         try await AdminHTTPTests.withServer { server in
             let opened = try await server.admin("POST", "/__mockd/sessions", body: #"{"id": "gone", "scenario": "empty"}"#)
             let baseURL = try #require(opened.object["baseURL"] as? String)
-            #expect(try await server.admin("POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/x", "response": {"text": "x"}, "session": "gone"}"#).status == 201)
+            #expect(
+                try await server.admin(
+                    "POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/x", "response": {"text": "x"}, "session": "gone"}"#
+                ).status == 201)
             #expect(try await Self.get(baseURL, "/x").text == "x")
             let closed = try await server.admin("DELETE", "/__mockd/sessions/gone")
             #expect(closed.status == 200)
@@ -108,7 +113,10 @@ struct SessionPortTests {
         try await AdminHTTPTests.withServer { server in
             let opened = try await server.admin("POST", "/__mockd/sessions", body: #"{"id": "slow"}"#)
             let baseURL = try #require(opened.object["baseURL"] as? String)
-            #expect(try await server.admin("POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/slow", "response": {"text": "late", "delayMs": 600000}}"#).status == 201)
+            #expect(
+                try await server.admin(
+                    "POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/slow", "response": {"text": "late", "delayMs": 600000}}"#
+                ).status == 201)
             async let slow = Self.get(baseURL, "/slow")
             // Closed once the request is parked (the journal has it only when answered, so ask the server).
             let deadline = ContinuousClock.now + .seconds(30)
@@ -174,7 +182,10 @@ struct HealthWaitTests {
     @Test func healthWaitsForAMockdThatStartsLater() async throws {
         let port = try Self.unusedPort()
         try await withTemporaryFolder(["MockData/mock_api_a_get.json": "{}"]) { folder async throws in
-            let waited = Task { try await runProcess(SecondHourTests.run, ["health", "--port", String(port), "--wait", "60"], currentDirectory: folder.path) }
+            let waited = Task {
+                try await runProcess(
+                    SecondHourTests.run, ["health", "--port", String(port), "--wait", "60"], currentDirectory: folder.path)
+            }
             try await FirstHourTests.withMockd(["--root", "MockData", "--no-routes", "--port", String(port)], in: folder.path) { _, _ in
                 let result = try await waited.value
                 #expect(result.status == 0, "\(result)")

@@ -34,7 +34,8 @@ struct ShutdownRaceTests {
                     guard let connection = try? RawConnection(port: port, timeout: .seconds(3)) else { return }
                     while !stop.raised.load(ordering: .relaxed) {
                         guard (try? connection.send(RawConnection.request("GET", "/d"))) != nil,
-                              let response = try? connection.readResponse(head: false), response.status == 200 else { break }
+                            let response = try? connection.readResponse(head: false), response.status == 200
+                        else { break }
                         answered.value.add(1, ordering: .relaxed)
                     }
                 }.start()

@@ -3,9 +3,9 @@ import MockdHTTP
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Slow clients cannot lock others out: a request head has a deadline from its first byte, and
@@ -19,13 +19,17 @@ struct SlowClientTests {
     }
 
     @Test func dribbledHead_Gets408AtTheHeadTimeout() async throws {
-        try await withTestServer(configure: { $0.headTimeoutSeconds = 1; $0.idleTimeoutSeconds = 30 }) { server in
+        try await withTestServer(configure: {
+            $0.headTimeoutSeconds = 1; $0.idleTimeoutSeconds = 30
+        }) { server in
             // Before connecting: the server's deadline runs from the accept, which comes before the
             // connection is handed to the closure, so a clock started inside would start late.
             let started = ContinuousClock.now
             let (response, took) = try await server.withRawConnection { connection -> (RawResponse, Duration) in
                 // One byte every 200 ms: each resets libmicrohttpd's idle timeout, never the head deadline.
-                let head = Array("GET /api/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ".utf8) + [UInt8](repeating: UInt8(ascii: "p"), count: 200)
+                let head =
+                    Array("GET /api/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ".utf8)
+                    + [UInt8](repeating: UInt8(ascii: "p"), count: 200)
                 for byte in head {
                     if Self.readable(connection, within: 200) { break }
                     try connection.send([byte])
@@ -42,7 +46,9 @@ struct SlowClientTests {
 
     /// An idle keep-alive connection is not a slow head: it stays open past the head timeout.
     @Test func idleKeepAlive_IsNotCutByTheHeadTimeout() async throws {
-        try await withTestServer(configure: { $0.headTimeoutSeconds = 1; $0.idleTimeoutSeconds = 30 }) { server in
+        try await withTestServer(configure: {
+            $0.headTimeoutSeconds = 1; $0.idleTimeoutSeconds = 30
+        }) { server in
             let statuses = try await server.withRawConnection { connection -> [Int] in
                 try connection.send(RawConnection.request("GET", "/api/users"))
                 let first = try connection.readResponse().status
@@ -58,7 +64,9 @@ struct SlowClientTests {
     @Test func dribbledBody_Gets408AtTheMinimumRate() async throws {
         // 1,000 bytes a second over 1 s windows; the body comes at ~5 bytes a second. Each byte
         // resets libmicrohttpd's idle timeout (30 s), never the rate check.
-        try await withTestServer(configure: { $0.minimumBodyRate = 1000; $0.bodyRateWindowSeconds = 1; $0.idleTimeoutSeconds = 30 }) { server in
+        try await withTestServer(configure: {
+            $0.minimumBodyRate = 1000; $0.bodyRateWindowSeconds = 1; $0.idleTimeoutSeconds = 30
+        }) { server in
             let started = ContinuousClock.now
             let (response, took) = try await server.withRawConnection { connection -> (RawResponse, Duration) in
                 try connection.send("POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n")
@@ -79,7 +87,9 @@ struct SlowClientTests {
     @Test func aSlowButSteadyBody_IsServedAcrossWindows() async throws {
         // 200 bytes every 200 ms for ~5 s against a minimum of 10 bytes a second over 2 s windows:
         // two windows pass mid-body, each with ~2,000 bytes (only a 2 s stall of this client would fail it).
-        try await withTestServer(configure: { $0.minimumBodyRate = 10; $0.bodyRateWindowSeconds = 2 }) { server in
+        try await withTestServer(configure: {
+            $0.minimumBodyRate = 10; $0.bodyRateWindowSeconds = 2
+        }) { server in
             let response = try await server.withRawConnection { connection -> RawResponse in
                 try connection.send("POST /api/v1/sleep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5200\r\n\r\n")
                 for _ in 0..<26 {
@@ -93,7 +103,9 @@ struct SlowClientTests {
     }
 
     @Test func atTheLimit_ANewClientEvictsTheSlowestHead() async throws {
-        try await withTestServer(configure: { $0.maxConnections = 3; $0.threads = 1 }) { server in
+        try await withTestServer(configure: {
+            $0.maxConnections = 3; $0.threads = 1
+        }) { server in
             let result = try await server.withRawConnection { oldest -> (evicted: RawResponse?, served: Int, others: [Bool]) in
                 try oldest.send("GET /api/us")
                 let slow = try (0..<2).map { _ in try RawConnection(port: oldest.port) }
@@ -113,7 +125,9 @@ struct SlowClientTests {
     }
 
     @Test func atTheLimit_AnIdleKeepAliveMakesRoom() async throws {
-        try await withTestServer(configure: { $0.maxConnections = 2; $0.threads = 1 }) { server in
+        try await withTestServer(configure: {
+            $0.maxConnections = 2; $0.threads = 1
+        }) { server in
             let result = try await server.withRawConnection { idle -> (served: Int, idleClosed: Bool) in
                 try idle.send(RawConnection.request("GET", "/api/users"))
                 _ = try idle.readResponse()

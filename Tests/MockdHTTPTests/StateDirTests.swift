@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `--state-dir`: the mockd binary keeps resources' global state across a SIGTERM and a new
@@ -20,7 +20,10 @@ struct StateDirTests {
     ]
 
     static func arguments(_ folder: TemporaryFolder) -> [String] {
-        ["--root", folder.child("MockData"), "--routes", folder.child("routes"), "--port", "0", "--no-watch", "--state-dir", folder.child("state")]
+        [
+            "--root", folder.child("MockData"), "--routes", folder.child("routes"), "--port", "0", "--no-watch", "--state-dir",
+            folder.child("state"),
+        ]
     }
 
     /// Runs mockd once: `body`, then SIGTERM, and the exit status must be 0. Returns its stderr.
@@ -37,7 +40,9 @@ struct StateDirTests {
         }
     }
 
-    static func send(_ port: Int, _ method: String, _ target: String, session: String? = nil, _ body: String = "") async throws -> RawResponse {
+    static func send(_ port: Int, _ method: String, _ target: String, session: String? = nil, _ body: String = "") async throws
+        -> RawResponse
+    {
         let headers = session.map { [("X-Mock-Session", $0)] } ?? []
         return try await blocking { try RawConnection.exchange(port: port, method, target, headers: headers, body: Array(body.utf8)) }
     }
@@ -85,8 +90,11 @@ struct StateDirTests {
             }
             let restored = log.split(separator: "\n").filter { $0.contains("resource state restored") }
             #expect(restored.count == 1, "\(log)")
-            #expect(restored.first.map { $0.contains("mockd.file=\(folder.child("state"))/") && $0.contains("mockd.items=3")
-                && $0.contains("mockd.resource=\(Self.path)") } == true, "\(log)")
+            #expect(
+                restored.first.map {
+                    $0.contains("mockd.file=\(folder.child("state"))/") && $0.contains("mockd.items=3")
+                        && $0.contains("mockd.resource=\(Self.path)")
+                } == true, "\(log)")
         }
     }
 
@@ -140,17 +148,23 @@ struct StateDirTests {
             let second = try await Self.run(folder) { port async throws in
                 #expect(try await Self.ids(port) == [1, 2])
             }
-            #expect(second.contains("\(file): items[2].id: 2 is also the id of [1]; ids must be unique; the resource starts from its seed"), "\(second)")
+            #expect(
+                second.contains("\(file): items[2].id: 2 is also the id of [1]; ids must be unique; the resource starts from its seed"),
+                "\(second)")
         }
     }
 
     /// Its files would be served as mocks, and each write would reload mockd.
     @Test func aStateDirInsideTheRootIsRefused_AndNotMade() async throws {
         try await withTemporaryFolder(Self.files) { folder in
-            let arguments = ["--root", folder.child("MockData"), "--routes", folder.child("routes"), "--port", "0", "--state-dir", folder.child("MockData/state")]
+            let arguments = [
+                "--root", folder.child("MockData"), "--routes", folder.child("routes"), "--port", "0", "--state-dir",
+                folder.child("MockData/state"),
+            ]
             let result = try await runProcess(CLITests.executable, arguments, currentDirectory: folder.path)
             #expect(result.status != 0)
-            #expect(result.stderr.contains("--state-dir \(folder.child("MockData/state")) is inside \(folder.child("MockData"))"), "\(result)")
+            #expect(
+                result.stderr.contains("--state-dir \(folder.child("MockData/state")) is inside \(folder.child("MockData"))"), "\(result)")
             #expect(!FileManager.default.fileExists(atPath: folder.child("MockData/state")))
         }
     }

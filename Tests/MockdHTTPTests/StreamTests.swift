@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -11,7 +11,8 @@ import TestSupport
 /// with the connection suspended in between (no thread waits).
 @Suite("Streams")
 struct StreamTests {
-    static let chat = #"{"method": "POST", "path": "/api/v1/chat", "response": {"stream": {"events": [{"data": {"delta": "Hel"}}, {"data": {"delta": "lo"}, "delayMs": 150}, {"event": "done", "id": "3", "data": "[DONE]"}], "intervalMs": 100}}}"#
+    static let chat =
+        #"{"method": "POST", "path": "/api/v1/chat", "response": {"stream": {"events": [{"data": {"delta": "Hel"}}, {"data": {"delta": "lo"}, "delayMs": 150}, {"event": "done", "id": "3", "data": "[DONE]"}], "intervalMs": 100}}}"#
     static let table = routeTable(
         chat,
         #"{"method": "GET", "path": "/api/lines", "response": {"stream": {"events": [{"data": "one\ntwo"}, {"retry": 500, "data": ""}]}}}"#,
@@ -19,19 +20,22 @@ struct StreamTests {
         #"{"method": "GET", "path": "/api/cut", "response": {"stream": {"chunks": ["a", {"base64": "Yg=="}, "c"], "intervalMs": 50, "cutAfter": 2}}}"#,
         #"{"method": "GET", "path": "/api/reset", "response": {"fault": "reset", "stream": {"chunks": ["a", "b", "c"], "intervalMs": 50, "cutAfter": 1}}}"#,
         #"{"method": "GET", "path": "/api/slow", "response": {"stream": {"chunks": ["first", "second"], "intervalMs": 600000}}}"#,
-        #"{"method": "GET", "path": "/api/hello/:name", "response": {"template": true, "stream": {"events": [{"data": {"greeting": "hi {{path.name}}"}}, {"data": "from {{query.city}}"}]}}}"#)
+        #"{"method": "GET", "path": "/api/hello/:name", "response": {"template": true, "stream": {"events": [{"data": {"greeting": "hi {{path.name}}"}}, {"data": "from {{query.city}}"}]}}}"#
+    )
 
     static let eventsFile = "data: {\"n\": 1}\n\nevent: tick\ndata: two\ndata: lines\n\r\n\r\ndata: [DONE]\n"
 
     static func withServer<T>(_ body: (RouteServer) async throws -> T) async throws -> T {
-        try await withRouteServer(files: ["mock_api_users_get.json": "[]", "mock_api_feed_get.sse": eventsFile], tables: ["streams.json": table], body)
+        try await withRouteServer(
+            files: ["mock_api_users_get.json": "[]", "mock_api_feed_get.sse": eventsFile], tables: ["streams.json": table], body)
     }
 
     /// The stream's head and chunks, each chunk with how long after the request was sent it
     /// arrived: the server cannot send a piece before its time, so these are lower bounds
     /// whatever the load (the gap between two arrivals is not: a late first read shortens it).
     static func stream(_ server: RouteServer, _ method: String, _ target: String) async throws
-        -> (response: RawResponse, chunks: [(bytes: [UInt8], at: Duration)], end: RawConnection.StreamEnd) {
+        -> (response: RawResponse, chunks: [(bytes: [UInt8], at: Duration)], end: RawConnection.StreamEnd)
+    {
         try await server.test.withRawConnection { connection in
             let sent = ContinuousClock.now
             try connection.send(RawConnection.request(method, target, body: method == "POST" ? Array("{}".utf8) : []))
@@ -53,7 +57,9 @@ struct StreamTests {
             #expect(chunks[1].at >= .milliseconds(150))
             #expect(chunks[2].at >= .milliseconds(250))
             let journal = try await server.admin("GET", "/__mockd/requests?path=/api/v1/chat").object
-            #expect(RequestWaitTests.entries(journal).first?["source"] as? String == "route \(server.routes)/streams.json#0 (stream: 3 of 3 events, complete)")
+            #expect(
+                RequestWaitTests.entries(journal).first?["source"] as? String
+                    == "route \(server.routes)/streams.json#0 (stream: 3 of 3 events, complete)")
         }
     }
 
@@ -65,7 +71,8 @@ struct StreamTests {
             #expect(response.header("X-Mockd-Source") == "file mock_api_feed_get.sse")
             #expect(end == .complete)
             // Blank lines (LF or CR LF) separate events; each goes as written, ending in a blank line.
-            #expect(chunks.map { String(decoding: $0.bytes, as: UTF8.self) }
+            #expect(
+                chunks.map { String(decoding: $0.bytes, as: UTF8.self) }
                     == ["data: {\"n\": 1}\n\n", "event: tick\ndata: two\ndata: lines\n\n", "data: [DONE]\n\n"])
             // The default interval, 50 ms, between events: lower bounds only.
             #expect(chunks[2].at >= .milliseconds(100))
@@ -77,7 +84,10 @@ struct StreamTests {
             let (_, chunks, end) = try await Self.stream(server, "GET", "/api/hello/A%22da?city=Oslo")
             #expect(end == .complete)
             // In JSON data a value is escaped for a JSON string (the quote in the name stays valid JSON).
-            #expect(chunks.map { String(decoding: $0.bytes, as: UTF8.self) } == ["data: {\"greeting\":\"hi A\\\"da\"}\n\n", "data: from Oslo\n\n"])
+            #expect(
+                chunks.map { String(decoding: $0.bytes, as: UTF8.self) } == [
+                    "data: {\"greeting\":\"hi A\\\"da\"}\n\n", "data: from Oslo\n\n",
+                ])
         }
     }
 
@@ -130,8 +140,10 @@ struct StreamTests {
             // server sees the client gone, not then.
             let ended = try await server.admin("GET", "/__mockd/requests?path=/api/slow&count=1&wait=30")
             #expect(ended.object["complete"] as? Bool == true)
-            #expect((RequestWaitTests.entries(ended.object).first?["source"] as? String)?.hasSuffix("(stream: 1 of 2 chunks, the client left)") == true,
-                    "\(ended.object)")
+            #expect(
+                (RequestWaitTests.entries(ended.object).first?["source"] as? String)?.hasSuffix("(stream: 1 of 2 chunks, the client left)")
+                    == true,
+                "\(ended.object)")
             #expect(server.test.server.parkedCount == 0)
         }
     }
@@ -146,7 +158,9 @@ struct StreamTests {
     func aBadStreamIsAConfigurationErrorNamingItsPlace(_ response: String, _ place: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try folder.write(["MockData/mock_a_get.json": "{}", "routes/s.json": routeTable(#"{"method": "GET", "path": "/s", "response": \#(response)}"#)])
+        try folder.write([
+            "MockData/mock_a_get.json": "{}", "routes/s.json": routeTable(#"{"method": "GET", "path": "/s", "response": \#(response)}"#),
+        ])
         let loaded = MockDataLoader(root: folder.path + "/MockData", routes: folder.path + "/routes").load()
         let messages = loaded.diagnostics.map(\.description)
         #expect(messages.contains { $0.contains("routes[0].response.\(place):") }, "\(messages)")
@@ -160,9 +174,12 @@ struct StreamShutdownTests {
     @Test func sigtermSendsWhatIsLeftAndExitsZero() async throws {
         try await withTemporaryFolder([
             "MockData/mock_a_get.json": "{}",
-            "routes/s.json": routeTable(#"{"method": "GET", "path": "/slow", "response": {"stream": {"chunks": ["first", "second", "third"], "intervalMs": 600000}}}"#),
+            "routes/s.json": routeTable(
+                #"{"method": "GET", "path": "/slow", "response": {"stream": {"chunks": ["first", "second", "third"], "intervalMs": 600000}}}"#
+            ),
         ]) { folder async throws in
-            try await FirstHourTests.withMockd(["--root", "MockData", "--routes", "routes", "--port", "0"], in: folder.path) { mockd, startup async throws in
+            try await FirstHourTests.withMockd(["--root", "MockData", "--routes", "routes", "--port", "0"], in: folder.path) {
+                mockd, startup async throws in
                 let port = startup.port
                 let pid = mockd.pid
                 let (chunks, end) = try await blocking { () -> ([String], RawConnection.StreamEnd) in

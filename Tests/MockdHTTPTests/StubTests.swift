@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -11,7 +11,8 @@ import Testing
 /// everyone, until it is deleted or its session reset.
 @Suite("Stubs from a test")
 struct StubTests {
-    static let usersStub = #"{"method": "GET", "path": "/api/users", "response": {"status": 201, "headers": {"X-Stub": "yes"}, "json": {"stubbed": true}}, "session": "sim-3"}"#
+    static let usersStub =
+        #"{"method": "GET", "path": "/api/users", "response": {"status": 201, "headers": {"X-Stub": "yes"}, "json": {"stubbed": true}}, "session": "sim-3"}"#
 
     @Test func aSessionsStubAnswersBeforeTheFileForThatSessionOnly() async throws {
         try await AdminHTTPTests.withServer { server in
@@ -42,7 +43,8 @@ struct StubTests {
 
     @Test func aStubWithoutASessionAnswersEveryoneAndTheSessionsOwnComesFirst() async throws {
         try await AdminHTTPTests.withServer { server in
-            let r3 = try await server.admin("POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/api/users", "response": {"text": "everyone"}}"#)
+            let r3 = try await server.admin(
+                "POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/api/users", "response": {"text": "everyone"}}"#)
             #expect(r3.status == 201)
             let r4 = try await server.admin("POST", "/__mockd/stubs", body: Self.usersStub)
             #expect(r4.status == 201)
@@ -57,7 +59,8 @@ struct StubTests {
         try await AdminHTTPTests.withServer { server in
             let r7 = try await server.admin("POST", "/__mockd/stubs", body: Self.usersStub)
             #expect(r7.status == 201)
-            let everyone = try await server.admin("POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/api/other", "response": {"text": "x"}}"#)
+            let everyone = try await server.admin(
+                "POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/api/other", "response": {"text": "x"}}"#)
             let r8 = try await server.admin("POST", "/__mockd/reset", body: #"{"session": "sim-3"}"#)
             #expect(r8.status == 200)
             let r9 = try await server.request("GET", "/api/users", headers: ["X-Mock-Session": "sim-3"])
@@ -76,7 +79,8 @@ struct StubTests {
 
     @Test func aStubSurvivesAReload() async throws {
         try await AdminHTTPTests.withServer { server in
-            let r13 = try await server.admin("POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/api/users", "response": {"text": "stub"}}"#)
+            let r13 = try await server.admin(
+                "POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/api/users", "response": {"text": "stub"}}"#)
             #expect(r13.status == 201)
             let r14 = try await server.admin("POST", "/__mockd/reload")
             #expect(r14.status == 200)
@@ -87,7 +91,8 @@ struct StubTests {
 
     @Test func aStubTakesTheRouteFormatWhole() async throws {
         try await AdminHTTPTests.withServer { server in
-            let route = #"{"method": "POST", "path": "/api/orders/:id", "match": {"json": {"kind": "book"}}, "responses": [{"json": {"order": "{{path.id}}"}, "template": true}, {"status": 409, "text": "again"}]}"#
+            let route =
+                #"{"method": "POST", "path": "/api/orders/:id", "match": {"json": {"kind": "book"}}, "responses": [{"json": {"order": "{{path.id}}"}, "template": true}, {"status": 409, "text": "again"}]}"#
             let r16 = try await server.admin("POST", "/__mockd/stubs", body: route)
             #expect(r16.status == 201)
             let r17 = try await server.request("POST", "/api/orders/7", body: Data(#"{"kind": "book"}"#.utf8))
@@ -101,7 +106,8 @@ struct StubTests {
 
     @Test func aBadStubIsA400NamingEveryPlace() async throws {
         try await AdminHTTPTests.withServer { server in
-            let refused = try await server.admin("POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/x", "response": {"status": 99, "jsn": 1}}"#)
+            let refused = try await server.admin(
+                "POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/x", "response": {"status": 99, "jsn": 1}}"#)
             #expect(refused.status == 400)
             let errors = (refused.object["errors"] as? [String]) ?? []
             #expect(errors.contains { $0.hasPrefix("stub.response.status:") }, "\(errors)")

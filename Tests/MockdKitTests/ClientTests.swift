@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdKit
 import Testing
@@ -89,9 +89,9 @@ struct ClientTests {
     func manyDescriptors() async throws {
         let extra = 2_000
         #if os(Linux)
-        let descriptors = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+            let descriptors = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         #else
-        let descriptors = RLIMIT_NOFILE
+            let descriptors = RLIMIT_NOFILE
         #endif
         var limit = rlimit()
         getrlimit(descriptors, &limit)
@@ -106,9 +106,9 @@ struct ClientTests {
         try await withMockd { client, process in
             #expect(try await client.health().status == "ok")
             #if os(Linux)
-            let pid = try #require(process.processIdentifier)
-            let inherited = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
-            #expect(inherited < 100, "mockd has \(inherited) descriptors open")
+                let pid = try #require(process.processIdentifier)
+                let inherited = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+                #expect(inherited < 100, "mockd has \(inherited) descriptors open")
             #endif
         }
     }
@@ -185,8 +185,9 @@ struct SessionTests {
             let session = try await client.newSession(id: "sim-wait")
             let filter = MockdRequestFilter(session: session.id, method: "POST", path: "/api/v1/login")
             async let waited = client.waitForRequests(filter, count: 1, timeout: 10)
-            try await send("POST", "/api/v1/login", to: session.baseURL, json: #"{"email":"ada@example.com"}"#,
-                           headers: ["X-API-Key": "k"])
+            try await send(
+                "POST", "/api/v1/login", to: session.baseURL, json: #"{"email":"ada@example.com"}"#,
+                headers: ["X-API-Key": "k"])
             let found = try await waited
             let post = try #require(found.first)
             #expect(post.session == session.id)
@@ -214,8 +215,9 @@ struct SessionTests {
         try await withMockd { client, _ in
             let session = try await client.newSession(id: "sim-stub")
             struct Users: Codable, Equatable { var users: [String] }
-            let stub = try await client.stub(method: "GET", path: "/api/users", json: Users(users: ["ada"]),
-                                             headers: ["X-A": "b"], session: session.id)
+            let stub = try await client.stub(
+                method: "GET", path: "/api/users", json: Users(users: ["ada"]),
+                headers: ["X-A": "b"], session: session.id)
             #expect(!stub.id.isEmpty)
             #expect(stub.session == session.id)
             #expect(stub.method == "GET")
@@ -236,8 +238,9 @@ struct SessionTests {
             let (_, refused) = try await send("POST", "/api/v1/login", to: client.url, json: "{}")
             #expect(refused.statusCode == 503)
 
-            let raw = try await client.stub(route: Data(#"{"method": "GET", "path": "/api/raw", "response": {"status": 202, "text": "ok"}}"#.utf8),
-                                            session: session.id)
+            let raw = try await client.stub(
+                route: Data(#"{"method": "GET", "path": "/api/raw", "response": {"status": 202, "text": "ok"}}"#.utf8),
+                session: session.id)
             let (rawBody, rawResponse) = try await send("GET", "/api/raw", to: session.baseURL)
             #expect(rawResponse.statusCode == 202)
             #expect(String(decoding: rawBody, as: UTF8.self) == "ok")

@@ -19,8 +19,11 @@ struct DependencyTests {
                 // `import X`, `public import X`, `@preconcurrency import X`, `import struct X.Y`…
                 let words = line.split(separator: " ").map(String.init)
                 guard let index = words.firstIndex(of: "import"),
-                      words[..<index].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal", "fileprivate", "private"].contains($0) }),
-                      index + 1 < words.count else { continue }
+                    words[..<index].allSatisfy({
+                        $0.hasPrefix("@") || ["public", "package", "internal", "fileprivate", "private"].contains($0)
+                    }),
+                    index + 1 < words.count
+                else { continue }
                 var module = words[index + 1]
                 if ["struct", "class", "enum", "protocol", "func", "var", "let", "typealias"].contains(module), index + 2 < words.count {
                     module = words[index + 2]
@@ -52,7 +55,8 @@ struct DependencyTests {
     static func call(named start: String, in text: String, open: Character = "(", close: Character = ")") -> String? {
         guard let range = text.range(of: start) else { return nil }
         var depth = 0
-        var index = text.index(range.lowerBound, offsetBy: start.firstIndex(of: open).map { start.distance(from: start.startIndex, to: $0) } ?? 0)
+        var index = text.index(
+            range.lowerBound, offsetBy: start.firstIndex(of: open).map { start.distance(from: start.startIndex, to: $0) } ?? 0)
         while index < text.endIndex {
             if text[index] == open { depth += 1 }
             if text[index] == close {

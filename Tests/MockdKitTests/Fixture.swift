@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdKit
 import Testing
@@ -26,18 +26,22 @@ let mockdBinary: URL = {
 
 /// A real mockd over a copy of the repository's MockData and routes, for one test: started
 /// before `body`, stopped and its folder removed after, whatever `body` throws.
-func withMockd(arguments: [String] = [], adminToken: String? = nil,
-               _ body: (MockdClient, MockdProcess) async throws -> Void) async throws {
-    try #require(FileManager.default.isExecutableFile(atPath: mockdBinary.path),
-                 "no mockd at \(mockdBinary.path): build it (swift build --product mockd) or set MOCKD_BINARY")
+func withMockd(
+    arguments: [String] = [], adminToken: String? = nil,
+    _ body: (MockdClient, MockdProcess) async throws -> Void
+) async throws {
+    try #require(
+        FileManager.default.isExecutableFile(atPath: mockdBinary.path),
+        "no mockd at \(mockdBinary.path): build it (swift build --product mockd) or set MOCKD_BINARY")
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("MockdKitTests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     for name in ["MockData", "routes"] {
         try FileManager.default.copyItem(at: packageFolder.appendingPathComponent(name), to: folder.appendingPathComponent(name))
     }
-    let process = MockdProcess(executable: mockdBinary, root: folder.appendingPathComponent("MockData"),
-                               routes: folder.appendingPathComponent("routes"), arguments: arguments, adminToken: adminToken)
+    let process = MockdProcess(
+        executable: mockdBinary, root: folder.appendingPathComponent("MockData"),
+        routes: folder.appendingPathComponent("routes"), arguments: arguments, adminToken: adminToken)
     let client = try await process.start()
     do {
         try await body(client, process)
@@ -50,8 +54,10 @@ func withMockd(arguments: [String] = [], adminToken: String? = nil,
 
 /// Sends a request as the app would: to `baseURL` + `path`, not through the admin API.
 @discardableResult
-func send(_ method: String = "GET", _ path: String, to baseURL: URL, json: String? = nil,
-          headers: [String: String] = [:]) async throws -> (Data, HTTPURLResponse) {
+func send(
+    _ method: String = "GET", _ path: String, to baseURL: URL, json: String? = nil,
+    headers: [String: String] = [:]
+) async throws -> (Data, HTTPURLResponse) {
     var request = URLRequest(url: baseURL.appendingPathComponent(path))
     request.httpMethod = method
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

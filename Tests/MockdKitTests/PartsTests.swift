@@ -7,9 +7,12 @@ import Testing
 struct PartsTests {
     @Test("the listening line gives the URL, in text and in JSON log format")
     func listeningLine() {
-        #expect(MockdProcess.listeningURL(in: "mockd listening on http://127.0.0.1:53121 (7 files, 17 routes, scenario default)")
+        #expect(
+            MockdProcess.listeningURL(in: "mockd listening on http://127.0.0.1:53121 (7 files, 17 routes, scenario default)")
                 == URL(string: "http://127.0.0.1:53121"))
-        #expect(MockdProcess.listeningURL(in: #"{"message":"listening","urls":["http://127.0.0.1:4000"],"files":1,"routes":0,"scenario":"default"}"#)
+        #expect(
+            MockdProcess.listeningURL(
+                in: #"{"message":"listening","urls":["http://127.0.0.1:4000"],"files":1,"routes":0,"scenario":"default"}"#)
                 == URL(string: "http://127.0.0.1:4000"))
         #expect(MockdProcess.listeningURL(in: "mockd proxies what nothing matches to http://x") == nil)
         #expect(MockdProcess.listeningURL(in: #"{"message":"proxying","upstream":"http://x"}"#) == nil)
@@ -51,11 +54,11 @@ struct PartsTests {
     @Test("a journal entry decodes with fields missing and fields added")
     func journalEntry() throws {
         let text = #"""
-        {"id":2,"time":"2026-11-25T01:06:10.373Z","method":"POST","path":"/api/v1/login","query":"",
-         "headers":{"Host":"127.0.0.1","Content-Type":"application/json"},"body":"{}","scenario":"default",
-         "session":null,"source":"route routes/auth.json#2","status":401,"durationMs":0.171,
-         "response":{"contentType":"application/json","body":"{\"error\":\"x\"}"},"somethingNew":[1,2]}
-        """#
+            {"id":2,"time":"2026-11-25T01:06:10.373Z","method":"POST","path":"/api/v1/login","query":"",
+             "headers":{"Host":"127.0.0.1","Content-Type":"application/json"},"body":"{}","scenario":"default",
+             "session":null,"source":"route routes/auth.json#2","status":401,"durationMs":0.171,
+             "response":{"contentType":"application/json","body":"{\"error\":\"x\"}"},"somethingNew":[1,2]}
+            """#
         let entry = try JSONDecoder().decode(MockdRequest.self, from: Data(text.utf8))
         #expect(entry.id == 2)
         #expect(entry.session == nil)
@@ -76,8 +79,10 @@ struct PartsTests {
 
     @Test("health decodes without root and routesFolder (older servers)")
     func healthOlder() throws {
-        let health = try JSONDecoder().decode(MockdHealth.self, from: Data(
-            #"{"status":"ok","files":7,"routes":17,"scenario":"default","uptime":0.98,"lastReload":null}"#.utf8))
+        let health = try JSONDecoder().decode(
+            MockdHealth.self,
+            from: Data(
+                #"{"status":"ok","files":7,"routes":17,"scenario":"default","uptime":0.98,"lastReload":null}"#.utf8))
         #expect(health.root == nil && health.routesFolder == nil)
         #expect(health.files == 7)
     }

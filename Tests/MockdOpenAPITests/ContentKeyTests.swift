@@ -7,17 +7,17 @@ import TestSupport
 /// is named with its place; the media types beside it are still served.
 @Suite struct ContentKeyTests {
     static let document = """
-    openapi: 3.0.3
-    info: {title: t, version: "1"}
-    paths:
-      /pets:
-        get:
-          responses:
-            "200":
-              content:
-                description: ok
-                application/json: {example: [1]}
-    """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /pets:
+            get:
+              responses:
+                "200":
+                  content:
+                    description: ok
+                    application/json: {example: [1]}
+        """
 
     @Test func servedWithoutTheStrayKeyAndReported() throws {
         try withDocument(Self.document) { fixture throws in
@@ -25,7 +25,10 @@ import TestSupport
             #expect(answer.header("Content-Type") == "application/json")
             #expect(try answer.json() == [1])
             let reported = fixture.diagnostics.map(\.description)
-            #expect(reported.contains { $0.contains("#/paths/~1pets/get/responses/200/content/description") && $0.contains("not a media type") }, "\(reported)")
+            #expect(
+                reported.contains {
+                    $0.contains("#/paths/~1pets/get/responses/200/content/description") && $0.contains("not a media type")
+                }, "\(reported)")
         }
     }
 
@@ -33,8 +36,13 @@ import TestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("api.yaml", Self.document)
-        let loaded = MockDataLoader(root: folder.child("MockData"), operationSources: [
-            OpenAPIDocument(path: folder.child("api.yaml"), checkExamples: true)]).load()
-        #expect(loaded.diagnostics.contains { $0.severity == .error && $0.description.contains("not a media type") }, "\(loaded.diagnostics)")
+        let loaded = MockDataLoader(
+            root: folder.child("MockData"),
+            operationSources: [
+                OpenAPIDocument(path: folder.child("api.yaml"), checkExamples: true)
+            ]
+        ).load()
+        #expect(
+            loaded.diagnostics.contains { $0.severity == .error && $0.description.contains("not a media type") }, "\(loaded.diagnostics)")
     }
 }

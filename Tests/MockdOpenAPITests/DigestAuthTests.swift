@@ -6,17 +6,17 @@ import Testing
 /// challenges with `WWW-Authenticate: Digest …`.
 @Suite struct DigestAuthTests {
     static let document = """
-    openapi: 3.0.3
-    info: {title: t, version: "1"}
-    paths:
-      /secret:
-        get:
-          security: [{digest: []}]
-          responses: {"200": {description: ok}}
-    components:
-      securitySchemes:
-        digest: {type: http, scheme: digest}
-    """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /secret:
+            get:
+              security: [{digest: []}]
+              responses: {"200": {description: ok}}
+        components:
+          securitySchemes:
+            digest: {type: http, scheme: digest}
+        """
 
     @Test func digestCredentialsArePresenceChecked() throws {
         try withDocument(Self.document) { fixture throws in

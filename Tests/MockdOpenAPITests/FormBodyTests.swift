@@ -6,49 +6,50 @@ import Testing
 /// Swagger 2.0 `formData`) are parsed and checked against their schema, like JSON bodies.
 @Suite struct FormBodyTests {
     static let document = """
-    openapi: 3.0.3
-    info: {title: t, version: "1"}
-    paths:
-      /form:
-        post:
-          requestBody:
-            required: true
-            content:
-              application/x-www-form-urlencoded:
-                schema:
-                  type: object
-                  required: [id, name]
-                  properties:
-                    id: {type: integer, minimum: 100, exclusiveMinimum: true}
-                    name: {type: string}
-                    tags: {type: array, items: {type: string}, maxItems: 2}
-                    data: {type: string, format: byte}
-                    meta: {type: object, properties: {size: {type: integer}}}
-                encoding:
-                  meta: {contentType: application/json}
-          responses:
-            "200": {description: ok}
-      /upload:
-        post:
-          requestBody:
-            content:
-              multipart/form-data:
-                schema:
-                  type: object
-                  required: [title, file]
-                  properties:
-                    title: {type: string, minLength: 3}
-                    count: {type: integer}
-                    file: {type: string, format: binary}
-          responses:
-            "200": {description: ok}
-    """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /form:
+            post:
+              requestBody:
+                required: true
+                content:
+                  application/x-www-form-urlencoded:
+                    schema:
+                      type: object
+                      required: [id, name]
+                      properties:
+                        id: {type: integer, minimum: 100, exclusiveMinimum: true}
+                        name: {type: string}
+                        tags: {type: array, items: {type: string}, maxItems: 2}
+                        data: {type: string, format: byte}
+                        meta: {type: object, properties: {size: {type: integer}}}
+                    encoding:
+                      meta: {contentType: application/json}
+              responses:
+                "200": {description: ok}
+          /upload:
+            post:
+              requestBody:
+                content:
+                  multipart/form-data:
+                    schema:
+                      type: object
+                      required: [title, file]
+                      properties:
+                        title: {type: string, minLength: 3}
+                        count: {type: integer}
+                        file: {type: string, format: binary}
+              responses:
+                "200": {description: ok}
+        """
 
     static let form: [(String, String)] = [("Content-Type", "application/x-www-form-urlencoded")]
 
     @Test func urlEncoded() throws {
         try withDocument(Self.document) { fixture throws in
-            let good = fixture.answer("POST", "/form", headers: Self.form, body: "id=101&name=Tom+Cat&tags=a&tags=b&data=bW9ja2Q%3D&meta=%7B%22size%22%3A1%7D")
+            let good = fixture.answer(
+                "POST", "/form", headers: Self.form, body: "id=101&name=Tom+Cat&tags=a&tags=b&data=bW9ja2Q%3D&meta=%7B%22size%22%3A1%7D")
             #expect(good.status == 200, "\(good.bodyText)")
 
             let missing = fixture.answer("POST", "/form", headers: Self.form, body: "id=101")
@@ -78,7 +79,8 @@ import Testing
                 fields.map { "--XyZ\r\nContent-Disposition: form-data; name=\"\($0.0)\"\r\n\r\n\($0.1)\r\n" }.joined() + "--XyZ--\r\n"
             }
             let headers = [("Content-Type", "multipart/form-data; boundary=XyZ")]
-            let good = fixture.answer("POST", "/upload", headers: headers, body: body([("title", "Hello"), ("count", "3"), ("file", "raw bytes")]))
+            let good = fixture.answer(
+                "POST", "/upload", headers: headers, body: body([("title", "Hello"), ("count", "3"), ("file", "raw bytes")]))
             #expect(good.status == 200, "\(good.bodyText)")
             let bad = fixture.answer("POST", "/upload", headers: headers, body: body([("title", "Hi"), ("count", "many")]))
             #expect(bad.status == 422)
@@ -90,18 +92,18 @@ import Testing
 
     @Test func swagger2FormData() throws {
         let document = """
-        swagger: "2.0"
-        info: {title: t, version: "1"}
-        paths:
-          /login:
-            post:
-              consumes: [application/x-www-form-urlencoded]
-              parameters:
-                - {name: user, in: formData, required: true, type: string}
-                - {name: age, in: formData, type: integer, minimum: 18}
-              responses:
-                "200": {description: ok}
-        """
+            swagger: "2.0"
+            info: {title: t, version: "1"}
+            paths:
+              /login:
+                post:
+                  consumes: [application/x-www-form-urlencoded]
+                  parameters:
+                    - {name: user, in: formData, required: true, type: string}
+                    - {name: age, in: formData, type: integer, minimum: 18}
+                  responses:
+                    "200": {description: ok}
+            """
         try withDocument(document) { fixture throws in
             #expect(fixture.answer("POST", "/login", headers: Self.form, body: "user=a&age=20").status == 200)
             let bad = fixture.answer("POST", "/login", headers: Self.form, body: "age=3")

@@ -6,27 +6,27 @@ import Testing
 /// dynamic=true` fills optional properties too, so a client sees every field it may decode.
 @Suite struct GenerationTests {
     static let document = """
-    openapi: 3.1.0
-    info: {title: t, version: "1"}
-    paths:
-      /g:
-        get:
-          responses:
-            "200":
-              description: ok
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [list]
-                    properties:
-                      list: {type: array, items: {type: integer}, contains: {const: 42}, minContains: 2}
-                      mail: {type: string, format: idn-email}
-                      host: {type: string, format: idn-hostname}
-                      link: {type: string, format: iri}
-                      note: {type: string}
-                      count: {type: integer}
-    """
+        openapi: 3.1.0
+        info: {title: t, version: "1"}
+        paths:
+          /g:
+            get:
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [list]
+                        properties:
+                          list: {type: array, items: {type: integer}, contains: {const: 42}, minContains: 2}
+                          mail: {type: string, format: idn-email}
+                          host: {type: string, format: idn-hostname}
+                          link: {type: string, format: iri}
+                          note: {type: string}
+                          count: {type: integer}
+        """
 
     @Test func containsFormatsAndOptionalProperties() throws {
         try withDocument(Self.document) { fixture throws in

@@ -6,20 +6,20 @@ import Testing
 /// specific range); nothing acceptable, or no `Accept`, gets the first one (no 406).
 @Suite struct NegotiationTests {
     static let document = """
-    openapi: 3.0.3
-    info: {title: t, version: "1"}
-    paths:
-      /pet:
-        get:
-          responses:
-            "200":
-              description: ok
-              content:
-                application/json: {example: {name: "Tom"}}
-                application/xml: {example: "<pet><name>Tom</name></pet>"}
-                application/vnd.api+json: {example: {data: {name: "Tom"}}}
-                text/plain: {example: "Tom"}
-    """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /pet:
+            get:
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    application/json: {example: {name: "Tom"}}
+                    application/xml: {example: "<pet><name>Tom</name></pet>"}
+                    application/vnd.api+json: {example: {data: {name: "Tom"}}}
+                    text/plain: {example: "Tom"}
+        """
 
     @Test func accept() throws {
         try withDocument(Self.document) { fixture throws in

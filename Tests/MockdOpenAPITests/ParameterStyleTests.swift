@@ -6,48 +6,48 @@ import Testing
 /// 2.0's `collectionFormat`.
 @Suite struct ParameterStyleTests {
     static let document = """
-    openapi: 3.0.3
-    info: {title: t, version: "1"}
-    paths:
-      /exploded:
-        get:
-          parameters:
-            - name: pagination
-              in: query
-              required: true
-              schema: {type: object, required: [offset, limit], properties: {offset: {type: integer}, limit: {type: integer, maximum: 200}}}
-          responses: {"200": {description: ok}}
-      /flat:
-        get:
-          parameters:
-            - name: pagination
-              in: query
-              required: true
-              explode: false
-              schema: {type: object, required: [offset, limit], properties: {offset: {type: integer}, limit: {type: integer, maximum: 200}}}
-          responses: {"200": {description: ok}}
-      /pipes:
-        get:
-          parameters:
-            - {name: tags, in: query, style: pipeDelimited, explode: false, schema: {type: array, maxItems: 2, items: {type: string, pattern: "^[a-z]+$"}}}
-            - {name: ids, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: integer}}}
-          responses: {"200": {description: ok}}
-      /deep:
-        get:
-          parameters:
-            - name: filter
-              in: query
-              style: deepObject
-              schema: {type: object, properties: {min: {type: integer}, name: {type: string}}, additionalProperties: false}
-          responses: {"200": {description: ok}}
-      /label/{ids}/matrix/{point}/simple/{pair}:
-        get:
-          parameters:
-            - {name: ids, in: path, required: true, style: label, schema: {type: array, items: {type: integer}}}
-            - {name: point, in: path, required: true, style: matrix, explode: true, schema: {type: object, properties: {x: {type: integer}, y: {type: integer}}}}
-            - {name: pair, in: path, required: true, schema: {type: object, properties: {a: {type: integer}, b: {type: string}}}}
-          responses: {"200": {description: ok}}
-    """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /exploded:
+            get:
+              parameters:
+                - name: pagination
+                  in: query
+                  required: true
+                  schema: {type: object, required: [offset, limit], properties: {offset: {type: integer}, limit: {type: integer, maximum: 200}}}
+              responses: {"200": {description: ok}}
+          /flat:
+            get:
+              parameters:
+                - name: pagination
+                  in: query
+                  required: true
+                  explode: false
+                  schema: {type: object, required: [offset, limit], properties: {offset: {type: integer}, limit: {type: integer, maximum: 200}}}
+              responses: {"200": {description: ok}}
+          /pipes:
+            get:
+              parameters:
+                - {name: tags, in: query, style: pipeDelimited, explode: false, schema: {type: array, maxItems: 2, items: {type: string, pattern: "^[a-z]+$"}}}
+                - {name: ids, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: integer}}}
+              responses: {"200": {description: ok}}
+          /deep:
+            get:
+              parameters:
+                - name: filter
+                  in: query
+                  style: deepObject
+                  schema: {type: object, properties: {min: {type: integer}, name: {type: string}}, additionalProperties: false}
+              responses: {"200": {description: ok}}
+          /label/{ids}/matrix/{point}/simple/{pair}:
+            get:
+              parameters:
+                - {name: ids, in: path, required: true, style: label, schema: {type: array, items: {type: integer}}}
+                - {name: point, in: path, required: true, style: matrix, explode: true, schema: {type: object, properties: {x: {type: integer}, y: {type: integer}}}}
+                - {name: pair, in: path, required: true, schema: {type: object, properties: {a: {type: integer}, b: {type: string}}}}
+              responses: {"200": {description: ok}}
+        """
 
     @Test func formObjects() throws {
         try withDocument(Self.document) { fixture throws in
@@ -90,18 +90,18 @@ import Testing
 
     @Test func swagger2CollectionFormat() throws {
         let document = """
-        swagger: "2.0"
-        info: {title: t, version: "1"}
-        paths:
-          /things:
-            get:
-              parameters:
-                - {name: pipes, in: query, type: array, collectionFormat: pipes, items: {type: integer}}
-                - {name: spaces, in: query, type: array, collectionFormat: ssv, items: {type: integer}}
-                - {name: tabs, in: query, type: array, collectionFormat: tsv, items: {type: integer}}
-                - {name: multi, in: query, type: array, collectionFormat: multi, items: {type: integer}}
-              responses: {"200": {description: ok}}
-        """
+            swagger: "2.0"
+            info: {title: t, version: "1"}
+            paths:
+              /things:
+                get:
+                  parameters:
+                    - {name: pipes, in: query, type: array, collectionFormat: pipes, items: {type: integer}}
+                    - {name: spaces, in: query, type: array, collectionFormat: ssv, items: {type: integer}}
+                    - {name: tabs, in: query, type: array, collectionFormat: tsv, items: {type: integer}}
+                    - {name: multi, in: query, type: array, collectionFormat: multi, items: {type: integer}}
+                  responses: {"200": {description: ok}}
+            """
         try withDocument(document) { fixture throws in
             #expect(fixture.answer("GET", "/things?pipes=1|2&spaces=1 2&tabs=1\t2&multi=1&multi=2").status == 200)
             #expect(fixture.answer("GET", "/things?pipes=1,2").status == 422)

@@ -78,11 +78,12 @@ import TestSupport
         let path = Self.collection("broken")
         let result = MockDataLoader(root: "/nonexistent", operationSources: [OpenAPIDocument(path: path)]).load()
         #expect(result.snapshot == nil)
-        #expect(result.diagnostics.map(\.description) == [
-            path + #": item[0].response[0].code: expected the example's HTTP status (an integer 100-599), found "200""#,
-            path + #": item[1].item[0].response[0].header: expected an array of {"key", "value"} headers, found 5"#,
-            path + #": item[1].item[0].response[0].body: expected the body as text (a string), found {"not":"text"}"#,
-            path + ": item[2]: expected a request or a folder (an object), found 7",
-        ])
+        #expect(
+            result.diagnostics.map(\.description) == [
+                path + #": item[0].response[0].code: expected the example's HTTP status (an integer 100-599), found "200""#,
+                path + #": item[1].item[0].response[0].header: expected an array of {"key", "value"} headers, found 5"#,
+                path + #": item[1].item[0].response[0].body: expected the body as text (a string), found {"not":"text"}"#,
+                path + ": item[2]: expected a request or a folder (an object), found 7",
+            ])
     }
 }

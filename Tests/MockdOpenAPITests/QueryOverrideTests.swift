@@ -7,21 +7,21 @@ import TestSupport
 /// (Prism's overrides); an undocumented `__code` is a 404. Off by default.
 @Suite struct QueryOverrideTests {
     static let document = """
-    openapi: 3.0.3
-    info: {title: t, version: "1"}
-    paths:
-      /pets:
-        get:
-          parameters: [{name: limit, in: query, schema: {type: integer}}]
-          responses:
-            "200":
-              description: ok
-              content:
-                application/json:
-                  schema: {type: array, items: {type: integer}}
-                  examples: {cat: {value: [1]}, empty: {value: []}}
-            "500": {description: boom, content: {application/json: {example: {error: true}}}}
-    """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /pets:
+            get:
+              parameters: [{name: limit, in: query, schema: {type: integer}}]
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    application/json:
+                      schema: {type: array, items: {type: integer}}
+                      examples: {cat: {value: [1]}, empty: {value: []}}
+                "500": {description: boom, content: {application/json: {example: {error: true}}}}
+        """
 
     func fixture(overrides: Bool, _ body: (OpenAPIFixture) throws -> Void) throws {
         let folder = try TemporaryFolder()

@@ -6,22 +6,22 @@ import Testing
 /// `Prefer: dynamic=true` makes them from their schema.
 @Suite struct ResponseHeaderTests {
     static let document = """
-    openapi: 3.0.3
-    info: {title: t, version: "1"}
-    paths:
-      /h:
-        get:
-          responses:
-            "200":
-              description: ok
-              headers:
-                X-Example: {schema: {type: string}, example: "ex"}
-                X-Examples: {schema: {type: string}, examples: {first: {value: "one"}, second: {value: "two"}}}
-                X-Default: {schema: {type: integer, default: 7}}
-                X-Plain: {schema: {type: string}}
-                X-Count: {schema: {type: integer, minimum: 10, maximum: 20}}
-              content: {application/json: {example: {ok: true}}}
-    """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /h:
+            get:
+              responses:
+                "200":
+                  description: ok
+                  headers:
+                    X-Example: {schema: {type: string}, example: "ex"}
+                    X-Examples: {schema: {type: string}, examples: {first: {value: "one"}, second: {value: "two"}}}
+                    X-Default: {schema: {type: integer, default: 7}}
+                    X-Plain: {schema: {type: string}}
+                    X-Count: {schema: {type: integer, minimum: 10, maximum: 20}}
+                  content: {application/json: {example: {ok: true}}}
+        """
 
     @Test func documentedValuesAreSentAndDynamicMakesThem() throws {
         try withDocument(Self.document) { fixture throws in

@@ -100,8 +100,14 @@ import Testing
         (#"{"type": "boolean"}"#, "true"),
         (#"{"type": ["null", "integer"]}"#, "0"),
         (#"{"type": "array", "items": {"type": "integer"}, "minItems": 2}"#, "[0,0]"),
-        (#"{"type": "object", "required": ["b"], "properties": {"a": {"type": "string", "writeOnly": true}, "b": {"type": "integer", "readOnly": true}}}"#, #"{"b":0}"#),
-        (#"{"allOf": [{"type": "object", "properties": {"a": {"type": "integer"}}}, {"properties": {"b": {"type": "string"}}}]}"#, #"{"a":0,"b":"string"}"#),
+        (
+            #"{"type": "object", "required": ["b"], "properties": {"a": {"type": "string", "writeOnly": true}, "b": {"type": "integer", "readOnly": true}}}"#,
+            #"{"b":0}"#
+        ),
+        (
+            #"{"allOf": [{"type": "object", "properties": {"a": {"type": "integer"}}}, {"properties": {"b": {"type": "string"}}}]}"#,
+            #"{"a":0,"b":"string"}"#
+        ),
         (#"{"oneOf": [{"type": "string"}, {"type": "integer"}]}"#, #""string""#),
         (#"{"anyOf": [{"type": "integer"}, {"type": "string"}]}"#, "0"),
         (#"{"type": "string", "example": "given"}"#, #""given""#),
@@ -112,7 +118,8 @@ import Testing
     }
 
     @Test func theSeedMakesDynamicValuesRepeatable() throws {
-        let (set, index) = try Self.compile(#"{"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 5}, "s": {"type": "string"}}}"#)
+        let (set, index) = try Self.compile(
+            #"{"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 5}, "s": {"type": "string"}}}"#)
         func make(_ seed: UInt64) -> JSONValue {
             var generator = ExampleGenerator(set: set, random: SplitMix64(seed: seed))
             return generator.generate(index)

@@ -5,44 +5,44 @@ import Testing
 /// Which answer an operation gives: status, body, headers, source; and where it sits in the resolution order.
 @Suite struct SelectionTests {
     static let document = """
-    openapi: 3.0.3
-    info: {title: t, version: "1"}
-    servers: [{url: "https://api.example.com/v2"}]
-    paths:
-      /pets:
-        get:
-          responses:
-            "404": {description: nope}
-            "201":
-              description: created
-              content:
-                application/json:
-                  example: {kind: "created"}
-            "200":
-              description: ok
-              headers:
-                X-Rate-Limit: {required: true, schema: {type: integer, minimum: 10}}
-                X-Optional: {schema: {type: string}}
-              content:
-                application/json:
-                  examples:
-                    cat: {value: [{name: "Tom"}]}
-                    empty: {value: []}
-      /pets/{id}:
-        get:
-          parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
-          responses:
-            default:
-              description: whatever
-              content:
-                application/vnd.pet+json:
-                  schema: {type: object, required: [id], properties: {id: {type: integer, minimum: 5}}}
-      /only-errors:
-        get:
-          responses:
-            "404": {description: a, content: {application/json: {example: {first: true}}}}
-            "500": {description: b}
-    """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        servers: [{url: "https://api.example.com/v2"}]
+        paths:
+          /pets:
+            get:
+              responses:
+                "404": {description: nope}
+                "201":
+                  description: created
+                  content:
+                    application/json:
+                      example: {kind: "created"}
+                "200":
+                  description: ok
+                  headers:
+                    X-Rate-Limit: {required: true, schema: {type: integer, minimum: 10}}
+                    X-Optional: {schema: {type: string}}
+                  content:
+                    application/json:
+                      examples:
+                        cat: {value: [{name: "Tom"}]}
+                        empty: {value: []}
+          /pets/{id}:
+            get:
+              parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+              responses:
+                default:
+                  description: whatever
+                  content:
+                    application/vnd.pet+json:
+                      schema: {type: object, required: [id], properties: {id: {type: integer, minimum: 5}}}
+          /only-errors:
+            get:
+              responses:
+                "404": {description: a, content: {application/json: {example: {first: true}}}}
+                "500": {description: b}
+        """
 
     @Test func lowestSuccessAndFirstNamedExampleUnderTheServerPath() throws {
         try withDocument(Self.document) { fixture throws in
@@ -141,14 +141,18 @@ import Testing
         try withDocument(Self.document, files: ["MockData/mock_v2_pets_get.json": "{}"]) { fixture throws in
             let shared = try #require(ResolutionOrder.sections(fixture.snapshot).last)
             #expect(shared.scenario == nil)
-            #expect(shared.entries.map { "\($0.method) \($0.path) ← \($0.answeredBy)" } == [
-                "GET /v2/pets ← file mock_v2_pets_get.json",
-                "GET /v2/pets ← openapi api.yaml GET /pets (examples cat, empty)",
-                "GET /v2/pets/{id} ← openapi api.yaml GET /pets/{id}",
-                "GET /v2/only-errors ← openapi api.yaml GET /only-errors",
-            ])
+            #expect(
+                shared.entries.map { "\($0.method) \($0.path) ← \($0.answeredBy)" } == [
+                    "GET /v2/pets ← file mock_v2_pets_get.json",
+                    "GET /v2/pets ← openapi api.yaml GET /pets (examples cat, empty)",
+                    "GET /v2/pets/{id} ← openapi api.yaml GET /pets/{id}",
+                    "GET /v2/only-errors ← openapi api.yaml GET /only-errors",
+                ])
             let text = ResolutionOrder.text(fixture.snapshot)
-            #expect(text.split(separator: "\n").contains { $0.hasPrefix("  GET /v2/pets/{id} ") && $0.hasSuffix("← openapi api.yaml GET /pets/{id}") }, "\(text)")
+            #expect(
+                text.split(separator: "\n").contains {
+                    $0.hasPrefix("  GET /v2/pets/{id} ") && $0.hasSuffix("← openapi api.yaml GET /pets/{id}")
+                }, "\(text)")
         }
     }
 
@@ -164,15 +168,15 @@ import Testing
 
 @Suite struct PathMatchingTests {
     static let document = """
-    openapi: 3.0.3
-    info: {title: t, version: "1"}
-    paths:
-      /pets/mine: {get: {responses: {"200": {description: a, content: {application/json: {example: "mine"}}}}}}
-      /pets/{id}:
-        get: {responses: {"200": {description: b, content: {application/json: {example: "by id"}}}}}
-        delete: {responses: {"204": {description: c}}}
-      /files/{name}.json: {get: {responses: {"200": {description: d, content: {application/json: {example: "file"}}}}}}
-    """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /pets/mine: {get: {responses: {"200": {description: a, content: {application/json: {example: "mine"}}}}}}
+          /pets/{id}:
+            get: {responses: {"200": {description: b, content: {application/json: {example: "by id"}}}}}
+            delete: {responses: {"204": {description: c}}}
+          /files/{name}.json: {get: {responses: {"200": {description: d, content: {application/json: {example: "file"}}}}}}
+        """
 
     @Test func aLiteralSegmentWinsAndAnotherTemplateMayHaveTheMethod() throws {
         try withDocument(Self.document) { fixture throws in
@@ -194,13 +198,15 @@ import Testing
     static var document: String {
         var paths = ""
         for n in 0..<300 {
-            paths += "  /v1/r\(n)s: {get: {responses: {\"200\": {description: a, content: {application/json: {example: \"list \(n)\"}}}}}}\n"
+            paths +=
+                "  /v1/r\(n)s: {get: {responses: {\"200\": {description: a, content: {application/json: {example: \"list \(n)\"}}}}}}\n"
             paths += "  /v1/r\(n)s/{id}:\n"
             paths += "    get: {responses: {\"200\": {description: b, content: {application/json: {example: \"one \(n)\"}}}}}\n"
             paths += "    delete: {responses: {\"204\": {description: c}}}\n"
         }
         paths += "  /a/{x}/c: {get: {responses: {\"200\": {description: d, content: {application/json: {example: \"a-x-c\"}}}}}}\n"
-        paths += "  /{y}/b/c: {get: {responses: {\"200\": {description: e, content: {application/json: {example: \"y-b-c\"}}}}}, put: {responses: {\"200\": {description: f}}}}\n"
+        paths +=
+            "  /{y}/b/c: {get: {responses: {\"200\": {description: e, content: {application/json: {example: \"y-b-c\"}}}}}, put: {responses: {\"200\": {description: f}}}}\n"
         return "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n" + paths
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Logging
 import MockdCore
@@ -21,7 +21,10 @@ import TestSupport
         func json() throws -> Any { try JSONSerialization.jsonObject(with: body) }
     }
 
-    static func withServer<T>(_ document: String, files: [String: String] = [:], _ body: (@Sendable (String, String, [String: String], Data?) async throws -> Reply) async throws -> T) async throws -> T {
+    static func withServer<T>(
+        _ document: String, files: [String: String] = [:],
+        _ body: (@Sendable (String, String, [String: String], Data?) async throws -> Reply) async throws -> T
+    ) async throws -> T {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(files)
@@ -30,18 +33,20 @@ import TestSupport
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         return try await TestSupport.withServer(snapshot: snapshot, logger: Self.silent) { server in
-          let port = server.port
-          return try await body { method, target, headers, data in
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(target)")!)
-            request.httpMethod = method
-            request.httpBody = data
-            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-            let (bytes, response) = try await session.data(for: request)
-            let http = try #require(response as? HTTPURLResponse)
-            var fields: [String: String] = [:]
-            for (name, value) in http.allHeaderFields { if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value } }
-            return Reply(status: http.statusCode, headers: fields, body: bytes)
-          }
+            let port = server.port
+            return try await body { method, target, headers, data in
+                var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(target)")!)
+                request.httpMethod = method
+                request.httpBody = data
+                for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+                let (bytes, response) = try await session.data(for: request)
+                let http = try #require(response as? HTTPURLResponse)
+                var fields: [String: String] = [:]
+                for (name, value) in http.allHeaderFields {
+                    if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+                }
+                return Reply(status: http.statusCode, headers: fields, body: bytes)
+            }
         }
     }
 
@@ -104,7 +109,8 @@ import TestSupport
     @Test func reloadReadsTheDocumentAndTheFilesItNamesAndABrokenEditKeepsTheLastGood() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /n:\n    get:\n      responses:\n        '200': {$ref: 'answer.yaml'}\n"
+        let document =
+            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /n:\n    get:\n      responses:\n        '200': {$ref: 'answer.yaml'}\n"
         try folder.write(["api.yaml": document, "answer.yaml": "description: ok\ncontent: {application/json: {example: {n: 1}}}\n"])
         let loader = MockDataLoader(root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))])
         let snapshot = try #require(loader.load().snapshot)
@@ -112,19 +118,19 @@ import TestSupport
         defer { session.invalidateAndCancel() }
         let reloader = Reloader(logger: Self.silent) { loader.load() }
         try await TestSupport.withServer(snapshot: snapshot, logger: Self.silent, reloads: reloader, attach: reloader.serve) { server in
-        func body() async throws -> String {
-            let (data, _) = try await session.data(from: URL(string: "http://127.0.0.1:\(server.port)/n")!)
-            return String(decoding: data, as: UTF8.self)
-        }
-        #expect(try await body().contains("\"n\": 1"))
-        try folder.write("answer.yaml", "description: ok\ncontent: {application/json: {example: {n: 2}}}\n")
-        #expect(reloader.reload(trigger: "test").ok)
-        #expect(try await body().contains("\"n\": 2"))
-        try folder.write("answer.yaml", "description: ok\ncontent: [\n")
-        let failed = reloader.reload(trigger: "test")
-        #expect(!failed.ok)
-        #expect(failed.errors.first?.contains("answer.yaml") == true)
-        #expect(try await body().contains("\"n\": 2"))
+            func body() async throws -> String {
+                let (data, _) = try await session.data(from: URL(string: "http://127.0.0.1:\(server.port)/n")!)
+                return String(decoding: data, as: UTF8.self)
+            }
+            #expect(try await body().contains("\"n\": 1"))
+            try folder.write("answer.yaml", "description: ok\ncontent: {application/json: {example: {n: 2}}}\n")
+            #expect(reloader.reload(trigger: "test").ok)
+            #expect(try await body().contains("\"n\": 2"))
+            try folder.write("answer.yaml", "description: ok\ncontent: [\n")
+            let failed = reloader.reload(trigger: "test")
+            #expect(!failed.ok)
+            #expect(failed.errors.first?.contains("answer.yaml") == true)
+            #expect(try await body().contains("\"n\": 2"))
         }
     }
 

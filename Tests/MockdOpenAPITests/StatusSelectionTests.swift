@@ -6,27 +6,27 @@ import Testing
 /// its range, then `default`; an invalid request's answer honours `Prefer` too.
 @Suite struct StatusSelectionTests {
     static let document = """
-    openapi: 3.0.3
-    info: {title: t, version: "1"}
-    paths:
-      /things:
-        post:
-          requestBody:
-            required: true
-            content: {application/json: {schema: {type: object, required: [name]}}}
-          responses:
-            "2XX": {description: range, content: {application/json: {example: {from: "2XX"}}}}
-            "201": {description: created, content: {application/json: {example: {from: "201"}}}}
-            "5XX": {description: server, content: {application/json: {example: {from: "5XX"}}}}
-            "422":
-              description: invalid
-              content:
-                application/json:
-                  examples:
-                    first: {value: {from: "422 first"}}
-                    named: {value: {from: "422 named"}}
-            default: {description: other, content: {application/json: {example: {from: "default"}}}}
-    """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /things:
+            post:
+              requestBody:
+                required: true
+                content: {application/json: {schema: {type: object, required: [name]}}}
+              responses:
+                "2XX": {description: range, content: {application/json: {example: {from: "2XX"}}}}
+                "201": {description: created, content: {application/json: {example: {from: "201"}}}}
+                "5XX": {description: server, content: {application/json: {example: {from: "5XX"}}}}
+                "422":
+                  description: invalid
+                  content:
+                    application/json:
+                      examples:
+                        first: {value: {from: "422 first"}}
+                        named: {value: {from: "422 named"}}
+                default: {description: other, content: {application/json: {example: {from: "default"}}}}
+        """
 
     static let valid: [(String, String)] = [("Content-Type", "application/json")]
 

@@ -6,13 +6,16 @@ import TestSupport
 
 /// Loads `document` (written as `api.yaml` with `files` beside it) into a snapshot, runs `body`
 /// with a resolver over it, and removes the folder.
-func withDocument<T>(_ document: String, name: String = "api.yaml", files: [String: String] = [:],
-                     validation: OperationTable.Validation = .enforce, body: (OpenAPIFixture) throws -> T) throws -> T {
+func withDocument<T>(
+    _ document: String, name: String = "api.yaml", files: [String: String] = [:],
+    validation: OperationTable.Validation = .enforce, body: (OpenAPIFixture) throws -> T
+) throws -> T {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     try folder.write(name, document)
     try folder.write(files)
-    let loader = MockDataLoader(root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child(name), validation: validation)])
+    let loader = MockDataLoader(
+        root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child(name), validation: validation)])
     let result = loader.load()
     let snapshot = try #require(result.snapshot, "did not load: \(result.diagnostics)")
     return try body(OpenAPIFixture(snapshot: snapshot, diagnostics: result.diagnostics, folder: folder))
@@ -26,12 +29,15 @@ struct OpenAPIFixture {
 
     func answer(_ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: String = "") -> Resolution {
         let parts = target.split(separator: "?", maxSplits: 1)
-        let query: [(name: String, value: String?)] = parts.count > 1 ? parts[1].split(separator: "&").map { pair in
-            let pieces = pair.split(separator: "=", maxSplits: 1)
-            return (String(pieces[0]), pieces.count > 1 ? String(pieces[1]) : nil)
-        } : []
-        let request = MockRequest(method: method, path: String(parts[0]), query: query, rawQuery: parts.count > 1 ? String(parts[1]) : "",
-                                  headers: headers.map { HTTPHeader($0.0, $0.1) }, body: Array(body.utf8))
+        let query: [(name: String, value: String?)] =
+            parts.count > 1
+            ? parts[1].split(separator: "&").map { pair in
+                let pieces = pair.split(separator: "=", maxSplits: 1)
+                return (String(pieces[0]), pieces.count > 1 ? String(pieces[1]) : nil)
+            } : []
+        let request = MockRequest(
+            method: method, path: String(parts[0]), query: query, rawQuery: parts.count > 1 ? String(parts[1]) : "",
+            headers: headers.map { HTTPHeader($0.0, $0.1) }, body: Array(body.utf8))
         return Resolver(snapshot: snapshot, state: state).resolve(request)
     }
 }

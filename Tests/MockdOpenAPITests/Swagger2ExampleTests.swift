@@ -6,23 +6,23 @@ import Testing
 /// whatever their key: `*/*` stands for each type the operation produces.
 @Suite struct Swagger2ExampleTests {
     static let document = """
-    swagger: "2.0"
-    info: {title: t, version: "1"}
-    produces: [application/json]
-    paths:
-      /hello:
-        get:
-          responses:
-            "200": {description: ok, examples: {application/json: "hello"}}
-      /any:
-        get:
-          responses:
-            "200": {description: ok, examples: {"*/*": {a: 1}}}
-      /text:
-        get:
-          responses:
-            "200": {description: ok, schema: {type: string}, examples: {text/plain: "plain hello"}}
-    """
+        swagger: "2.0"
+        info: {title: t, version: "1"}
+        produces: [application/json]
+        paths:
+          /hello:
+            get:
+              responses:
+                "200": {description: ok, examples: {application/json: "hello"}}
+          /any:
+            get:
+              responses:
+                "200": {description: ok, examples: {"*/*": {a: 1}}}
+          /text:
+            get:
+              responses:
+                "200": {description: ok, schema: {type: string}, examples: {text/plain: "plain hello"}}
+        """
 
     @Test func examplesWithoutSchemaUnderAnyKeyAreServed() throws {
         try withDocument(Self.document) { fixture throws in

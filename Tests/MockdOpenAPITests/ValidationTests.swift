@@ -5,47 +5,47 @@ import Testing
 /// Request validation: each kind of violation, the status it gets, warn and off, 401.
 @Suite struct ValidationTests {
     static let document = """
-    openapi: 3.1.0
-    info: {title: t, version: "1"}
-    paths:
-      /items/{id}:
-        parameters:
-          - {name: id, in: path, required: true, schema: {type: integer}}
-        post:
-          parameters:
-            - {name: mode, in: query, required: true, schema: {type: string, enum: [fast, slow]}}
-            - {name: X-Trace, in: header, schema: {type: string, format: uuid}}
-            - {name: session, in: cookie, required: true, schema: {type: string}}
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  type: object
-                  required: [name, id]
-                  properties:
-                    id: {type: integer, readOnly: true}
-                    name: {type: string, minLength: 2}
-                    tags: {type: array, items: {type: string}, maxItems: 2}
-          responses:
-            "200": {description: ok, content: {application/json: {example: {ok: true}}}}
-      /documented:
-        post:
-          requestBody: {content: {application/json: {schema: {type: object, properties: {n: {type: integer}}}}}}
-          responses:
-            "200": {description: ok}
-            "422": {description: invalid, content: {application/json: {example: {documented: 422}}}}
-            "400": {description: bad}
-      /secret:
-        get:
-          security: [{key: []}, {token: []}]
-          responses:
-            "200": {description: ok}
-    components:
-      securitySchemes:
-        key: {type: apiKey, in: header, name: X-API-Key}
-        token: {type: http, scheme: bearer}
-    """
+        openapi: 3.1.0
+        info: {title: t, version: "1"}
+        paths:
+          /items/{id}:
+            parameters:
+              - {name: id, in: path, required: true, schema: {type: integer}}
+            post:
+              parameters:
+                - {name: mode, in: query, required: true, schema: {type: string, enum: [fast, slow]}}
+                - {name: X-Trace, in: header, schema: {type: string, format: uuid}}
+                - {name: session, in: cookie, required: true, schema: {type: string}}
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [name, id]
+                      properties:
+                        id: {type: integer, readOnly: true}
+                        name: {type: string, minLength: 2}
+                        tags: {type: array, items: {type: string}, maxItems: 2}
+              responses:
+                "200": {description: ok, content: {application/json: {example: {ok: true}}}}
+          /documented:
+            post:
+              requestBody: {content: {application/json: {schema: {type: object, properties: {n: {type: integer}}}}}}
+              responses:
+                "200": {description: ok}
+                "422": {description: invalid, content: {application/json: {example: {documented: 422}}}}
+                "400": {description: bad}
+          /secret:
+            get:
+              security: [{key: []}, {token: []}]
+              responses:
+                "200": {description: ok}
+        components:
+          securitySchemes:
+            key: {type: apiKey, in: header, name: X-API-Key}
+            token: {type: http, scheme: bearer}
+        """
 
     static let valid: [(String, String)] = [("Content-Type", "application/json"), ("Cookie", "session=abc")]
 
@@ -58,8 +58,9 @@ import Testing
 
     @Test func everyViolationIsListedWithItsPlace() throws {
         try withDocument(Self.document) { fixture throws in
-            let answer = fixture.answer("POST", "/items/x?mode=medium", headers: [("Content-Type", "application/json"), ("X-Trace", "nope")],
-                                        body: #"{"name": 12, "tags": ["a", "b", "c"]}"#)
+            let answer = fixture.answer(
+                "POST", "/items/x?mode=medium", headers: [("Content-Type", "application/json"), ("X-Trace", "nope")],
+                body: #"{"name": 12, "tags": ["a", "b", "c"]}"#)
             #expect(answer.status == 422)
             #expect(answer.header("Content-Type") == "application/problem+json")
             let errors = try #require(try answer.json()["errors"]).serialized
@@ -78,8 +79,11 @@ import Testing
         try withDocument(Self.document) { fixture throws in
             let missing = fixture.answer("POST", "/items/1?mode=fast", headers: Self.valid)
             #expect(try missing.json()["errors"]?.serialized.contains("body: required, missing") == true)
-            let wrongType = fixture.answer("POST", "/items/1?mode=fast", headers: [("Content-Type", "text/plain"), ("Cookie", "session=a")], body: "hi")
-            #expect(try wrongType.json()["errors"]?.serialized.contains(#"header.Content-Type: expected application/json, found \"text/plain\""#) == true)
+            let wrongType = fixture.answer(
+                "POST", "/items/1?mode=fast", headers: [("Content-Type", "text/plain"), ("Cookie", "session=a")], body: "hi")
+            #expect(
+                try wrongType.json()["errors"]?.serialized.contains(
+                    #"header.Content-Type: expected application/json, found \"text/plain\""#) == true)
             let broken = fixture.answer("POST", "/items/1?mode=fast", headers: Self.valid, body: "{")
             #expect(try broken.json()["errors"]?.serialized.contains("body: invalid JSON") == true)
         }
@@ -89,12 +93,14 @@ import Testing
     @Test func theContentTypeIsComparedWithoutItsParameters() throws {
         try withDocument(Self.document) { fixture throws in
             for sent in ["Application/JSON; charset=utf-8", " application/json ;charset=UTF-8", "application/json\t"] {
-                let answer = fixture.answer("POST", "/items/1?mode=fast", headers: [("Content-Type", sent), ("Cookie", "session=a")], body: #"{"name": 12}"#)
+                let answer = fixture.answer(
+                    "POST", "/items/1?mode=fast", headers: [("Content-Type", sent), ("Cookie", "session=a")], body: #"{"name": 12}"#)
                 #expect(answer.status == 422)
                 // Matched, so the body was checked against the schema.
                 #expect(try answer.json()["errors"] == ["body.name: expected string, found 12"], "\(sent)")
             }
-            let other = fixture.answer("POST", "/items/1?mode=fast", headers: [("Content-Type", "application/jsonx"), ("Cookie", "session=a")], body: "{}")
+            let other = fixture.answer(
+                "POST", "/items/1?mode=fast", headers: [("Content-Type", "application/jsonx"), ("Cookie", "session=a")], body: "{}")
             #expect(try other.json()["errors"]?.serialized.contains("header.Content-Type: expected application/json") == true)
         }
     }
@@ -126,7 +132,9 @@ import Testing
         try withDocument(Self.document, validation: .warn) { fixture throws in
             let answer = fixture.answer("GET", "/secret")
             #expect(answer.status == 200)
-            #expect(answer.source.contains(#"openapi-validate warn: missing credentials: ApiKey header="X-API-Key" or Bearer"#), "\(answer.source)")
+            #expect(
+                answer.source.contains(#"openapi-validate warn: missing credentials: ApiKey header="X-API-Key" or Bearer"#),
+                "\(answer.source)")
         }
         try withDocument(Self.document, validation: .off) { fixture throws in
             let answer = fixture.answer("GET", "/secret")

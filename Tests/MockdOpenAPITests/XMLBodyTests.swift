@@ -6,34 +6,34 @@ import Testing
 /// (its `xml` object: `name`, `attribute`, `wrapped`), `Prefer: dynamic=true` included.
 @Suite struct XMLBodyTests {
     static let document = """
-    openapi: 3.0.3
-    info: {title: t, version: "1"}
-    paths:
-      /written:
-        get:
-          responses:
-            "200": {description: ok, content: {application/xml: {example: "<pet name=\\"Tom\\"/>"}}}
-      /pet:
-        get:
-          responses:
-            "200": {description: ok, content: {application/xml: {schema: {$ref: "#/components/schemas/Pet"}}}}
-      /plain:
-        get:
-          responses:
-            "200": {description: ok, content: {text/xml: {schema: {type: object, properties: {a: {type: integer}}}}}}
-    components:
-      schemas:
-        Pet:
-          type: object
-          required: [id, name, tags]
-          properties:
-            id: {type: integer, xml: {attribute: true}}
-            name: {type: string, example: "Tom & Jerry"}
-            tags:
-              type: array
-              xml: {wrapped: true}
-              items: {type: string, example: cat, xml: {name: tag}}
-    """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /written:
+            get:
+              responses:
+                "200": {description: ok, content: {application/xml: {example: "<pet name=\\"Tom\\"/>"}}}
+          /pet:
+            get:
+              responses:
+                "200": {description: ok, content: {application/xml: {schema: {$ref: "#/components/schemas/Pet"}}}}
+          /plain:
+            get:
+              responses:
+                "200": {description: ok, content: {text/xml: {schema: {type: object, properties: {a: {type: integer}}}}}}
+        components:
+          schemas:
+            Pet:
+              type: object
+              required: [id, name, tags]
+              properties:
+                id: {type: integer, xml: {attribute: true}}
+                name: {type: string, example: "Tom & Jerry"}
+                tags:
+                  type: array
+                  xml: {wrapped: true}
+                  items: {type: string, example: cat, xml: {name: tag}}
+        """
 
     @Test func xmlAsWrittenOrFromTheSchema() throws {
         try withDocument(Self.document) { fixture throws in
@@ -43,11 +43,12 @@ import Testing
 
             let pet = fixture.answer("GET", "/pet")
             #expect(pet.header("Content-Type") == "application/xml")
-            #expect(pet.bodyText == """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <Pet id="0"><name>Tom &amp; Jerry</name><tags><tag>cat</tag></tags></Pet>
+            #expect(
+                pet.bodyText == """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <Pet id="0"><name>Tom &amp; Jerry</name><tags><tag>cat</tag></tags></Pet>
 
-            """)
+                    """)
             let dynamic = fixture.answer("GET", "/pet", headers: [("Prefer", "dynamic=true")])
             #expect(dynamic.bodyText.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Pet id=\""))
             #expect(dynamic.bodyText.contains("<tags>"))

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import MockdCore
 import MockdHTTP
@@ -27,7 +27,8 @@ struct GlobalDelayTests {
             defer { proxy.shutdown() }
             let missHandler = ProxyMissHandler(proxy: proxy, recorder: nil, logger: testLogger)
             let snapshot = try #require(MockDataLoader(root: local.path).load().snapshot)
-            try await withServer(snapshot: snapshot, configure: { $0.globalDelay = delay }, logger: testLogger, missHandler: missHandler) { server in
+            try await withServer(snapshot: snapshot, configure: { $0.globalDelay = delay }, logger: testLogger, missHandler: missHandler) {
+                server in
                 try await body(server.port, server)
             }
         }

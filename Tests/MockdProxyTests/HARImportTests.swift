@@ -15,8 +15,10 @@ struct HARImportTests {
         Array(try Data(contentsOf: fixtures.appendingPathComponent(name + ".har")))
     }
 
-    static func run(_ fixture: String, in space: RecorderTests.Workspace, force: Bool = false, scenario: String? = nil,
-                    dryRun: Bool = false, _ configure: (inout HARImport.Options) -> Void = { _ in }) throws -> HARImport.Report {
+    static func run(
+        _ fixture: String, in space: RecorderTests.Workspace, force: Bool = false, scenario: String? = nil,
+        dryRun: Bool = false, _ configure: (inout HARImport.Options) -> Void = { _ in }
+    ) throws -> HARImport.Report {
         var options = HARImport.Options()
         configure(&options)
         let recorder = Recorder(root: space.root, routesDirectory: space.routes, overwrite: force, scenario: scenario, logger: testLogger)
@@ -31,7 +33,8 @@ struct HARImportTests {
         let report = try Self.run("proxyman", in: space)
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(report.hosts == ["api.example.com"])
-        #expect(space.folder.read("root/mock_api_users_get.json") == #"{"users":[{"id":1,"name":"Ada"},{"id":2,"name":"Grace","score":1.50}]}"#)
+        #expect(
+            space.folder.read("root/mock_api_users_get.json") == #"{"users":[{"id":1,"name":"Ada"},{"id":2,"name":"Grace","score":1.50}]}"#)
         // Without --query one mock answers every page: the last one captured.
         #expect(space.folder.read("root/mock_api_feed_get.json") == #"{"page":2,"items":["c"]}"#)
         let routes = try space.routeTable()
@@ -130,7 +133,8 @@ struct HARImportTests {
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(space.folder.read("root/mock_api_home_get.json") == #"{"home":true}"#)
         #expect(report.skipped.contains { $0.contains("HEAD") }, "\(report.skipped)")
-        let redirect = try #require(try space.routeTable().first { $0["path"] as? String == "/api/old-home" }?["response"] as? [String: Any])
+        let redirect = try #require(
+            try space.routeTable().first { $0["path"] as? String == "/api/old-home" }?["response"] as? [String: Any])
         #expect(redirect["status"] as? Int == 301)
         #expect((redirect["headers"] as? [String: String])?["Location"] == "https://api.example.com/api/home")
     }
@@ -142,7 +146,9 @@ struct HARImportTests {
         let report = try Self.run("broken", in: space)
         #expect(report.errors.count == 3, "\(report.errors)")
         #expect(report.errors.contains("entry 1 (https://api.example.com/api/no-response): no response"), "\(report.errors)")
-        #expect(report.errors.contains("entry 2 (https://api.example.com/api/bad-base64): content.text is not valid base64"), "\(report.errors)")
+        #expect(
+            report.errors.contains("entry 2 (https://api.example.com/api/bad-base64): content.text is not valid base64"), "\(report.errors)"
+        )
         #expect(report.errors.contains("entry 3: request.url is missing"), "\(report.errors)")
         #expect(space.folder.read("root/mock_api_ok_get.json") == #"{"ok":true}"#)
         #expect(space.folder.read("root/mock_api_ok-too_get.json") == #"{"ok":2}"#)

@@ -69,12 +69,19 @@ extension RecorderTests {
     @Test func headersTheAppReadsMakeARoute() throws {
         let space = try Workspace()
         defer { space.folder.remove() }
-        let recorder = Recorder(root: space.root, routesDirectory: space.routes, overwrite: false, keptHeaders: ["Cache-Control"], logger: testLogger)
-        let transfer = [HTTPHeader("Date", "Mon, 01 Jan 2024 00:00:00 GMT"), HTTPHeader("Server", "nginx"), HTTPHeader("Content-Length", "2"),
-                        HTTPHeader("Connection", "keep-alive"), HTTPHeader("Transfer-Encoding", "chunked")]
-        func answer(_ header: HTTPHeader) -> BuiltResponse { Self.json("{}", headers: [HTTPHeader("Content-Type", "application/json"), header] + transfer) }
-        let kept = [HTTPHeader("ETag", "\"v1\""), HTTPHeader("X-Request-Id", "r-1"), HTTPHeader("RateLimit-Remaining", "9"),
-                    HTTPHeader("X-RateLimit-Reset", "60"), HTTPHeader("Cache-Control", "no-store")]
+        let recorder = Recorder(
+            root: space.root, routesDirectory: space.routes, overwrite: false, keptHeaders: ["Cache-Control"], logger: testLogger)
+        let transfer = [
+            HTTPHeader("Date", "Mon, 01 Jan 2024 00:00:00 GMT"), HTTPHeader("Server", "nginx"), HTTPHeader("Content-Length", "2"),
+            HTTPHeader("Connection", "keep-alive"), HTTPHeader("Transfer-Encoding", "chunked"),
+        ]
+        func answer(_ header: HTTPHeader) -> BuiltResponse {
+            Self.json("{}", headers: [HTTPHeader("Content-Type", "application/json"), header] + transfer)
+        }
+        let kept = [
+            HTTPHeader("ETag", "\"v1\""), HTTPHeader("X-Request-Id", "r-1"), HTTPHeader("RateLimit-Remaining", "9"),
+            HTTPHeader("X-RateLimit-Reset", "60"), HTTPHeader("Cache-Control", "no-store"),
+        ]
         for (index, header) in kept.enumerated() {
             #expect(recorder.record(MockRequest(method: "GET", path: "/h\(index)"), answer(header)) == .wroteRoute(index), "\(header.name)")
         }
@@ -84,7 +91,10 @@ extension RecorderTests {
             #expect(headers == ["Content-Type": "application/json", header.name: header.value], "\(header.name)")
         }
         // Without a header the app reads, it stays a plain mock file.
-        #expect(recorder.record(MockRequest(method: "GET", path: "/plain"), Self.json("{}", headers: [HTTPHeader("Content-Type", "application/json")] + transfer))
+        #expect(
+            recorder.record(
+                MockRequest(method: "GET", path: "/plain"),
+                Self.json("{}", headers: [HTTPHeader("Content-Type", "application/json")] + transfer))
                 == .wroteMock(space.root + "/mock_plain_get.json"))
     }
 
@@ -106,7 +116,10 @@ extension RecorderTests {
         let loaded = MockDataLoader(root: space.root, routes: space.routes).load()
         let snapshot = try #require(loaded.snapshot, "\(loaded.diagnostics)")
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
-        guard case .respond(let reply) = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(MockRequest(method: "GET", path: "/logo")) else {
+        guard
+            case .respond(let reply) = Resolver(snapshot: snapshot, state: RuntimeState()).resolve(
+                MockRequest(method: "GET", path: "/logo"))
+        else {
             Issue.record("expected an answer")
             return
         }

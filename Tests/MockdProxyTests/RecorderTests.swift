@@ -36,7 +36,9 @@ struct RecorderTests {
         }
     }
 
-    static func json(_ body: String, status: Int = 200, headers: [HTTPHeader] = [HTTPHeader("Content-Type", "application/json")]) -> BuiltResponse {
+    static func json(_ body: String, status: Int = 200, headers: [HTTPHeader] = [HTTPHeader("Content-Type", "application/json")])
+        -> BuiltResponse
+    {
         BuiltResponse(status: status, headers: headers, body: Array(body.utf8), source: "proxy")
     }
 
@@ -49,9 +51,13 @@ struct RecorderTests {
         let pretty = "{\r\n    \"z\" : 1,\r\n    \"list\" : [ 1.0, \"caf\u{e9}\" ]\r\n}\r\n\r\n"
         let recorder = space.recorder()
 
-        #expect(recorder.record(MockRequest(method: "GET", path: "/api/users/"), Self.json(compact))
+        #expect(
+            recorder.record(MockRequest(method: "GET", path: "/api/users/"), Self.json(compact))
                 == .wroteMock(space.root + "/mock_api_users_get.json"))
-        #expect(recorder.record(MockRequest(method: "GET", path: "/api/pretty"), Self.json(pretty, headers: [HTTPHeader("Content-Type", "application/json; charset=utf-8")]))
+        #expect(
+            recorder.record(
+                MockRequest(method: "GET", path: "/api/pretty"),
+                Self.json(pretty, headers: [HTTPHeader("Content-Type", "application/json; charset=utf-8")]))
                 == .wroteMock(space.root + "/mock_api_pretty_get.json"))
 
         #expect(FileManager.default.contents(atPath: space.root + "/mock_api_users_get.json") == Data(compact.utf8))
@@ -95,7 +101,9 @@ struct RecorderTests {
     /// The path helpers that replaced NSString's, checked against NSString where they must agree.
     @Test func pathTextAgreesWithNSString() {
         // Absolute paths under a folder that does not exist: standardizingPath resolves no links there.
-        let absolute = ["/mockd-none//a/./b", "/mockd-none/a/../b", "/mockd-none/a/", "//mockd-none", "/..", "/", "/./a", "/a/b/c/../../d", "/a/./"]
+        let absolute = [
+            "/mockd-none//a/./b", "/mockd-none/a/../b", "/mockd-none/a/", "//mockd-none", "/..", "/", "/./a", "/a/b/c/../../d", "/a/./",
+        ]
         for path in absolute {
             #expect(PathText.standardized(path) == (path as NSString).standardizingPath, "\(path)")
         }
@@ -113,47 +121,66 @@ struct RecorderTests {
         defer { space.folder.remove() }
         let recorder = space.recorder()
 
-        #expect(recorder.record(MockRequest(method: "GET", path: "/api/missing"),
-                                Self.json(#"{"error":"not found"}"#, status: 404, headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Date", "Mon, 01 Jan 2024 00:00:00 GMT")])) == .wroteRoute(0))
-        #expect(recorder.record(MockRequest(method: "POST", path: "/old"),
-                                BuiltResponse(status: 302, headers: [HTTPHeader("Location", "https://example.com/new")], source: "proxy")) == .wroteRoute(1))
-        #expect(recorder.record(MockRequest(method: "GET", path: "/hello"),
-                                BuiltResponse(status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: Array("hi there".utf8), source: "proxy")) == .wroteRoute(2))
-        #expect(recorder.record(MockRequest(method: "POST", path: "/login"),
-                                Self.json(#"{"ok":true}"#, headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Set-Cookie", "sid=1")])) == .wroteRoute(3))
-        #expect(recorder.record(MockRequest(method: "GET", path: "/users/:id"),
-                                BuiltResponse(status: 500, body: Array("boom".utf8), source: "proxy")) == .wroteRoute(4))
+        #expect(
+            recorder.record(
+                MockRequest(method: "GET", path: "/api/missing"),
+                Self.json(
+                    #"{"error":"not found"}"#, status: 404,
+                    headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Date", "Mon, 01 Jan 2024 00:00:00 GMT")]))
+                == .wroteRoute(0))
+        #expect(
+            recorder.record(
+                MockRequest(method: "POST", path: "/old"),
+                BuiltResponse(status: 302, headers: [HTTPHeader("Location", "https://example.com/new")], source: "proxy")) == .wroteRoute(1)
+        )
+        #expect(
+            recorder.record(
+                MockRequest(method: "GET", path: "/hello"),
+                BuiltResponse(
+                    status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: Array("hi there".utf8), source: "proxy"))
+                == .wroteRoute(2))
+        #expect(
+            recorder.record(
+                MockRequest(method: "POST", path: "/login"),
+                Self.json(#"{"ok":true}"#, headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Set-Cookie", "sid=1")]))
+                == .wroteRoute(3))
+        #expect(
+            recorder.record(
+                MockRequest(method: "GET", path: "/users/:id"),
+                BuiltResponse(status: 500, body: Array("boom".utf8), source: "proxy")) == .wroteRoute(4))
 
         let missingBody = "recorded/" + Recorder.bodyFileName(method: "GET", path: "/api/missing", extension: "json")
         let document = try #require(space.folder.read("routes/recorded.json"))
-        #expect(document.hasPrefix("""
-            {
-              "routes": [
+        #expect(
+            document.hasPrefix(
+                """
                 {
-                  "name": "recorded GET /api/missing",
-                  "method": "GET",
-                  "path": "/api/missing",
-                  "response": {
-                    "status": 404,
-                    "headers": {
-                      "Content-Type": "application/json"
+                  "routes": [
+                    {
+                      "name": "recorded GET /api/missing",
+                      "method": "GET",
+                      "path": "/api/missing",
+                      "response": {
+                        "status": 404,
+                        "headers": {
+                          "Content-Type": "application/json"
+                        },
+                        "file": "\(missingBody)"
+                      }
                     },
-                    "file": "\(missingBody)"
-                  }
-                },
-                {
-                  "name": "recorded POST /old",
-                  "method": "POST",
-                  "path": "/old",
-                  "response": {
-                    "status": 302,
-                    "headers": {
-                      "Location": "https://example.com/new"
-                    }
-                  }
-                },
+                    {
+                      "name": "recorded POST /old",
+                      "method": "POST",
+                      "path": "/old",
+                      "response": {
+                        "status": 302,
+                        "headers": {
+                          "Location": "https://example.com/new"
+                        }
+                      }
+                    },
 
-            """))
+                """))
         let routes = try space.routeTable()
         #expect(routes.count == 5)
         #expect(routes[2]["path"] as? String == "/hello")
@@ -163,7 +190,10 @@ struct RecorderTests {
         let helloFile = try #require(hello["file"] as? String)
         #expect(space.folder.read("root/" + helloFile) == "hi there")
         #expect(space.folder.read("root/" + missingBody) == #"{"error":"not found"}"#)
-        #expect((routes[3]["response"] as? [String: Any])?["headers"] as? [String: String] == ["Content-Type": "application/json", "Set-Cookie": "sid=1"])
+        #expect(
+            (routes[3]["response"] as? [String: Any])?["headers"] as? [String: String] == [
+                "Content-Type": "application/json", "Set-Cookie": "sid=1",
+            ])
         // A path a route would read as a pattern is recorded as an exact regular expression.
         #expect(routes[4]["pathPattern"] as? String == "^/users/:id$")
         #expect(routes[4]["path"] == nil)
@@ -187,20 +217,24 @@ struct RecorderTests {
         try space.folder.write("routes/recorded.json", handWritten)
         let kept = space.recorder()
 
-        #expect(kept.record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
+        #expect(
+            kept.record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
                 == .keptExisting(space.root + "/users/mock_api_users_get.json"))
-        #expect(kept.record(MockRequest(method: "GET", path: "/api/gone"), Self.json("{}", status: 404))
+        #expect(
+            kept.record(MockRequest(method: "GET", path: "/api/gone"), Self.json("{}", status: 404))
                 == .keptExisting(space.routes + "/recorded.json#0"))
         #expect(kept.record(MockRequest(method: "GET", path: "/api/users/"), Self.json("{}", status: 500)) == .duplicate(2))
         // A route for a request that has a mock file would shadow the file: kept too.
-        #expect(space.recorder().record(MockRequest(method: "GET", path: "/api/users"), Self.json("{}", status: 500))
+        #expect(
+            space.recorder().record(MockRequest(method: "GET", path: "/api/users"), Self.json("{}", status: 500))
                 == .keptExisting(space.root + "/users/mock_api_users_get.json"))
         #expect(space.folder.read("root/users/mock_api_users_get.json") == "[\"kept\"]\n")
         #expect(space.folder.read("routes/recorded.json") == handWritten)
         #expect(space.folder.files() == ["root/users/mock_api_users_get.json", "routes/recorded.json"])
 
         let replacing = space.recorder(overwrite: true)
-        #expect(replacing.record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
+        #expect(
+            replacing.record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
                 == .wroteMock(space.root + "/users/mock_api_users_get.json"))
         #expect(space.folder.read("root/users/mock_api_users_get.json") == "[\"new\"]")
         #expect(replacing.record(MockRequest(method: "GET", path: "/api/gone"), Self.json("{}", status: 404)) == .wroteRoute(0))
@@ -213,7 +247,8 @@ struct RecorderTests {
         // Overwriting a route with a 200 JSON answer writes the file and drops the route that would shadow it.
         #expect(replacing.record(MockRequest(method: "GET", path: "/api/gone"), Self.json(#"{"back":1}"#)) == .duplicate(2))
         let fresh = space.recorder(overwrite: true)
-        #expect(fresh.record(MockRequest(method: "GET", path: "/api/gone"), Self.json(#"{"back":1}"#))
+        #expect(
+            fresh.record(MockRequest(method: "GET", path: "/api/gone"), Self.json(#"{"back":1}"#))
                 == .wroteMock(space.root + "/mock_api_gone_get.json"))
         #expect(try space.routeTable().isEmpty)
     }
@@ -229,9 +264,11 @@ struct RecorderTests {
         #expect(symlink(".", space.root + "/cycle/again") == 0)
         #expect(MockDataLoader(root: space.root).load().snapshot?.fileCount == 1)
 
-        #expect(space.recorder().record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
+        #expect(
+            space.recorder().record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
                 == .keptExisting(space.root + "/linked/users/mock_api_users_get.json"))
-        #expect(space.recorder(overwrite: true).record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
+        #expect(
+            space.recorder(overwrite: true).record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
                 == .wroteMock(space.root + "/linked/users/mock_api_users_get.json"))
         #expect(space.folder.read("shared/users/mock_api_users_get.json") == "[\"new\"]")
     }
@@ -247,7 +284,8 @@ struct RecorderTests {
         // route matching that query once a plain mock exists (RecorderTests+Decisions.swift).
         #expect(recorder.record(request, Self.json("{}", status: 404)) == .duplicate(2))
         #expect(recorder.record(request, Self.json("{}", status: 404)) == .duplicate(3))
-        #expect(recorder.record(MockRequest(method: "POST", path: "/api/items"), Self.json(#"{"made":1}"#))
+        #expect(
+            recorder.record(MockRequest(method: "POST", path: "/api/items"), Self.json(#"{"made":1}"#))
                 == .wroteMock(space.root + "/mock_api_items_post.json"))
         #expect(space.folder.read("root/mock_api_items_get.json") == #"{"page":1}"#)
     }
@@ -269,9 +307,11 @@ struct RecorderTests {
         }
         // mockd's own answer to a failed forward is told by the outcome's failure, whatever its
         // label: a 200 with an upstream-looking source is still not recorded.
-        let failed = ProxyOutcome(response: BuiltResponse.json(status: 200, "{}", source: "proxy"), upstreamDuration: .zero,
-                                  failure: ProxyFailure(.unreachable, reason: "refused"))
-        #expect(recorder.record(MockRequest(method: "GET", path: "/x"), failed)
+        let failed = ProxyOutcome(
+            response: BuiltResponse.json(status: 200, "{}", source: "proxy"), upstreamDuration: .zero,
+            failure: ProxyFailure(.unreachable, reason: "refused"))
+        #expect(
+            recorder.record(MockRequest(method: "GET", path: "/x"), failed)
                 == .skipped("not an upstream answer (502 from mockd: upstream unreachable)"))
         #expect(space.folder.files().isEmpty)
         // Skipping does not count: the next real answer is recorded.
@@ -282,11 +322,14 @@ struct RecorderTests {
         let space = try Workspace()
         defer { space.folder.remove() }
         let recorder = space.recorder()
-        let paths = ["/../../etc/passwd", "/..", "/../x/..", "/a/../../../../tmp/evil", "/./.", "/nul\0byte",
-                     "/" + String(repeating: "long/", count: 60), "/back\\slash/..\\..", "/.hidden", "/mock_x_get.json/.."]
+        let paths = [
+            "/../../etc/passwd", "/..", "/../x/..", "/a/../../../../tmp/evil", "/./.", "/nul\0byte",
+            "/" + String(repeating: "long/", count: 60), "/back\\slash/..\\..", "/.hidden", "/mock_x_get.json/..",
+        ]
         for (index, path) in paths.enumerated() {
             let json = recorder.record(MockRequest(method: "GET", path: path), Self.json(#"{"i":\#(index)}"#))
-            let text = recorder.record(MockRequest(method: "PUT", path: path), BuiltResponse(status: 400, body: Array("no".utf8), source: "proxy"))
+            let text = recorder.record(
+                MockRequest(method: "PUT", path: path), BuiltResponse(status: 400, body: Array("no".utf8), source: "proxy"))
             guard case .wroteRoute = text else { Issue.record("PUT \(path): \(text)"); continue }
             switch json {
             case .wroteMock(let file):
@@ -298,7 +341,8 @@ struct RecorderTests {
             }
         }
         for file in space.folder.files() {
-            #expect(file == "routes/recorded.json" || (file.hasPrefix("root/") && !file.dropFirst(5).contains("/"))
+            #expect(
+                file == "routes/recorded.json" || (file.hasPrefix("root/") && !file.dropFirst(5).contains("/"))
                     || (file.hasPrefix("root/recorded/") && !file.dropFirst(14).contains("/")), "stray file \(file)")
         }
         // The long path's name would pass 255 bytes: recorded as a route instead of a mock file.
@@ -331,7 +375,9 @@ struct RecorderTests {
             readerDone.signal()
         }.start()
         for index in 1...100 {
-            let outcome = recorder.record(MockRequest(method: "GET", path: "/item/\(index)"), BuiltResponse(status: 404, body: Array("missing \(index)".utf8), source: "proxy"))
+            let outcome = recorder.record(
+                MockRequest(method: "GET", path: "/item/\(index)"),
+                BuiltResponse(status: 404, body: Array("missing \(index)".utf8), source: "proxy"))
             #expect(outcome == .wroteRoute(index))
         }
         stop.store(true, ordering: .releasing)
@@ -425,10 +471,12 @@ extension RecorderTests {
         let original = try JSONParser.parse(handWritten)
         // The hand-written route, member order and numbers as written (compact forms compared: `==` ignores order).
         #expect(routes.count == 2)
-        #expect(routes[0].serialized == original["routes"].map { value -> String in
-            guard case .array(let list) = value else { return "" }
-            return list[0].serialized
-        })
+        #expect(
+            routes[0].serialized
+                == original["routes"].map { value -> String in
+                    guard case .array(let list) = value else { return "" }
+                    return list[0].serialized
+                })
         #expect(routes[0].serialized.contains(#""b":1e3,"a":[0.10,"#))
     }
 }

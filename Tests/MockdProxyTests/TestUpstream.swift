@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 import Logging
@@ -76,7 +76,9 @@ final class TestUpstream: Sendable {
         Glibc.shutdown(listener, Int32(SHUT_RDWR))
         _ = finished.wait(timeout: .now() + 5)
         close(listener)
-        for descriptor in held.withLock({ held in defer { held = [] }; return held }) { close(descriptor) }
+        for descriptor in held.withLock({ held in
+            defer { held = [] }; return held
+        }) { close(descriptor) }
     }
 
     private func acceptLoop() {

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Logging
 import MockdCore
@@ -11,7 +11,9 @@ import TestSupport
 
 @Suite(.timeLimit(.minutes(1)))
 struct UpstreamProxyTests {
-    func proxy(port: Int, base: String = "", scheme: String = "http", timeout: Duration = eventDeadline, record: Bool = false) throws -> UpstreamProxy {
+    func proxy(port: Int, base: String = "", scheme: String = "http", timeout: Duration = eventDeadline, record: Bool = false) throws
+        -> UpstreamProxy
+    {
         var configuration = try ProxyConfiguration(upstream: "\(scheme)://127.0.0.1:\(port)\(base)")
         configuration.timeout = timeout
         configuration.record = record
@@ -19,7 +21,10 @@ struct UpstreamProxyTests {
     }
 
     @Test func passesMethodPathQueryBodyAndHeadersThrough() async throws {
-        let upstream = try TestUpstream(response: "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nX-Upstream: yes\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{\"id\":\"42\"}")
+        let upstream = try TestUpstream(
+            response:
+                "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nX-Upstream: yes\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{\"id\":\"42\"}"
+        )
         defer { upstream.stop() }
         let proxy = try proxy(port: upstream.port, base: "/base/")
         defer { proxy.shutdown() }
@@ -72,40 +77,44 @@ struct UpstreamProxyTests {
     }
 
     @Test func stripsHopByHopHeadersBothWays() async throws {
-        let upstream = try TestUpstream(response: """
-            HTTP/1.1 200 OK\r
-            Connection: close, X-Hop-Response\r
-            X-Hop-Response: 1\r
-            Keep-Alive: timeout=5\r
-            Proxy-Authenticate: Basic realm="up"\r
-            Upgrade: h2c\r
-            X-End-To-End: kept\r
-            Content-Type: text/plain\r
-            Content-Length: 2\r
-            \r
-            ok
-            """)
+        let upstream = try TestUpstream(
+            response: """
+                HTTP/1.1 200 OK\r
+                Connection: close, X-Hop-Response\r
+                X-Hop-Response: 1\r
+                Keep-Alive: timeout=5\r
+                Proxy-Authenticate: Basic realm="up"\r
+                Upgrade: h2c\r
+                X-End-To-End: kept\r
+                Content-Type: text/plain\r
+                Content-Length: 2\r
+                \r
+                ok
+                """)
         defer { upstream.stop() }
         let proxy = try proxy(port: upstream.port)
         defer { proxy.shutdown() }
-        let request = MockRequest(method: "PUT", path: "/hop", headers: [
-            HTTPHeader("Connection", "keep-alive, X-Hop-Request"),
-            HTTPHeader("X-Hop-Request", "secret"),
-            HTTPHeader("Keep-Alive", "timeout=5"),
-            HTTPHeader("TE", "trailers"),
-            HTTPHeader("Trailer", "X-Checksum"),
-            HTTPHeader("Upgrade", "websocket"),
-            HTTPHeader("Proxy-Authorization", "Basic Zm9vOmJhcg=="),
-            HTTPHeader("Transfer-Encoding", "chunked"),
-            HTTPHeader("X-End-To-End", "kept"),
-        ], body: Array("data".utf8))
+        let request = MockRequest(
+            method: "PUT", path: "/hop",
+            headers: [
+                HTTPHeader("Connection", "keep-alive, X-Hop-Request"),
+                HTTPHeader("X-Hop-Request", "secret"),
+                HTTPHeader("Keep-Alive", "timeout=5"),
+                HTTPHeader("TE", "trailers"),
+                HTTPHeader("Trailer", "X-Checksum"),
+                HTTPHeader("Upgrade", "websocket"),
+                HTTPHeader("Proxy-Authorization", "Basic Zm9vOmJhcg=="),
+                HTTPHeader("Transfer-Encoding", "chunked"),
+                HTTPHeader("X-End-To-End", "kept"),
+            ], body: Array("data".utf8))
 
         let outcome = await proxy.forward(request)
 
         #expect(outcome.response.status == 200)
         #expect(outcome.response.body == Array("ok".utf8))
         let relayed = Set(outcome.response.headers.map { $0.name.lowercased() })
-        #expect(relayed.isDisjoint(with: ["connection", "x-hop-response", "keep-alive", "proxy-authenticate", "upgrade", "content-length"]))
+        #expect(
+            relayed.isDisjoint(with: ["connection", "x-hop-response", "keep-alive", "proxy-authenticate", "upgrade", "content-length"]))
         #expect(outcome.response.headers.first(named: "X-End-To-End") == "kept")
 
         let received = try #require(upstream.received.first)
@@ -117,9 +126,14 @@ struct UpstreamProxyTests {
         #expect(received.body == Array("data".utf8))
     }
 
-    static let gzipped: [UInt8] = [0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xab, 0x56, 0xaa, 0xca, 0x2c, 0x28, 0x48,
-                                   0x4d, 0x51, 0xb2, 0x2a, 0x29, 0x2a, 0x4d, 0xad, 0x05, 0x00, 0x84, 0x28, 0xbc, 0x08, 0x0f, 0x00, 0x00, 0x00]
-    static let gzippedAnswer = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\nConnection: close\r\n\r\n".utf8) + gzipped
+    static let gzipped: [UInt8] = [
+        0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xab, 0x56, 0xaa, 0xca, 0x2c, 0x28, 0x48,
+        0x4d, 0x51, 0xb2, 0x2a, 0x29, 0x2a, 0x4d, 0xad, 0x05, 0x00, 0x84, 0x28, 0xbc, 0x08, 0x0f, 0x00, 0x00, 0x00,
+    ]
+    static let gzippedAnswer =
+        Array(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\nConnection: close\r\n\r\n"
+                .utf8) + gzipped
 
     @Test func relaysAnEncodedBodyAsItCame() async throws {
         let upstream = try TestUpstream(mode: .answer(Self.gzippedAnswer))
@@ -159,19 +173,20 @@ struct UpstreamProxyTests {
     }
 
     @Test func keepsRepeatedHeadersInOrderAndSkipsInformationalAnswers() async throws {
-        let upstream = try TestUpstream(response: """
-            HTTP/1.1 103 Early Hints\r
-            Link: </style.css>; rel=preload\r
-            \r
-            HTTP/1.1 200 OK\r
-            Set-Cookie: a=1; Path=/\r
-            X-Between: 1\r
-            Set-Cookie: b=2; Path=/\r
-            Content-Length: 2\r
-            Connection: close\r
-            \r
-            ok
-            """)
+        let upstream = try TestUpstream(
+            response: """
+                HTTP/1.1 103 Early Hints\r
+                Link: </style.css>; rel=preload\r
+                \r
+                HTTP/1.1 200 OK\r
+                Set-Cookie: a=1; Path=/\r
+                X-Between: 1\r
+                Set-Cookie: b=2; Path=/\r
+                Content-Length: 2\r
+                Connection: close\r
+                \r
+                ok
+                """)
         defer { upstream.stop() }
         let proxy = try proxy(port: upstream.port)
         defer { proxy.shutdown() }
@@ -180,7 +195,10 @@ struct UpstreamProxyTests {
 
         #expect(outcome.response.status == 200)
         #expect(outcome.response.body == Array("ok".utf8))
-        #expect(outcome.response.headers == [HTTPHeader("Set-Cookie", "a=1; Path=/"), HTTPHeader("X-Between", "1"), HTTPHeader("Set-Cookie", "b=2; Path=/")])
+        #expect(
+            outcome.response.headers == [
+                HTTPHeader("Set-Cookie", "a=1; Path=/"), HTTPHeader("X-Between", "1"), HTTPHeader("Set-Cookie", "b=2; Path=/"),
+            ])
     }
 
     @Test func addsNoFieldsOfItsOwnAndSendsLargeBodiesWhole() async throws {
@@ -210,7 +228,10 @@ struct UpstreamProxyTests {
         #expect(!received[2].has("Content-Length"))
     }
     @Test func relaysARedirectWithoutFollowingIt() async throws {
-        let upstream = try TestUpstream(response: "HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nContent-Type: application/json\r\nContent-Length: 14\r\nConnection: close\r\n\r\n{\"moved\":true}")
+        let upstream = try TestUpstream(
+            response:
+                "HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nContent-Type: application/json\r\nContent-Length: 14\r\nConnection: close\r\n\r\n{\"moved\":true}"
+        )
         defer { upstream.stop() }
         let proxy = try proxy(port: upstream.port)
         defer { proxy.shutdown() }
@@ -313,8 +334,10 @@ struct UpstreamProxyTests {
         let proxy = try proxy(port: upstream.port)
         defer { proxy.shutdown() }
 
-        let outcome = await proxy.forward(MockRequest(method: "GET", path: "/search", headers: [HTTPHeader("Content-Type", "application/json")],
-                                                      body: Array("{}".utf8)))
+        let outcome = await proxy.forward(
+            MockRequest(
+                method: "GET", path: "/search", headers: [HTTPHeader("Content-Type", "application/json")],
+                body: Array("{}".utf8)))
         #expect(outcome.response.status == 200)
         #expect(upstream.received.first?.method == "GET")
         #expect(upstream.received.first?.body == Array("{}".utf8))
@@ -371,8 +394,9 @@ struct UpstreamProxyTests {
 
     @Test func withoutLibcurlEveryForwardIs502() async throws {
         let configuration = try ProxyConfiguration(upstream: "http://127.0.0.1:9")
-        let proxy = UpstreamProxy(configuration: configuration, logger: testLogger,
-                                  library: .failure(CurlLoadError(description: "libcurl.so.4: cannot open shared object file")))
+        let proxy = UpstreamProxy(
+            configuration: configuration, logger: testLogger,
+            library: .failure(CurlLoadError(description: "libcurl.so.4: cannot open shared object file")))
         defer { proxy.shutdown() }
 
         let outcome = await proxy.forward(MockRequest(method: "GET", path: "/x"))
@@ -499,7 +523,8 @@ struct ProxyTargetTests {
         let loaded = MockDataLoader(root: data.path).load()
         let snapshot = try #require(loaded.snapshot)
         let proxyConfiguration = try ProxyConfiguration(upstream: "http://127.0.0.1:\(upstream.port)")
-        let missHandler = ProxyMissHandler(proxy: UpstreamProxy(configuration: proxyConfiguration, logger: testLogger), recorder: nil, logger: testLogger)
+        let missHandler = ProxyMissHandler(
+            proxy: UpstreamProxy(configuration: proxyConfiguration, logger: testLogger), recorder: nil, logger: testLogger)
         try await withServer(snapshot: snapshot, logger: testLogger, missHandler: missHandler) { server in
             let url = try #require(URL(string: "http://127.0.0.1:\(server.port)\(target)"))
             let (_, response) = try await URLSession.shared.data(from: url)

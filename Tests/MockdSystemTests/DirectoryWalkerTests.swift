@@ -18,10 +18,11 @@ struct DirectoryWalkerTests {
 
     @Test func visitsEveryEntryBelowTheRootWithItsRelativePathAndKind() throws {
         try withTemporaryFolder(["a.json": "{}", "sub/b.json": "{}", "sub/deeper/c.json": "{}"]) { folder in
-            #expect(visits(folder.path).sorted() == [
-                "a.json (regularFile)", "sub (folder)", "sub/b.json (regularFile)",
-                "sub/deeper (folder)", "sub/deeper/c.json (regularFile)",
-            ])
+            #expect(
+                visits(folder.path).sorted() == [
+                    "a.json (regularFile)", "sub (folder)", "sub/b.json (regularFile)",
+                    "sub/deeper (folder)", "sub/deeper/c.json (regularFile)",
+                ])
             var paths: [String] = []
             DirectoryWalker.walk(folder.path + "/sub") { entry in
                 paths.append(entry.path)
@@ -35,7 +36,8 @@ struct DirectoryWalkerTests {
     @Test func skipsHiddenEntriesUnlessAskedAndNeverDescendsIntoThem() throws {
         try withTemporaryFolder(["a.json": "{}", ".git/objects/x": "o", "sub/.swp": "s"]) { folder in
             #expect(visits(folder.path).sorted() == ["a.json (regularFile)", "sub (folder)"])
-            #expect(visits(folder.path, options: .init(includeHidden: true)).sorted()
+            #expect(
+                visits(folder.path, options: .init(includeHidden: true)).sorted()
                     == [".git (folder)", "a.json (regularFile)", "sub (folder)", "sub/.swp (regularFile)"])
         }
     }
@@ -45,10 +47,11 @@ struct DirectoryWalkerTests {
             #expect(symlink(folder.path + "/shared", folder.path + "/root/linked") == 0)
             #expect(symlink(folder.path + "/root/file.json", folder.path + "/root/alias.json") == 0)
             #expect(symlink(folder.path + "/nowhere", folder.path + "/root/dangling") == 0)
-            #expect(visits(folder.path + "/root").sorted() == [
-                "alias.json (regularFile)", "dangling (other)", "file.json (regularFile)",
-                "linked (folder)", "linked/users (folder)", "linked/users/u.json (regularFile)",
-            ])
+            #expect(
+                visits(folder.path + "/root").sorted() == [
+                    "alias.json (regularFile)", "dangling (other)", "file.json (regularFile)",
+                    "linked (folder)", "linked/users (folder)", "linked/users/u.json (regularFile)",
+                ])
         }
     }
 
@@ -109,7 +112,10 @@ struct DirectoryWalkerTests {
 
     @Test func aMissingRootIsAnEmptyWalk() {
         var count = 0
-        #expect(DirectoryWalker.walk("/mockd-no-such-folder") { _ in count += 1; return .descend })
+        #expect(
+            DirectoryWalker.walk("/mockd-no-such-folder") { _ in
+                count += 1; return .descend
+            })
         #expect(count == 0)
         #expect(!DirectoryWalker.isFolder("/mockd-no-such-folder"))
     }

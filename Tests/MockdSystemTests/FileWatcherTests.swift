@@ -130,14 +130,18 @@ struct FileWatcherTests {
     func aConfigMapStyleSymlinkSwapIsAChange(mode: Mode) async throws {
         // What kubelet lays out: `a.json -> ..data/a.json`, `..data -> ..2026_01`; an update
         // writes a new timestamped folder and renames a new `..data` link over the old one.
-        try await withWatcher(mode, files: [
-            "..2026_01/a.json": #"{"version": 1}"#,
-            "..2026_02/a.json": #"{"version": 2, "more": true}"#,
-        ], setUp: { folder in
-            try FileManager.default.createSymbolicLink(atPath: folder.child("..data"), withDestinationPath: "..2026_01")
-            try FileManager.default.createSymbolicLink(atPath: folder.child("a.json"), withDestinationPath: "..data/a.json")
-            try FileManager.default.createSymbolicLink(atPath: folder.child("..data_tmp"), withDestinationPath: "..2026_02")
-        }) { folder, _, changes in
+        try await withWatcher(
+            mode,
+            files: [
+                "..2026_01/a.json": #"{"version": 1}"#,
+                "..2026_02/a.json": #"{"version": 2, "more": true}"#,
+            ],
+            setUp: { folder in
+                try FileManager.default.createSymbolicLink(atPath: folder.child("..data"), withDestinationPath: "..2026_01")
+                try FileManager.default.createSymbolicLink(atPath: folder.child("a.json"), withDestinationPath: "..data/a.json")
+                try FileManager.default.createSymbolicLink(atPath: folder.child("..data_tmp"), withDestinationPath: "..2026_02")
+            }
+        ) { folder, _, changes in
             try #require(rename(folder.child("..data_tmp"), folder.child("..data")) == 0)
             #expect(await changes.reach(1, within: Self.changeTimeout))
         }
@@ -227,8 +231,10 @@ struct FileWatcherTests {
         defer { folder.remove() }
         try folder.write("a.json", "{}")
         let changes = ChangeCounter()
-        let watcher = FileWatcher(paths: [folder.path], debounce: .seconds(60), maxDelay: .seconds(60), pollInterval: .seconds(60),
-                                  ignore: { _ in false }, forcePolling: mode == .polling) { changes.record() }
+        let watcher = FileWatcher(
+            paths: [folder.path], debounce: .seconds(60), maxDelay: .seconds(60), pollInterval: .seconds(60),
+            ignore: { _ in false }, forcePolling: mode == .polling
+        ) { changes.record() }
         try watcher.start()
         try folder.write("b.json", "{}")
         let took = try await blocking { ContinuousClock().measure { watcher.stop() } }
@@ -273,36 +279,38 @@ struct FileWatcherTests {
     }
 
     #if os(Linux)
-    /// With a missing root (the default routes folder nobody made), the idle watcher looks for it
-    /// every poll interval. That look must not walk the trees that are there: with 10,000 files it
-    /// listed them all twice a second. The walk happens once the root is back.
-    @Test
-    func lookingForAMissingRootDoesNotWalkTheOtherTrees() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try folder.write(["data/a/one.json": "{}", "data/b/two.json": "{}"])
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        try #require(fd >= 0)
-        defer { close(fd) }
-        let walked = Lock(0)
-        let ignore: (String) -> Bool = { _ in walked.withLock { $0 += 1 }; return false }
-        let roots = [folder.child("data"), folder.child("routes")]
+        /// With a missing root (the default routes folder nobody made), the idle watcher looks for it
+        /// every poll interval. That look must not walk the trees that are there: with 10,000 files it
+        /// listed them all twice a second. The walk happens once the root is back.
+        @Test
+        func lookingForAMissingRootDoesNotWalkTheOtherTrees() throws {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            try folder.write(["data/a/one.json": "{}", "data/b/two.json": "{}"])
+            let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            try #require(fd >= 0)
+            defer { close(fd) }
+            let walked = Lock(0)
+            let ignore: (String) -> Bool = { _ in
+                walked.withLock { $0 += 1 }; return false
+            }
+            let roots = [folder.child("data"), folder.child("routes")]
 
-        var table = Inotify.Table()
-        try table.build(fd: fd, roots: roots, ignore: ignore, strict: true, mayBeMissing: [folder.child("routes")])
-        #expect(table.missingRootCount == 1)
-        let walkedAtStart = walked.withLock { $0 }
-        #expect(walkedAtStart == 2)  // data/a and data/b
+            var table = Inotify.Table()
+            try table.build(fd: fd, roots: roots, ignore: ignore, strict: true, mayBeMissing: [folder.child("routes")])
+            #expect(table.missingRootCount == 1)
+            let walkedAtStart = walked.withLock { $0 }
+            #expect(walkedAtStart == 2)  // data/a and data/b
 
-        #expect(!table.missingRootMayBeBack())
-        #expect(walked.withLock { $0 } == walkedAtStart)
+            #expect(!table.missingRootMayBeBack())
+            #expect(walked.withLock { $0 } == walkedAtStart)
 
-        try folder.write("routes/users.json", "[]")
-        #expect(table.missingRootMayBeBack())
-        table.rebuild(fd: fd, roots: roots, ignore: ignore)
-        #expect(table.missingRootCount == 0)
-        #expect(!table.missingRootMayBeBack())
-    }
+            try folder.write("routes/users.json", "[]")
+            #expect(table.missingRootMayBeBack())
+            table.rebuild(fd: fd, roots: roots, ignore: ignore)
+            #expect(table.missingRootCount == 0)
+            #expect(!table.missingRootMayBeBack())
+        }
     #endif
 
     @Test
@@ -313,18 +321,20 @@ struct FileWatcherTests {
         try watcher.start()
         defer { watcher.stop() }
         #if os(Linux)
-        #expect(watcher.mode == "inotify")
-        #expect(watcher.fallbackReason == nil)
+            #expect(watcher.mode == "inotify")
+            #expect(watcher.fallbackReason == nil)
         #else
-        #expect(watcher.mode == "polling")
+            #expect(watcher.mode == "polling")
         #endif
         #expect(FileWatcher(paths: [folder.path], forcePolling: true) {}.mode == "polling")
     }
 
     // MARK: - Helpers
 
-    private func makeWatcher(_ mode: Mode, paths: [String], mayBeMissing: Set<String> = [],
-                             ignore: @escaping @Sendable (String) -> Bool = { _ in false }, changes: ChangeCounter) -> FileWatcher {
+    private func makeWatcher(
+        _ mode: Mode, paths: [String], mayBeMissing: Set<String> = [],
+        ignore: @escaping @Sendable (String) -> Bool = { _ in false }, changes: ChangeCounter
+    ) -> FileWatcher {
         FileWatcher(paths: paths, mayBeMissing: mayBeMissing, ignore: ignore, forcePolling: mode == .polling) { changes.record() }
     }
 
@@ -348,9 +358,9 @@ struct FileWatcherTests {
     }
 
     #if os(Linux)
-    static let nativeMode = "inotify"
+        static let nativeMode = "inotify"
     #else
-    static let nativeMode = "polling"
+        static let nativeMode = "polling"
     #endif
 }
 
@@ -442,7 +452,9 @@ private final class WatcherGate: Sendable {
             if holding { return continuation.resume(returning: true) }
             Task {
                 try? await Task.sleep(for: timeout)
-                let expired = self.state.withLock { state in defer { state.waiter = nil }; return state.waiter }
+                let expired = self.state.withLock { state in
+                    defer { state.waiter = nil }; return state.waiter
+                }
                 expired?.resume(returning: false)
             }
         }

@@ -24,8 +24,9 @@ package func withServer<T>(
     configuration.port = 0
     configuration.threads = 2
     configure(&configuration)
-    let server = HTTPServer(configuration: configuration, snapshot: snapshot, runtime: runtime, logger: logger,
-                            journal: journal, missHandler: missHandler, reloads: reloads, mockWriter: mockWriter)
+    let server = HTTPServer(
+        configuration: configuration, snapshot: snapshot, runtime: runtime, logger: logger,
+        journal: journal, missHandler: missHandler, reloads: reloads, mockWriter: mockWriter)
     attach(server)
     try server.start()
     let result: Result<T, any Error>

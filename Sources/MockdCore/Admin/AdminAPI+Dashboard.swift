@@ -25,27 +25,32 @@ extension AdminAPI {
     func dashboard(_ request: MockRequest) -> BuiltResponse? {
         guard Self.isDashboardAsset(request) else { return nil }
         guard let asset = Self.assets[request.path] else {
-            return BuiltResponse(status: 308, headers: [HTTPHeader("Location", "/__mockd/"), HTTPHeader("Content-Type", ContentType.json)],
-                                 body: Array(#"{"location":"/__mockd/"}"#.utf8) + [UInt8(ascii: "\n")], source: "admin")
+            return BuiltResponse(
+                status: 308, headers: [HTTPHeader("Location", "/__mockd/"), HTTPHeader("Content-Type", ContentType.json)],
+                body: Array(#"{"location":"/__mockd/"}"#.utf8) + [UInt8(ascii: "\n")], source: "admin")
         }
         // no-cache: a new mockd's page is fetched after an upgrade, with nothing to configure.
         // The policy keeps the page to its own origin: it loads nothing from anywhere else.
-        return BuiltResponse(status: 200, headers: [
-            HTTPHeader("Content-Type", asset.contentType), HTTPHeader("Cache-Control", "no-cache"),
-            HTTPHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
-            HTTPHeader("X-Content-Type-Options", "nosniff"),
-        ], body: asset.bytes, source: "admin")
+        return BuiltResponse(
+            status: 200,
+            headers: [
+                HTTPHeader("Content-Type", asset.contentType), HTTPHeader("Cache-Control", "no-cache"),
+                HTTPHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
+                HTTPHeader("X-Content-Type-Options", "nosniff"),
+            ], body: asset.bytes, source: "admin")
     }
 
     /// `GET /__mockd/sources`: everything that can answer, in resolution order, with the known
     /// scenarios and who runs in which.
     func sources(_ context: Context) -> BuiltResponse {
-        json(200, .object([
-            ("sources", .array(SourceCatalog.list(context.snapshot, stubs: context.state.stubs.all()))),
-            ("scenarios", .array(knownScenarios(context).map { .string($0) })),
-            ("scenario", .string(context.state.runtimeScenario())),
-            ("sessions", sessions(context)),
-        ]))
+        json(
+            200,
+            .object([
+                ("sources", .array(SourceCatalog.list(context.snapshot, stubs: context.state.stubs.all()))),
+                ("scenarios", .array(knownScenarios(context).map { .string($0) })),
+                ("scenario", .string(context.state.runtimeScenario())),
+                ("sessions", sessions(context)),
+            ]))
     }
 
     /// `GET /__mockd/source?origin=routes/auth.json%230`: one source's responses in full.

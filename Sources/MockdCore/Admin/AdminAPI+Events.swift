@@ -16,11 +16,12 @@ extension AdminAPI {
         case .failure(let refusal):
             return .answered(AdminAPI().json(400, ["error": .string(refusal.message)]))
         case .success(let query):
-            let work: AdminWork = if let after = query.after, query.wait > 0 {
-                .waitForNews(after: after, state: query.state, wait: .seconds(query.wait))
-            } else {
-                .now
-            }
+            let work: AdminWork =
+                if let after = query.after, query.wait > 0 {
+                    .waitForNews(after: after, state: query.state, wait: .seconds(query.wait))
+                } else {
+                    .now
+                }
             return AdminCall(work: work) { context in AdminAPI().events(query, context) }
         }
     }
@@ -36,13 +37,19 @@ extension AdminAPI {
                 let text = argument.value ?? ""
                 switch argument.name {
                 case "after":
-                    guard let value = UInt64(text) else { return .failure(Refusal("after must be an entry id (a whole number), found \(JSONText.quoted(text))")) }
+                    guard let value = UInt64(text) else {
+                        return .failure(Refusal("after must be an entry id (a whole number), found \(JSONText.quoted(text))"))
+                    }
                     query.after = value
                 case "state":
-                    guard let value = UInt64(text) else { return .failure(Refusal("state must be a whole number, found \(JSONText.quoted(text))")) }
+                    guard let value = UInt64(text) else {
+                        return .failure(Refusal("state must be a whole number, found \(JSONText.quoted(text))"))
+                    }
                     query.state = value
                 case "wait":
-                    guard let value = Int(text), value >= 0 else { return .failure(Refusal("wait must be seconds (a whole number), found \(JSONText.quoted(text))")) }
+                    guard let value = Int(text), value >= 0 else {
+                        return .failure(Refusal("wait must be seconds (a whole number), found \(JSONText.quoted(text))"))
+                    }
                     query.wait = min(value, AdminAPI.maximumEventsWait)
                 default:
                     continue
@@ -67,13 +74,15 @@ extension AdminAPI {
         let after = query.after ?? 0
         let entries = context.journal.entries(after: after, limit: Self.eventsLimit)
         // Compact, not pretty: a machine reads it, up to four times a second per dashboard.
-        return compactJSON(200, .object([
-            ("next", .number(String(entries.last?.id ?? query.after ?? context.journal.lastID))),
-            ("state", .number(String(context.state.changes))),
-            ("requests", .array(entries.map(\.json))),
-            ("scenario", .string(context.state.runtimeScenario())),
-            ("sessions", sessions(context)),
-            ("lastReload", context.lastReload?.json ?? .null),
-        ]))
+        return compactJSON(
+            200,
+            .object([
+                ("next", .number(String(entries.last?.id ?? query.after ?? context.journal.lastID))),
+                ("state", .number(String(context.state.changes))),
+                ("requests", .array(entries.map(\.json))),
+                ("scenario", .string(context.state.runtimeScenario())),
+                ("sessions", sessions(context)),
+                ("lastReload", context.lastReload?.json ?? .null),
+            ]))
     }
 }

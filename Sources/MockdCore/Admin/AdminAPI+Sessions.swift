@@ -64,7 +64,8 @@ extension AdminAPI {
 
     /// What a session port answers on `/__mockd/`: the admin API stays on the main port.
     static func notOnSessionPort(_ request: MockRequest) -> BuiltResponse {
-        AdminAPI().json(404, ["error": .string("no admin API on a session's port: \(request.method) \(request.path) goes to mockd's main port")])
+        AdminAPI().json(
+            404, ["error": .string("no admin API on a session's port: \(request.method) \(request.path) goes to mockd's main port")])
     }
 }
 
@@ -105,9 +106,10 @@ package protocol SessionPorts: AnyObject, Sendable {
 enum SessionID {
     /// Ids go into URLs and headers as they are.
     static func isValid(_ id: String) -> Bool {
-        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-        }
+        (1...64).contains(id.utf8.count)
+            && id.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+            }
     }
 }

@@ -3,7 +3,12 @@
 extension AdminAPI {
     func addStub(_ request: MockRequest, _ context: Context) -> BuiltResponse {
         guard let body = try? JSONParser.parse(request.body) else {
-            return json(400, ["error": #"expected one route as JSON, like {"method": "GET", "path": "/api/users", "response": {"json": []}, "session": "sim-3"}"#])
+            return json(
+                400,
+                [
+                    "error":
+                        #"expected one route as JSON, like {"method": "GET", "path": "/api/users", "response": {"json": []}, "session": "sim-3"}"#
+                ])
         }
         let stubs = context.state.stubs
         switch Stub.decode(body, id: stubs.nextID(), root: context.snapshot.rootDisplayPath) {

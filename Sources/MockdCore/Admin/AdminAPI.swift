@@ -19,9 +19,11 @@ package struct AdminAPI: Sendable {
         /// Opens and closes session ports (`POST /__mockd/sessions`); nil: this server cannot.
         package var sessions: (any SessionPorts)?
 
-        package init(snapshot: Snapshot, state: RuntimeState, journal: RequestJournal, uptimeSeconds: Double,
-                    reloads: (any Reloading)? = nil, writer: (any MockFileWriting)? = nil, writeRefusal: String? = nil,
-                    sessions: (any SessionPorts)? = nil) {
+        package init(
+            snapshot: Snapshot, state: RuntimeState, journal: RequestJournal, uptimeSeconds: Double,
+            reloads: (any Reloading)? = nil, writer: (any MockFileWriting)? = nil, writeRefusal: String? = nil,
+            sessions: (any SessionPorts)? = nil
+        ) {
             self.snapshot = snapshot
             self.state = state
             self.journal = journal
@@ -35,7 +37,8 @@ package struct AdminAPI: Sendable {
         /// Reloads now, or says it cannot.
         func reload(trigger: String) -> ReloadReport {
             reloads?.reload(trigger: trigger)
-                ?? ReloadReport(time: 0, ok: false, files: 0, routes: 0, errors: ["reload is not available"], durationMilliseconds: 0, trigger: trigger)
+                ?? ReloadReport(
+                    time: 0, ok: false, files: 0, routes: 0, errors: ["reload is not available"], durationMilliseconds: 0, trigger: trigger)
         }
 
         var lastReload: ReloadReport? { reloads?.lastReload }
@@ -65,8 +68,10 @@ package struct AdminAPI: Sendable {
         }
 
         /// An endpoint answered at once, or off the server's threads (`work`), from the request and the context.
-        init(_ method: String, _ path: String, listed: Bool = true, work: AdminWork = .now,
-             _ answer: @escaping @Sendable (AdminAPI, MockRequest, Context) -> BuiltResponse) {
+        init(
+            _ method: String, _ path: String, listed: Bool = true, work: AdminWork = .now,
+            _ answer: @escaping @Sendable (AdminAPI, MockRequest, Context) -> BuiltResponse
+        ) {
             self.method = method
             self.path = path
             self.listed = listed
@@ -119,7 +124,8 @@ package struct AdminAPI: Sendable {
         // The second byte first: nearly every path fails there, without a string comparison.
         // A plain byte read where the bytes are contiguous (always, for Swift's own strings),
         // not the UTF-8 view's index walk.
-        let secondIsUnderscore = path.utf8.withContiguousStorageIfAvailable { $0.count >= 8 && $0[1] == UInt8(ascii: "_") }
+        let secondIsUnderscore =
+            path.utf8.withContiguousStorageIfAvailable { $0.count >= 8 && $0[1] == UInt8(ascii: "_") }
             ?? (path.utf8.count >= 8 && path.utf8.dropFirst().first == UInt8(ascii: "_"))
         return secondIsUnderscore && (path.hasPrefix(prefix) || path == "/__mockd")
     }
@@ -142,35 +148,48 @@ package struct AdminAPI: Sendable {
         let allowed = endpoints.filter { $0.listed && $0.serves(path) }.map(\.method)
         let api = AdminAPI()
         if !allowed.isEmpty {
-            var response = api.json(405, ["error": .string("\(request.method) is not allowed on \(path)"),
-                                          "allowed": .array(allowed.map { .string($0) })])
+            var response = api.json(
+                405,
+                [
+                    "error": .string("\(request.method) is not allowed on \(path)"),
+                    "allowed": .array(allowed.map { .string($0) }),
+                ])
             response.headers.append(HTTPHeader("Allow", allowed.joined(separator: ", ")))
             return .answered(response)
         }
-        return .answered(api.json(404, ["error": .string("no admin endpoint \(request.method) \(request.path)"),
-                                        "endpoints": .array(endpoints.filter(\.listed).map { .string("\($0.method) \($0.shownPath)") })]))
+        return .answered(
+            api.json(
+                404,
+                [
+                    "error": .string("no admin endpoint \(request.method) \(request.path)"),
+                    "endpoints": .array(endpoints.filter(\.listed).map { .string("\($0.method) \($0.shownPath)") }),
+                ]))
     }
 
     func health(_ context: Context) -> BuiltResponse {
-        json(200, [
-            "status": "ok",
-            "files": .number(context.snapshot.fileCount),
-            "routes": .number(context.snapshot.routes.count),
-            "root": .string(context.snapshot.rootPath),
-            "routesFolder": context.snapshot.routesPath.map { .string($0) } ?? .null,
-            "scenario": .string(context.state.runtimeScenario()),
-            "uptime": .number((context.uptimeSeconds * 1000).rounded() / 1000),
-            "lastReload": context.lastReload?.json ?? .null,
-        ])
+        json(
+            200,
+            [
+                "status": "ok",
+                "files": .number(context.snapshot.fileCount),
+                "routes": .number(context.snapshot.routes.count),
+                "root": .string(context.snapshot.rootPath),
+                "routesFolder": context.snapshot.routesPath.map { .string($0) } ?? .null,
+                "scenario": .string(context.state.runtimeScenario()),
+                "uptime": .number((context.uptimeSeconds * 1000).rounded() / 1000),
+                "lastReload": context.lastReload?.json ?? .null,
+            ])
     }
 
     func scenario(session: String??, _ context: Context) -> BuiltResponse {
         let session = session.flatMap { $0 }
-        return json(200, [
-            "scenario": .string(context.state.runtimeScenario(session: session)),
-            "session": session.map { .string($0) } ?? .null,
-            "known": .array(knownScenarios(context).map { .string($0) }),
-        ])
+        return json(
+            200,
+            [
+                "scenario": .string(context.state.runtimeScenario(session: session)),
+                "session": session.map { .string($0) } ?? .null,
+                "known": .array(knownScenarios(context).map { .string($0) }),
+            ])
     }
 
     func setScenario(_ request: MockRequest, _ context: Context) -> BuiltResponse {
@@ -205,11 +224,12 @@ package struct AdminAPI: Sendable {
         case .failure(let refusal):
             return .answered(api.json(400, ["error": .string(refusal.message)]))
         case .success(let query):
-            let work: AdminWork = if let count = query.count, query.wait > 0 {
-                .waitForRequests(query.filter, count: count, wait: .seconds(query.wait))
-            } else {
-                .now
-            }
+            let work: AdminWork =
+                if let count = query.count, query.wait > 0 {
+                    .waitForRequests(query.filter, count: count, wait: .seconds(query.wait))
+                } else {
+                    .now
+                }
             return AdminCall(work: work) { context in api.requests(query, context) }
         }
     }
@@ -258,7 +278,8 @@ package struct AdminAPI: Sendable {
         }
         context.state.reset(session: session)
         context.journal.clear(session: session)
-        return json(200, ["reset": true, "session": .string(session), "scenario": .string(context.state.runtimeScenario(session: session))])
+        return json(
+            200, ["reset": true, "session": .string(session), "scenario": .string(context.state.runtimeScenario(session: session))])
     }
 
     /// A 400 naming the keys of `body` that the call does not know, with the ones it does: a
@@ -267,26 +288,37 @@ package struct AdminAPI: Sendable {
         guard case .object(let members) = body else { return nil }
         let unknown = members.map(\.key).filter { !known.contains($0) }
         guard !unknown.isEmpty else { return nil }
-        return json(400, ["error": .string("unknown key\(unknown.count == 1 ? "" : "s") \(unknown.map(JSONText.quoted).joined(separator: ", "))"),
-                          "known": .array(known.map { .string($0) })])
+        return json(
+            400,
+            [
+                "error": .string("unknown key\(unknown.count == 1 ? "" : "s") \(unknown.map(JSONText.quoted).joined(separator: ", "))"),
+                "known": .array(known.map { .string($0) }),
+            ])
     }
 
     /// The same for query arguments (a misspelt filter would otherwise match everything).
     func unknownArguments(_ request: MockRequest, known: [String]) -> BuiltResponse? {
         let unknown = request.query.map(\.name).filter { !known.contains($0) }
         guard !unknown.isEmpty else { return nil }
-        return json(400, ["error": .string("unknown query argument\(unknown.count == 1 ? "" : "s") \(unknown.map(JSONText.quoted).joined(separator: ", "))"),
-                          "known": .array(known.map { .string($0) })])
+        return json(
+            400,
+            [
+                "error": .string(
+                    "unknown query argument\(unknown.count == 1 ? "" : "s") \(unknown.map(JSONText.quoted).joined(separator: ", "))"),
+                "known": .array(known.map { .string($0) }),
+            ])
     }
 
     func compactJSON(_ status: Int, _ value: JSONValue) -> BuiltResponse {
-        BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
-                      body: Array((value.serialized + "\n").utf8), source: "admin")
+        BuiltResponse(
+            status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
+            body: Array((value.serialized + "\n").utf8), source: "admin")
     }
 
     func json(_ status: Int, _ value: JSONValue) -> BuiltResponse {
-        BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
-                      body: Array((value.prettyPrinted + "\n").utf8), source: "admin")  // for people, like the 404 report
+        BuiltResponse(
+            status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
+            body: Array((value.prettyPrinted + "\n").utf8), source: "admin")  // for people, like the 404 report
     }
 }
 

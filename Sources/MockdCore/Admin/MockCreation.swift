@@ -27,12 +27,15 @@ struct MockCreation: Equatable {
             return .failure(.init(400, #"expected a JSON object like {"method": "GET", "path": "/api/feed", "body": "{}"}"#))
         }
         guard case .string(let method)? = value["method"], !method.isEmpty,
-              method.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            method.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+        else {
             return .failure(.init(400, #""method" must be an HTTP method in capitals, like "GET""#))
         }
         guard case .string(let path)? = value["path"] else { return .failure(.init(400, #""path" must be a string like "/api/feed""#)) }
         if let problem = pathProblem(path) { return .failure(.init(400, problem)) }
-        guard case .string(let text)? = value["body"] else { return .failure(.init(400, #""body" must be the file's JSON text, as a string"#)) }
+        guard case .string(let text)? = value["body"] else {
+            return .failure(.init(400, #""body" must be the file's JSON text, as a string"#))
+        }
         do throws(JSONParser.SyntaxError) {
             _ = try JSONParser.parse(text)
         } catch {
@@ -41,7 +44,11 @@ struct MockCreation: Equatable {
         var status = 200
         if let raw = value["status"] {
             guard case .number(let digits) = raw, let number = Int(digits), MockFileName.fileStatuses.contains(number) else {
-                return .failure(.init(400, "\"status\" must be a whole number from \(MockFileName.fileStatuses.lowerBound) to \(MockFileName.fileStatuses.upperBound)"))
+                return .failure(
+                    .init(
+                        400,
+                        "\"status\" must be a whole number from \(MockFileName.fileStatuses.lowerBound) to \(MockFileName.fileStatuses.upperBound)"
+                    ))
             }
             status = number
         }
@@ -60,8 +67,11 @@ struct MockCreation: Equatable {
         // files, one name) or never be seen: say which file answers it now.
         let existing = scenario.map { snapshot.overlays[$0]?[served] } ?? snapshot.files[served]
         if let existing {
-            return .failure(.init(409, "\(snapshot.rootDisplayPath)/\(existing.relativePath) already answers \(method) \(path); mockd never overwrites a file",
-                                  file: existing.relativePath))
+            return .failure(
+                .init(
+                    409,
+                    "\(snapshot.rootDisplayPath)/\(existing.relativePath) already answers \(method) \(path); mockd never overwrites a file",
+                    file: existing.relativePath))
         }
         var bytes = Array(text.utf8)
         if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
@@ -89,7 +99,8 @@ struct MockCreation: Equatable {
                 || byte == UInt8(ascii: ".")
         }
         guard !name.isEmpty, allowed, !name.hasPrefix("."), name.utf8.count <= 100 else {
-            return "\"scenario\" must be a folder name of letters, digits, '-', '_' and '.', not starting with '.'; found \(JSONText.quoted(name))"
+            return
+                "\"scenario\" must be a folder name of letters, digits, '-', '_' and '.', not starting with '.'; found \(JSONText.quoted(name))"
         }
         return nil
     }
@@ -127,7 +138,9 @@ extension AdminAPI {
             let report = context.reload(trigger: "admin")
             return json(201, .object([("file", .string(creation.relativePath)), ("path", .string(shown)), ("reload", report.json)]))
         case .exists:
-            return json(409, .object([("error", .string("\(shown) exists; mockd never overwrites a file")), ("file", .string(creation.relativePath))]))
+            return json(
+                409,
+                .object([("error", .string("\(shown) exists; mockd never overwrites a file")), ("file", .string(creation.relativePath))]))
         case .failed(let reason):
             return json(500, ["error": .string("cannot write \(shown): \(reason)")])
         }

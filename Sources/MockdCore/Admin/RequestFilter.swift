@@ -45,7 +45,8 @@ struct RequestsQuery: Sendable {
         var query = RequestsQuery()
         func number(_ name: String, _ text: String, minimum: Int) -> Result<Int, AdminAPI.Refusal> {
             guard let value = Int(text), value >= minimum else {
-                return .failure(.init("\(name) must be a whole number\(minimum > 0 ? " from \(minimum)" : ""), found \(JSONText.quoted(text))"))
+                return .failure(
+                    .init("\(name) must be a whole number\(minimum > 0 ? " from \(minimum)" : ""), found \(JSONText.quoted(text))"))
             }
             return .success(value)
         }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 import MockdLock
 import Synchronization
@@ -30,8 +30,10 @@ package final class RequestJournal: Sendable {
         /// template), capped like `body`; nil for prepared answers, which the snapshot holds.
         package let response: Response?
 
-        package init(time: Double, method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8], bodyTruncated: Bool,
-                    scenario: String, session: String?, source: String, status: Int, durationMicroseconds: UInt64, response: Response? = nil) {
+        package init(
+            time: Double, method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8], bodyTruncated: Bool,
+            scenario: String, session: String?, source: String, status: Int, durationMicroseconds: UInt64, response: Response? = nil
+        ) {
             self.time = time
             self.method = method
             self.path = path
@@ -179,7 +181,9 @@ extension RequestJournal.Entry {
     var json: JSONValue {
         var headerMembers: [(key: String, value: JSONValue)] = []
         for header in headers {
-            if let index = headerMembers.firstIndex(where: { $0.key == header.name }), case .string(let existing) = headerMembers[index].value {
+            if let index = headerMembers.firstIndex(where: { $0.key == header.name }),
+                case .string(let existing) = headerMembers[index].value
+            {
                 headerMembers[index].value = .string(existing + ", " + header.value)
             } else {
                 headerMembers.append((header.name, .string(header.value)))
@@ -202,10 +206,14 @@ extension RequestJournal.Entry {
             ("durationMs", .number(String(Double(durationMicroseconds) / 1000))),
         ]
         if let response {
-            members.append(("response", .object([
-                ("contentType", response.contentType.map { .string($0) } ?? .null),
-                ("body", .string(String(decoding: response.body, as: UTF8.self))),
-            ])))
+            members.append(
+                (
+                    "response",
+                    .object([
+                        ("contentType", response.contentType.map { .string($0) } ?? .null),
+                        ("body", .string(String(decoding: response.body, as: UTF8.self))),
+                    ])
+                ))
         }
         return .object(members)
     }

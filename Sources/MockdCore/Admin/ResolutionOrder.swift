@@ -34,8 +34,9 @@ package enum ResolutionOrder {
 
     static func routeEntry(_ route: Route) -> Entry {
         let conditions = route.conditions.map(\.description).joined(separator: "; ")
-        return Entry(method: route.methods.description, path: route.path.source,
-                     answeredBy: "route \(route.source)" + (conditions.isEmpty ? "" : " (\(conditions))"))
+        return Entry(
+            method: route.methods.description, path: route.path.source,
+            answeredBy: "route \(route.source)" + (conditions.isEmpty ? "" : " (\(conditions))"))
     }
 
     static func fileEntry(_ file: MockFile, _ snapshot: Snapshot) -> Entry {
@@ -50,8 +51,9 @@ package enum ResolutionOrder {
         for response in operation.responses {
             for example in response.examples where !examples.contains(example.name) { examples.append(example.name) }
         }
-        return Entry(method: operation.method, path: operation.pathTemplate,
-                     answeredBy: operation.source + (examples.isEmpty ? "" : " (examples \(examples.joined(separator: ", ")))"))
+        return Entry(
+            method: operation.method, path: operation.pathTemplate,
+            answeredBy: operation.source + (examples.isEmpty ? "" : " (examples \(examples.joined(separator: ", ")))"))
     }
 
     /// `mock_api_users_get.json` → `/api/users` (each `_` is read as `/`, as most names mean it).
@@ -81,12 +83,21 @@ package enum ResolutionOrder {
 
     /// The listing as JSON: `[{"scenario": "empty", "answers": [{"method", "path", "answeredBy"}]}, …, {"scenario": null, …}]`.
     package static func json(_ snapshot: Snapshot) -> JSONValue {
-        .array(sections(snapshot).map { section in
-            .object([
-                ("scenario", section.scenario.map { .string($0) } ?? .null),
-                ("answers", .array(section.entries.map { .object([("method", .string($0.method)), ("path", .string($0.path)),
-                                                                  ("answeredBy", .string($0.answeredBy))]) })),
-            ])
-        })
+        .array(
+            sections(snapshot).map { section in
+                .object([
+                    ("scenario", section.scenario.map { .string($0) } ?? .null),
+                    (
+                        "answers",
+                        .array(
+                            section.entries.map {
+                                .object([
+                                    ("method", .string($0.method)), ("path", .string($0.path)),
+                                    ("answeredBy", .string($0.answeredBy)),
+                                ])
+                            })
+                    ),
+                ])
+            })
     }
 }

@@ -12,8 +12,10 @@ package enum RouteDescription {
     package static func rows(_ snapshot: Snapshot) -> [Row] {
         var rows: [Row] = []
         for route in snapshot.routes {
-            rows.append(Row(method: route.methods.description, path: route.path.source, scenario: route.scenario ?? "*",
-                            conditions: route.conditions.map(\.description), source: route.source))
+            rows.append(
+                Row(
+                    method: route.methods.description, path: route.path.source, scenario: route.scenario ?? "*",
+                    conditions: route.conditions.map(\.description), source: route.source))
         }
         for scenario in snapshot.overlays.keys.sorted() {
             for file in snapshot.overlays[scenario]!.values.sorted(by: { $0.name < $1.name }) {
@@ -28,7 +30,9 @@ package enum RouteDescription {
     }
 
     static func fileRow(_ file: MockFile, scenario: String, _ snapshot: Snapshot) -> Row {
-        Row(method: file.method, path: file.name, scenario: scenario, conditions: [], source: "\(snapshot.rootDisplayPath)/\(file.relativePath)")
+        Row(
+            method: file.method, path: file.name, scenario: scenario, conditions: [],
+            source: "\(snapshot.rootDisplayPath)/\(file.relativePath)")
     }
 
     static func table(_ snapshot: Snapshot) -> JSONValue {
@@ -46,10 +50,15 @@ package enum RouteDescription {
         }
         var files: [JSONValue] = []
         for row in rows(snapshot).dropFirst(snapshot.routes.count).dropLast(snapshot.operations.operations.count) {
-            files.append(.object([("method", .string(row.method)), ("file", .string(row.path)), ("url", .string(ResolutionOrder.urlPath(row.path))),
-                                  ("scenario", row.scenario == "*" ? .null : .string(row.scenario)), ("source", .string(row.source))]))
+            files.append(
+                .object([
+                    ("method", .string(row.method)), ("file", .string(row.path)), ("url", .string(ResolutionOrder.urlPath(row.path))),
+                    ("scenario", row.scenario == "*" ? .null : .string(row.scenario)), ("source", .string(row.source)),
+                ]))
         }
-        return .object([("routes", .array(routes)), ("files", .array(files)), ("operations", OperationDescription.json(snapshot.operations)),
-                        ("scenarios", .array(snapshot.scenarios.map { .string($0) })), ("resolutionOrder", ResolutionOrder.json(snapshot))])
+        return .object([
+            ("routes", .array(routes)), ("files", .array(files)), ("operations", OperationDescription.json(snapshot.operations)),
+            ("scenarios", .array(snapshot.scenarios.map { .string($0) })), ("resolutionOrder", ResolutionOrder.json(snapshot)),
+        ])
     }
 }

@@ -6,21 +6,26 @@ enum SourceCatalog {
     /// files come first; a session's stubs before everyone's).
     static func list(_ snapshot: Snapshot, stubs: [Stub] = []) -> [JSONValue] {
         var sources: [JSONValue] = stubs.reversed().map { stub in
-            row(kind: "stub", method: stub.route.methods.description, url: stub.route.path.source, scenario: stub.route.scenario,
+            row(
+                kind: "stub", method: stub.route.methods.description, url: stub.route.path.source, scenario: stub.route.scenario,
                 status: stub.route.responses.first { $0.fault == nil }?.status, origin: stub.origin, name: stub.route.name,
                 conditions: stub.route.conditions.map(\.description), session: stub.session)
         }
         sources += snapshot.routes.map { route in
-            row(kind: "route", method: route.methods.description, url: route.path.source, scenario: route.scenario,
+            row(
+                kind: "route", method: route.methods.description, url: route.path.source, scenario: route.scenario,
                 status: route.responses.first { $0.fault == nil }?.status, origin: route.source, name: route.name,
                 conditions: route.conditions.map(\.description))
         }
         for scenario in snapshot.overlays.keys.sorted() {
-            sources += snapshot.overlays[scenario]!.values.sorted { $0.relativePath < $1.relativePath }.map { fileRow($0, scenario: scenario, snapshot) }
+            sources += snapshot.overlays[scenario]!.values.sorted { $0.relativePath < $1.relativePath }.map {
+                fileRow($0, scenario: scenario, snapshot)
+            }
         }
         sources += snapshot.files.values.sorted { $0.relativePath < $1.relativePath }.map { fileRow($0, scenario: nil, snapshot) }
         sources += snapshot.operations.operations.map { operation in
-            row(kind: "operation", method: operation.method, url: operation.pathTemplate, scenario: nil,
+            row(
+                kind: "operation", method: operation.method, url: operation.pathTemplate, scenario: nil,
                 status: operation.responses.first?.prepared.status, origin: operation.source, name: nil, conditions: [])
         }
         return sources
@@ -29,15 +34,18 @@ enum SourceCatalog {
     /// `neverAnswers`: the route that always answers first, for a file that is never served.
     /// `neverAnswers`: the route that always answers first, for a file that is never served.
     static func fileRow(_ file: MockFile, scenario: String?, _ snapshot: Snapshot) -> JSONValue {
-        let plain = row(kind: "file", method: file.method, url: ResolutionOrder.urlPath(file.name), scenario: scenario,
-                        status: file.response.status, origin: file.relativePath, name: nil, conditions: [])
+        let plain = row(
+            kind: "file", method: file.method, url: ResolutionOrder.urlPath(file.name), scenario: scenario,
+            status: file.response.status, origin: file.relativePath, name: nil, conditions: [])
         guard let route = snapshot.shadowed[file.relativePath], case .object(var members) = plain else { return plain }
         members.append(("neverAnswers", .string("\(route) always answers first")))
         return .object(members)
     }
 
-    static func row(kind: String, method: String, url: String, scenario: String?, status: Int?, origin: String,
-                    name: String?, conditions: [String], session: String? = nil) -> JSONValue {
+    static func row(
+        kind: String, method: String, url: String, scenario: String?, status: Int?, origin: String,
+        name: String?, conditions: [String], session: String? = nil
+    ) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("kind", .string(kind)), ("method", .string(method)), ("url", .string(url)),
             ("scenario", scenario.map { .string($0) } ?? .null), ("status", status.map { .number($0) } ?? .null),
@@ -94,14 +102,22 @@ enum SourceCatalog {
                 ("template", true), ("delayMs", .number(delayMs)), ("fault", response.fault.map { .string($0.rawValue) } ?? .null),
             ])
         case .none:
-            return .object([("status", .null), ("headers", .object([])), ("body", .null), ("delayMs", .number(delayMs)),
-                            ("fault", response.fault.map { .string($0.rawValue) } ?? .null)])
+            return .object([
+                ("status", .null), ("headers", .object([])), ("body", .null), ("delayMs", .number(delayMs)),
+                ("fault", response.fault.map { .string($0.rawValue) } ?? .null),
+            ])
         case .stream(let stream, let headers, _):
             // The body as it goes on the wire, all pieces together, with how many and how it ends.
             return .object([
                 ("status", .number(response.status)), ("headers", self.headers(headers)),
                 ("body", .string(String(decoding: stream.pieces.flatMap(\.bytes), as: UTF8.self))),
-                ("stream", .object([("pieces", .number(stream.pieces.count)), ("unit", .string(stream.unit)), ("ending", .string(stream.ending.rawValue))])),
+                (
+                    "stream",
+                    .object([
+                        ("pieces", .number(stream.pieces.count)), ("unit", .string(stream.unit)),
+                        ("ending", .string(stream.ending.rawValue)),
+                    ])
+                ),
                 ("delayMs", .number(delayMs)), ("fault", response.fault.map { .string($0.rawValue) } ?? .null),
             ])
         }

@@ -95,12 +95,17 @@ package struct JSONParser {
                 skipWhitespace()
                 guard peek() == UInt8(ascii: "\"") else {
                     if peek() == UInt8(ascii: "}") { throw failure("a trailing comma before '}' is not allowed in JSON") }
-                    throw failure(offset < bytes.count ? "expected a member name in double quotes, found \(describe(bytes[offset]))" : "the text ends inside an object")
+                    throw failure(
+                        offset < bytes.count
+                            ? "expected a member name in double quotes, found \(describe(bytes[offset]))" : "the text ends inside an object"
+                    )
                 }
                 let key = try string()
                 skipWhitespace()
                 guard peek() == UInt8(ascii: ":") else {
-                    throw failure(offset < bytes.count ? "expected ':' after the member name, found \(describe(bytes[offset]))" : "the text ends inside an object")
+                    throw failure(
+                        offset < bytes.count
+                            ? "expected ':' after the member name, found \(describe(bytes[offset]))" : "the text ends inside an object")
                 }
                 offset += 1
                 skipWhitespace()
@@ -158,7 +163,9 @@ package struct JSONParser {
                     return result
                 }
                 if byte < 0x20 {
-                    throw failure(byte == 0x0A ? "a line break inside a string (write \\n)" : "a control character inside a string (write it escaped)")
+                    throw failure(
+                        byte == 0x0A ? "a line break inside a string (write \\n)" : "a control character inside a string (write it escaped)"
+                    )
                 }
                 if byte == UInt8(ascii: "\\") {
                     if build { decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[plainStart..<offset])) }
@@ -265,7 +272,8 @@ package struct JSONParser {
             // Overlong forms, UTF-16 surrogates and code points past U+10FFFF (RFC 3629 table).
             let second = bytes[offset + 1]
             if (lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F)
-                || (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F) {
+                || (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F)
+            {
                 throw failure("the text is not valid UTF-8")
             }
             offset += length

@@ -63,11 +63,15 @@ package struct MockDataLoader: Sendable {
         let shadowed = ShadowedFiles.find(files: files.base, overlays: files.overlays, routes: routeList, bodyFiles: bodyFiles)
         diagnostics += shadowed.map { ShadowedFiles.diagnostic($0, rootDisplay: Self.displayPath(root)) }
         let errors = diagnostics.contains { $0.severity == .error }
-        let snapshot = errors ? nil : Snapshot(preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
-                                               routes: routeList, resources: ResourceIndex(resources), operations: operations.table, warnings: diagnostics,
-                                               rootDisplayPath: Self.displayPath(root), unserved: files.unserved,
-                                               shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
-                                               rootPath: WorkingDirectory.normalized(root), routesPath: routes.map(WorkingDirectory.normalized))
+        let snapshot =
+            errors
+            ? nil
+            : Snapshot(
+                preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
+                routes: routeList, resources: ResourceIndex(resources), operations: operations.table, warnings: diagnostics,
+                rootDisplayPath: Self.displayPath(root), unserved: files.unserved,
+                shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
+                rootPath: WorkingDirectory.normalized(root), routesPath: routes.map(WorkingDirectory.normalized))
         return Result(snapshot: snapshot, diagnostics: diagnostics)
     }
 
@@ -91,7 +95,8 @@ package struct MockDataLoader: Sendable {
         guard files.isFolder(root) else {
             // An API description may be all there is to serve: then no MockData folder is fine.
             if !operationSources.isEmpty { return loaded }
-            loaded.diagnostics.append(Diagnostic(file: root, WorkingDirectory.whyNotAFolder(root, what: "the mock root", option: "--root", files: files)))
+            loaded.diagnostics.append(
+                Diagnostic(file: root, WorkingDirectory.whyNotAFolder(root, what: "the mock root", option: "--root", files: files)))
             return loaded
         }
         let paths = files.regularFiles(under: root)
@@ -141,7 +146,9 @@ package struct MockDataLoader: Sendable {
             if isEvents {
                 stream = ResponseStream.events(inText: body.bytes, intervalMilliseconds: streamIntervalMilliseconds)
                 if stream == nil {
-                    loaded.diagnostics.append(Diagnostic(file: shown(), "no events: expected events as they go on the wire (data: … lines), separated by blank lines"))
+                    loaded.diagnostics.append(
+                        Diagnostic(
+                            file: shown(), "no events: expected events as they go on the wire (data: … lines), separated by blank lines"))
                     continue
                 }
             } else if let problem = JSONParser.validate(body.bytes) {
@@ -153,17 +160,24 @@ package struct MockDataLoader: Sendable {
             if let existing {
                 let scope = scenario.map { " per scenario (\($0))" } ?? ""
                 if Self.lastComponent(existing.relativePath) != actualName {
-                    loaded.diagnostics.append(Diagnostic(file: shown(),
-                        "answers the same request as \(display)/\(existing.relativePath) (a status in the name changes only the status); one file per request\(scope), remove one"))
+                    loaded.diagnostics.append(
+                        Diagnostic(
+                            file: shown(),
+                            "answers the same request as \(display)/\(existing.relativePath) (a status in the name changes only the status); one file per request\(scope), remove one"
+                        ))
                     continue
                 }
-                loaded.diagnostics.append(Diagnostic(file: shown(),
-                    "the same file name is also at \(display)/\(existing.relativePath); a name may appear once\(scope), rename or remove one"))
+                loaded.diagnostics.append(
+                    Diagnostic(
+                        file: shown(),
+                        "the same file name is also at \(display)/\(existing.relativePath); a name may appear once\(scope), rename or remove one"
+                    ))
                 continue
             }
-            let response = builder.prepare(status: withStatus?.status ?? 200, contentType: isEvents ? "text/event-stream" : ContentType.json,
-                                           headers: isEvents ? [HTTPHeader("Cache-Control", "no-cache")] : [], body: body,
-                                           source: "file \(relativePath)", stream: stream)  // which of several same names answered
+            let response = builder.prepare(
+                status: withStatus?.status ?? 200, contentType: isEvents ? "text/event-stream" : ContentType.json,
+                headers: isEvents ? [HTTPHeader("Cache-Control", "no-cache")] : [], body: body,
+                source: "file \(relativePath)", stream: stream)  // which of several same names answered
             let file = MockFile(name: fileName, relativePath: relativePath, response: response)
             if let scenario {
                 loaded.overlays[scenario, default: [:]].insert(file)
@@ -206,9 +220,10 @@ package struct MockDataLoader: Sendable {
     static func lastComponent(_ path: String) -> String {
         // On the contiguous bytes: the UTF-8 view's generic `lastIndex(of:)` cost ~1,000
         // instructions per file at load.
-        let slash = path.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.lastIndex(of: UInt8(ascii: "/"))
-        } ?? path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.distance(from: path.utf8.startIndex, to: $0) }
+        let slash =
+            path.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.lastIndex(of: UInt8(ascii: "/"))
+            } ?? path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.distance(from: path.utf8.startIndex, to: $0) }
         guard let slash else { return path }
         let utf8 = path.utf8
         return String(path[utf8.index(utf8.startIndex, offsetBy: slash + 1)...])
@@ -228,10 +243,13 @@ package struct ResponseBuilder {
 
     package init() {}
 
-    package mutating func prepare(status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String,
-                                  stream: ResponseStream? = nil) -> PreparedResponse {
-        let response = PreparedResponse(id: responses.count, status: status, contentType: contentType, customHeaders: headers, body: body,
-                                        source: source, stream: stream)
+    package mutating func prepare(
+        status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String,
+        stream: ResponseStream? = nil
+    ) -> PreparedResponse {
+        let response = PreparedResponse(
+            id: responses.count, status: status, contentType: contentType, customHeaders: headers, body: body,
+            source: source, stream: stream)
         responses.append(response)
         return response
     }

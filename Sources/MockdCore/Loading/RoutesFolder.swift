@@ -68,7 +68,8 @@ package struct RoutesFolder: Sendable, Equatable {
         if let given { return "routes from \(given) (--routes)" }
         guard !candidates.isEmpty else { return "no routes (--no-routes)" }
         guard let found = current() else {
-            return "no routes folder: looked for \(candidates.joined(separator: " and ")); create \(candidates[0]) for route tables (a reload picks it up) or give --routes DIR"
+            return
+                "no routes folder: looked for \(candidates.joined(separator: " and ")); create \(candidates[0]) for route tables (a reload picks it up) or give --routes DIR"
         }
         return found == candidates.first
             ? "routes from \(found) (beside the root)"

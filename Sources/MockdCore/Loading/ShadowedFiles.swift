@@ -19,7 +19,9 @@ enum ShadowedFiles {
             for file in table.values.sorted(by: { $0.relativePath < $1.relativePath }) where !bodyFiles.contains(file.relativePath) {
                 let method = file.method
                 let path = ResolutionOrder.urlPath(file.name)
-                if let route = always.first(where: { $0.scenario == scenario && $0.methods.contains(method) && answers($0, method: method, path: path, file: file) }) {
+                if let route = always.first(where: {
+                    $0.scenario == scenario && $0.methods.contains(method) && answers($0, method: method, path: path, file: file)
+                }) {
                     found.append(Found(file: file, scenario: scenario, route: route))
                 }
             }
@@ -36,7 +38,8 @@ enum ShadowedFiles {
 
     static func diagnostic(_ found: Found, rootDisplay: String) -> Diagnostic {
         let scenario = found.scenario.map { ", scenario \($0)" } ?? ""
-        return Diagnostic(.warning, file: rootDisplay + "/" + found.file.relativePath,
+        return Diagnostic(
+            .warning, file: rootDisplay + "/" + found.file.relativePath,
             "never answers: \(found.route.source) (\(found.route.methods.description) \(found.route.path.source)\(scenario)) "
                 + "has no condition and is tried first; remove that route, give it a \"match\", or remove this file")
     }

@@ -109,7 +109,9 @@ package struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
     private func index(of name: String) -> Int? {
         var name = name
         let found = name.withUTF8 { bytes in
-            Self.asciiHash(bytes).flatMap { hash in find(hash: hash) { stored in stored.count == bytes.count && stored.elementsEqual(bytes) } }
+            Self.asciiHash(bytes).flatMap { hash in
+                find(hash: hash) { stored in stored.count == bytes.count && stored.elementsEqual(bytes) }
+            }
         }
         return found ?? other(name)
     }

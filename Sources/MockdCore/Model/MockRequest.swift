@@ -16,8 +16,10 @@ public struct MockRequest: Sendable {
     public var rawPath: String?
     public var body: [UInt8]
 
-    public init(method: String, path: String, query: [(name: String, value: String?)] = [], rawQuery: String = "",
-                headers: [HTTPHeader] = [], body: [UInt8] = [], rawPath: String? = nil) {
+    public init(
+        method: String, path: String, query: [(name: String, value: String?)] = [], rawQuery: String = "",
+        headers: [HTTPHeader] = [], body: [UInt8] = [], rawPath: String? = nil
+    ) {
         self.method = method
         self.path = path
         self.query = query

@@ -13,8 +13,10 @@ package final class PreparedResponse: Sendable {
     /// A `mock_<path>_<method>.sse` file: its events, sent as a stream (`body` holds them all, for listings).
     package let stream: ResponseStream?
 
-    package init(id: Int, status: Int, contentType: String?, customHeaders: [HTTPHeader], body: ResponseBody, source: String,
-                 stream: ResponseStream? = nil) {
+    package init(
+        id: Int, status: Int, contentType: String?, customHeaders: [HTTPHeader], body: ResponseBody, source: String,
+        stream: ResponseStream? = nil
+    ) {
         self.stream = stream
         self.id = id
         self.status = status
@@ -68,7 +70,8 @@ package struct BuiltResponse: Sendable {
     /// or because it is not among the snapshot's prepared responses); the adapter adds
     /// `X-Mockd-Source` from `source`.
     package init(copying prepared: PreparedResponse, status: Int? = nil) {
-        self.init(status: status ?? prepared.status, headers: prepared.headersWithoutSource, body: prepared.body.array, source: prepared.source)
+        self.init(
+            status: status ?? prepared.status, headers: prepared.headersWithoutSource, body: prepared.body.array, source: prepared.source)
     }
 
     package static func json(status: Int, _ body: String, source: String) -> BuiltResponse {

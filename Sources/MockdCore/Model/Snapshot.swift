@@ -34,9 +34,12 @@ package final class Snapshot: Sendable {
     /// when none does, a body only feeds the journal and need not be held whole.
     package let readsRequestBodies: Bool
 
-    package init(preparedResponses: [PreparedResponse], files: MockFileTable, overlays: [String: MockFileTable],
-                routes: [Route] = [], resources: ResourceIndex = ResourceIndex(), operations: OperationTable = OperationTable(), warnings: [Diagnostic], rootDisplayPath: String,
-                unserved: [UnservedFile] = [], shadowed: [String: String] = [:], rootPath: String = "", routesPath: String? = nil) {
+    package init(
+        preparedResponses: [PreparedResponse], files: MockFileTable, overlays: [String: MockFileTable],
+        routes: [Route] = [], resources: ResourceIndex = ResourceIndex(), operations: OperationTable = OperationTable(),
+        warnings: [Diagnostic], rootDisplayPath: String,
+        unserved: [UnservedFile] = [], shadowed: [String: String] = [:], rootPath: String = "", routesPath: String? = nil
+    ) {
         self.rootPath = rootPath
         self.routesPath = routesPath
         self.unserved = unserved

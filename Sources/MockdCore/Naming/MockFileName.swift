@@ -80,13 +80,13 @@ package enum MockFileName {
         let parsed = fileName.utf8.withContiguousStorageIfAvailable { bytes -> Parsed? in
             let count = bytes.count
             guard count > 10, bytes[4] == UInt8(ascii: "_"), bytes[count - 5] == UInt8(ascii: "."), bytes[count - 4] == UInt8(ascii: "j"),
-                  bytes[count - 3] == UInt8(ascii: "s"), bytes[count - 2] == UInt8(ascii: "o"), bytes[count - 1] == UInt8(ascii: "n"),
-                  let underscore = bytes[..<(count - 5)].lastIndex(of: UInt8(ascii: "_")), underscore > 4
+                bytes[count - 3] == UInt8(ascii: "s"), bytes[count - 2] == UInt8(ascii: "o"), bytes[count - 1] == UInt8(ascii: "n"),
+                let underscore = bytes[..<(count - 5)].lastIndex(of: UInt8(ascii: "_")), underscore > 4
             else { return nil }
             let method = bytes[(underscore + 1)..<(count - 5)]
             guard !method.isEmpty, method.count <= 15,
-                  method.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }),
-                  let upper = methodsByLowercaseName[String(decoding: method, as: UTF8.self)]  // a small string: no allocation
+                method.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }),
+                let upper = methodsByLowercaseName[String(decoding: method, as: UTF8.self)]  // a small string: no allocation
             else { return nil }
             return .mock(method: upper, pathStem: String(decoding: bytes[4..<underscore], as: UTF8.self))
         }
@@ -101,7 +101,8 @@ package enum MockFileName {
     /// served; nil for any other name. (`parse` leaves such names alone: they are not mock names.)
     package static func miscasedPrefix(_ fileName: String) -> String? {
         guard !fileName.hasPrefix("mock"), fileName.utf8.count > 5, fileName.prefix(5).lowercased() == "mock_",
-              case .mock = parse("mock" + fileName.dropFirst(4)) else { return nil }
+            case .mock = parse("mock" + fileName.dropFirst(4))
+        else { return nil }
         return "names are case-sensitive: it must start with 'mock_', not '\(fileName.prefix(5))'"
     }
 
@@ -116,7 +117,7 @@ package enum MockFileName {
         let bytes = Array(fileName.utf8.suffix(9))
         // ".NNN.json"
         guard bytes.count == 9, bytes[0] == UInt8(ascii: "."), fileName.hasSuffix(".json"), fileName.hasPrefix("mock"),
-              bytes[1...3].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            bytes[1...3].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return nil }
         let status = Int(bytes[1] - 48) * 100 + Int(bytes[2] - 48) * 10 + Int(bytes[3] - 48)
         guard fileStatuses.contains(status) else { return nil }
@@ -139,7 +140,8 @@ package enum MockFileName {
         let methodPart = String(stem[stem.index(after: underscore)...])
         let pathStem = String(stem[stem.index(stem.startIndex, offsetBy: 4)..<underscore])
         if !knownMethods.contains(methodPart.uppercased()) {
-            return .unreachable("'\(methodPart)' is not an HTTP method; expected mock_<path>_<method>.json with get, post, put, patch, delete…")
+            return .unreachable(
+                "'\(methodPart)' is not an HTTP method; expected mock_<path>_<method>.json with get, post, put, patch, delete…")
         }
         if methodPart != methodPart.lowercased() {
             return .unreachable("the method must be lower case: '\(methodPart.lowercased())', not '\(methodPart)'")

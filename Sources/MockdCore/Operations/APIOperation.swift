@@ -17,8 +17,10 @@ package final class APIOperation: Sendable {
     /// `openapi api.yaml GET /pets`, for X-Mockd-Source, listings and the 404 report.
     package let source: String
 
-    package init(method: String, pathTemplate: String, responses: [OperationResponse], validator: (any RequestValidator)?,
-                security: [[SecurityScheme]], source: String) {
+    package init(
+        method: String, pathTemplate: String, responses: [OperationResponse], validator: (any RequestValidator)?,
+        security: [[SecurityScheme]], source: String
+    ) {
         self.method = method
         self.pathTemplate = pathTemplate
         self.segments = OperationSegment.parse(pathTemplate)
@@ -81,15 +83,17 @@ enum OperationSegment: Sendable, Equatable {
         let before = prefix.utf8.count
         let after = suffix.utf8.count
         guard bytes.count > before + after, bytes.prefix(before).elementsEqual(prefix.utf8),
-              bytes.suffix(after).elementsEqual(suffix.utf8) else { return nil }
+            bytes.suffix(after).elementsEqual(suffix.utf8)
+        else { return nil }
         return Substring(bytes.dropFirst(before).dropLast(after))
     }
 
     static func parse(_ template: String) -> [OperationSegment] {
         PathPattern.split(template).map { part in
             guard let open = part.firstIndex(of: "{"), let close = part[open...].firstIndex(of: "}") else { return .literal(String(part)) }
-            return .parameter(String(part[part.index(after: open)..<close]), prefix: String(part[..<open]),
-                              suffix: String(part[part.index(after: close)...]))
+            return .parameter(
+                String(part[part.index(after: open)..<close]), prefix: String(part[..<open]),
+                suffix: String(part[part.index(after: close)...]))
         }
     }
 }
@@ -114,8 +118,10 @@ package struct OperationResponse: Sendable {
     /// Documented as a class (`5XX`): `status` is its first code, and `Prefer: code` any of the class.
     package var isRange = false
 
-    package init(status: Int?, prepared: PreparedResponse, examples: [(name: String, response: PreparedResponse)] = [],
-                dynamicBody: (@Sendable (UInt64) -> [UInt8])? = nil) {
+    package init(
+        status: Int?, prepared: PreparedResponse, examples: [(name: String, response: PreparedResponse)] = [],
+        dynamicBody: (@Sendable (UInt64) -> [UInt8])? = nil
+    ) {
         self.status = status
         self.prepared = prepared
         self.examples = examples

@@ -41,7 +41,8 @@ enum MediaNegotiation {
                     quality = Double(pair[1].trimmingCharacters(in: " ")).map { min(max($0, 0), 1) } ?? 1
                 }
             }
-            ranges.append(Range(type: parts[0].trimmingCharacters(in: " "), subtype: parts[1].trimmingCharacters(in: " "), quality: quality))
+            ranges.append(
+                Range(type: parts[0].trimmingCharacters(in: " "), subtype: parts[1].trimmingCharacters(in: " "), quality: quality))
         }
         return ranges
     }

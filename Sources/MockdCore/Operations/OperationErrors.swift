@@ -5,9 +5,10 @@ enum OperationErrors {
         var methods = allowed
         if methods.contains("GET"), !methods.contains("HEAD") { methods.append("HEAD") }
         let allow = methods.joined(separator: ", ")
-        var response = problem(status: 405, title: "Method Not Allowed",
-                               detail: "\(request.method) is not documented for \(request.path); allowed: \(allow)", violations: [],
-                               source: "openapi 405")
+        var response = problem(
+            status: 405, title: "Method Not Allowed",
+            detail: "\(request.method) is not documented for \(request.path); allowed: \(allow)", violations: [],
+            source: "openapi 405")
         response.headers.insert(HTTPHeader("Allow", allow), at: 0)
         return response
     }
@@ -22,8 +23,10 @@ enum OperationErrors {
     static func unauthorized(_ operation: APIOperation) -> BuiltResponse {
         let unique = challenges(operation)
         let detail = "\(operation.method) \(operation.pathTemplate) needs credentials: \(unique.joined(separator: " or "))"
-        var response = documented(operation, statuses: [401], fallback: 401) ?? problem(
-            status: 401, title: "Unauthorized", detail: detail, violations: [], source: "")
+        var response =
+            documented(operation, statuses: [401], fallback: 401)
+            ?? problem(
+                status: 401, title: "Unauthorized", detail: detail, violations: [], source: "")
         response.source = "\(operation.source) 401 missing credentials"
         for challenge in unique { response.headers.append(HTTPHeader("WWW-Authenticate", challenge)) }
         return response
@@ -33,33 +36,47 @@ enum OperationErrors {
     /// violation. `Prefer: code` picks another documented status, `example` one of its examples.
     static func invalid(_ operation: APIOperation, violations: [String], preferences: Preferences) -> BuiltResponse {
         var statuses = [422, 400]
-        if let code = preferences.code, operation.responses.contains(where: { $0.status == code && !$0.isRange }) { statuses.insert(code, at: 0) }
-        if let name = preferences.example, let status = statuses.first(where: { status in operation.responses.contains { $0.status == status } }),
-           let example = operation.responses.first(where: { $0.status == status })?.examples.first(where: { $0.name == name }) {
+        if let code = preferences.code, operation.responses.contains(where: { $0.status == code && !$0.isRange }) {
+            statuses.insert(code, at: 0)
+        }
+        if let name = preferences.example,
+            let status = statuses.first(where: { status in operation.responses.contains { $0.status == status } }),
+            let example = operation.responses.first(where: { $0.status == status })?.examples.first(where: { $0.name == name })
+        {
             var response = BuiltResponse(copying: example.response, status: status)
             response.source = "\(operation.source) \(status) invalid request: \(violations.joined(separator: "; "))"
             return response
         }
-        var response = documented(operation, statuses: statuses, fallback: 400) ?? problem(
-            status: 422, title: "Unprocessable Content", detail: "the request does not match \(operation.method) \(operation.pathTemplate)",
-            violations: violations, source: "")
+        var response =
+            documented(operation, statuses: statuses, fallback: 400)
+            ?? problem(
+                status: 422, title: "Unprocessable Content",
+                detail: "the request does not match \(operation.method) \(operation.pathTemplate)",
+                violations: violations, source: "")
         response.source = "\(operation.source) \(response.status) invalid request: \(violations.joined(separator: "; "))"
         return response
     }
 
     private static func documented(_ operation: APIOperation, statuses: [Int], fallback: Int) -> BuiltResponse? {
         for status in statuses {
-            if let response = operation.responses.first(where: { $0.status == status }) { return BuiltResponse(copying: response.prepared, status: status) }
+            if let response = operation.responses.first(where: { $0.status == status }) {
+                return BuiltResponse(copying: response.prepared, status: status)
+            }
         }
-        if let response = operation.responses.first(where: { $0.status == nil }) { return BuiltResponse(copying: response.prepared, status: fallback) }
+        if let response = operation.responses.first(where: { $0.status == nil }) {
+            return BuiltResponse(copying: response.prepared, status: fallback)
+        }
         return nil
     }
 
     static func problem(status: Int, title: String, detail: String, violations: [String], source: String) -> BuiltResponse {
-        var members: [(key: String, value: JSONValue)] = [("type", "about:blank"), ("title", .string(title)), ("status", .number(status)),
-                                                          ("detail", .string(detail))]
+        var members: [(key: String, value: JSONValue)] = [
+            ("type", "about:blank"), ("title", .string(title)), ("status", .number(status)),
+            ("detail", .string(detail)),
+        ]
         if !violations.isEmpty { members.append(("errors", .array(violations.map { .string($0) }))) }
-        return BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", "application/problem+json")],
-                             body: Array((JSONValue.object(members).prettyPrinted + "\n").utf8), source: source)
+        return BuiltResponse(
+            status: status, headers: [HTTPHeader("Content-Type", "application/problem+json")],
+            body: Array((JSONValue.object(members).prettyPrinted + "\n").utf8), source: source)
     }
 }

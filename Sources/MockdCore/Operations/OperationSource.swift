@@ -25,7 +25,9 @@ package enum OperationSources {
     }
 
     /// Every source, in order: an earlier document's operation wins over a later one's.
-    static func load(_ sources: [any OperationSource], into builder: inout ResponseBuilder) -> (table: OperationTable, diagnostics: [Diagnostic]) {
+    static func load(_ sources: [any OperationSource], into builder: inout ResponseBuilder) -> (
+        table: OperationTable, diagnostics: [Diagnostic]
+    ) {
         guard !sources.isEmpty else { return (OperationTable(), []) }
         var operations: [APIOperation] = []
         var diagnostics: [Diagnostic] = []
@@ -42,6 +44,9 @@ package enum OperationSources {
             operations += fresh
             documents.append((loaded.document, fresh.count))
         }
-        return (OperationTable(operations: operations, validation: validation, documents: documents, queryOverrides: queryOverrides), diagnostics)
+        return (
+            OperationTable(operations: operations, validation: validation, documents: documents, queryOverrides: queryOverrides),
+            diagnostics
+        )
     }
 }

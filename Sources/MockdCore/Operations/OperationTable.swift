@@ -19,8 +19,10 @@ package final class OperationTable: Sendable {
     /// `__code`, `__example` and `__dynamic` query parameters act as `Prefer` does (opt-in).
     package let queryOverrides: Bool
 
-    package init(operations: [APIOperation] = [], validation: Validation = .enforce, documents: [(name: String, operations: Int)] = [],
-                queryOverrides: Bool = false) {
+    package init(
+        operations: [APIOperation] = [], validation: Validation = .enforce, documents: [(name: String, operations: Int)] = [],
+        queryOverrides: Bool = false
+    ) {
         self.queryOverrides = queryOverrides
         self.operations = operations
         self.validation = validation
@@ -46,8 +48,9 @@ package final class OperationTable: Sendable {
         let matched = tree.matches(parts)
         guard let first = matched.first else { return nil }
         let method = request.method
-        guard let index = matched.first(where: { operations[$0].method == method })
-            ?? (method == "HEAD" ? matched.first(where: { operations[$0].method == "GET" }) : nil)
+        guard
+            let index = matched.first(where: { operations[$0].method == method })
+                ?? (method == "HEAD" ? matched.first(where: { operations[$0].method == "GET" }) : nil)
         else {
             let template = operations[first].pathTemplate
             let allowed = matched.filter { operations[$0].pathTemplate == template }.map { operations[$0].method }
@@ -67,7 +70,8 @@ package final class OperationTable: Sendable {
             if !violations.isEmpty {
                 if validation == .enforce {
                     let preferences = self.preferences(request)
-                    return Reply(.built(OperationErrors.invalid(operation, violations: violations, preferences: preferences)), scenario: scenario)
+                    return Reply(
+                        .built(OperationErrors.invalid(operation, violations: violations, preferences: preferences)), scenario: scenario)
                 }
                 warning = " (openapi-validate warn: \(violations.joined(separator: "; ")))"
             }
@@ -76,17 +80,22 @@ package final class OperationTable: Sendable {
         guard !operation.responses.isEmpty else { return nil }
         // As Prism does: an override asking for a status the operation does not document is a 404.
         if queryOverrides, let code = preferences.code, request.query.contains(where: { $0.name == "__code" }),
-           !operation.responses.contains(where: { $0.answers(code) || $0.status == nil }) {
-            return Reply(.built(OperationErrors.problem(status: 404, title: "Not Found",
-                                                        detail: "\(operation.method) \(operation.pathTemplate) documents no \(code) answer (__code)",
-                                                        violations: [], source: "\(operation.source) __code=\(code) not documented")), scenario: scenario)
+            !operation.responses.contains(where: { $0.answers(code) || $0.status == nil })
+        {
+            return Reply(
+                .built(
+                    OperationErrors.problem(
+                        status: 404, title: "Not Found",
+                        detail: "\(operation.method) \(operation.pathTemplate) documents no \(code) answer (__code)",
+                        violations: [], source: "\(operation.source) __code=\(code) not documented")), scenario: scenario)
         }
         var response = operation.responses[0]
         var applied: [String] = []
         if let code = preferences.code {
             // The status itself, else its class (`5XX`), else `default`.
             if let documented = operation.responses.first(where: { $0.status == code && !$0.isRange })
-                ?? operation.responses.first(where: { $0.answers(code) }) ?? operation.responses.first(where: { $0.status == nil }) {
+                ?? operation.responses.first(where: { $0.answers(code) }) ?? operation.responses.first(where: { $0.status == nil })
+            {
                 response = documented
                 applied.append("code=\(code)")
             }
@@ -94,8 +103,9 @@ package final class OperationTable: Sendable {
         // A named example of another status (`Prefer: example=notFound`, a 404's) answers with
         // its own status, unless `Prefer: code` chose one.
         if applied.isEmpty, let name = preferences.example ?? (scenario != Scenario.default ? scenario : nil),
-           !response.examples.contains(where: { $0.name == name }),
-           let other = operation.responses.first(where: { $0.examples.contains { $0.name == name } }) {
+            !response.examples.contains(where: { $0.name == name }),
+            let other = operation.responses.first(where: { $0.examples.contains { $0.name == name } })
+        {
             response = other
         }
         if !response.alternatives.isEmpty, let accept = request.headers.first(named: "Accept") {
@@ -188,8 +198,11 @@ package final class OperationTable: Sendable {
         if segments.count > parts.count {
             let prefix = segments.prefix(segments.count - parts.count)
             guard prefix.allSatisfy({ if case .literal = $0 { true } else { false } }),
-                  APIOperation(method: operation.method, pathTemplate: "/" + segments.suffix(parts.count).map(\.text).joined(separator: "/"),
-                               responses: [], validator: nil, security: [], source: "").matches(parts) else { return nil }
+                APIOperation(
+                    method: operation.method, pathTemplate: "/" + segments.suffix(parts.count).map(\.text).joined(separator: "/"),
+                    responses: [], validator: nil, security: [], source: ""
+                ).matches(parts)
+            else { return nil }
             return "/" + prefix.map(\.text).joined(separator: "/")
         }
         guard operation.matches(Array(parts.suffix(segments.count))) else { return nil }
@@ -251,7 +264,8 @@ struct SegmentTree: Sendable {
         if let next = nodes[node].literals[part] { walk(next, tail, &found) }
         for (segment, next) in nodes[node].parameters {
             guard case .parameter(_, let prefix, let suffix) = segment,
-                  OperationSegment.value(in: part, prefix: prefix, suffix: suffix) != nil else { continue }
+                OperationSegment.value(in: part, prefix: prefix, suffix: suffix) != nil
+            else { continue }
             walk(next, tail, &found)
         }
     }

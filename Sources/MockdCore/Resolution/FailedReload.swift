@@ -16,7 +16,8 @@ package struct FailedReload: Sendable {
         self.servingSince = servingSince
         self.errors = errors
         let more = errors.count > 1 ? " (and \(errors.count - 1) more error\(errors.count == 2 ? "" : "s"))" : ""
-        let text = "reload failed since \(RequestJournal.Entry.iso8601(since)): \(errors.first ?? "unknown error")\(more); "
+        let text =
+            "reload failed since \(RequestJournal.Entry.iso8601(since)): \(errors.first ?? "unknown error")\(more); "
             + "serving the last good configuration, loaded \(RequestJournal.Entry.iso8601(servingSince))"
         // A header value is one line of visible characters.
         warning = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? " " : Character($0) })

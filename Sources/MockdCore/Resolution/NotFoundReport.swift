@@ -3,20 +3,27 @@
 package enum NotFoundReport {
     /// At most this many near names are listed.
     static let nearLimit = 5
-    package static func response(for request: MockRequest, scenario: String, in snapshot: Snapshot,
-                                cache: NotFoundCache = NotFoundCache(), failedReload: FailedReload? = nil) -> BuiltResponse {
+    package static func response(
+        for request: MockRequest, scenario: String, in snapshot: Snapshot,
+        cache: NotFoundCache = NotFoundCache(), failedReload: FailedReload? = nil
+    ) -> BuiltResponse {
         // Near routes depend on headers and bodies, so only reports without them are cached.
         let near = nearRoutes(for: request, scenario: scenario, in: snapshot)
         let key = NotFoundCache.Key(method: request.method, path: request.path, scenario: scenario)
         if near.isEmpty, let cached = cache.report(for: key) { return cached }
-        let report = BuiltResponse.json(status: 404, body(for: request, scenario: scenario, in: snapshot, nearRoutes: near, cache: cache,
-                                                                 failedReload: failedReload),
-                                        source: "404")
+        let report = BuiltResponse.json(
+            status: 404,
+            body(
+                for: request, scenario: scenario, in: snapshot, nearRoutes: near, cache: cache,
+                failedReload: failedReload),
+            source: "404")
         return near.isEmpty ? cache.keep(report, for: key) : report
     }
 
-    static func body(for request: MockRequest, scenario: String, in snapshot: Snapshot, nearRoutes: [JSONValue] = [],
-                     cache: NotFoundCache = NotFoundCache(), failedReload: FailedReload? = nil) -> String {
+    static func body(
+        for request: MockRequest, scenario: String, in snapshot: Snapshot, nearRoutes: [JSONValue] = [],
+        cache: NotFoundCache = NotFoundCache(), failedReload: FailedReload? = nil
+    ) -> String {
         let name = MockFileName.forRequest(method: request.method == "HEAD" ? "GET" : request.method, path: request.path)
         var lookedFor: [String] = []
         if snapshot.overlays[scenario] != nil || scenario != Scenario.default {
@@ -26,15 +33,19 @@ package enum NotFoundReport {
         let other = otherMethods(path: request.path, except: request.method, in: snapshot)
         let near = nearNames(to: name, in: snapshot, cache: cache)
         let unserved = nearUnserved(to: name, in: snapshot)
-        var hint = other.isEmpty && near.isEmpty && nearRoutes.isEmpty
+        var hint =
+            other.isEmpty && near.isEmpty && nearRoutes.isEmpty
             ? "create \(snapshot.rootDisplayPath)/\(name) with the JSON to answer"
             : "create \(snapshot.rootDisplayPath)/\(name), or check the method and path against the names listed here"
         if let first = unserved.first {
             hint = "rename \(snapshot.rootDisplayPath)/\(first.relativePath) (\(first.why)), or " + hint
         }
-        if !snapshot.operations.isEmpty, let (operation, base) = snapshot.operations.differingByBasePath(method: request.method, path: request.path) {
+        if !snapshot.operations.isEmpty,
+            let (operation, base) = snapshot.operations.differingByBasePath(method: request.method, path: request.path)
+        {
             let missing = base.hasPrefix("-") ? "has \(base.dropFirst()) too many" : "lacks the base path \(base)"
-            hint = "\(operation.method) \(operation.pathTemplate) (\(operation.source)) answers this path but for the base path: the request \(missing); "
+            hint =
+                "\(operation.method) \(operation.pathTemplate) (\(operation.source)) answers this path but for the base path: the request \(missing); "
                 + "point the app's base URL at the document's servers URL"
         }
         if let failedReload { hint = failedReload.hint(file: "\(snapshot.rootDisplayPath)/\(name)") }
@@ -78,8 +89,11 @@ package enum NotFoundReport {
             } else {
                 continue
             }
-            near.append(.object([("route", .string(route.source)), ("method", .string(route.methods.description)),
-                                 ("path", .string(route.path.source)), ("why", .string(why))]))
+            near.append(
+                .object([
+                    ("route", .string(route.source)), ("method", .string(route.methods.description)),
+                    ("path", .string(route.path.source)), ("why", .string(why)),
+                ]))
             if near.count == 10 { break }
         }
         return near
@@ -112,7 +126,8 @@ package enum NotFoundReport {
                 continue
             }
             guard abs(candidate.utf8.count - target.count) <= bound,
-                  let distance = EditDistance.bounded(target, candidate.utf8, bound: bound) else { continue }
+                let distance = EditDistance.bounded(target, candidate.utf8, bound: bound)
+            else { continue }
             found.append((distance, file))
         }
         found.sort { ($0.distance, $0.file.relativePath) < ($1.distance, $1.file.relativePath) }

@@ -136,8 +136,10 @@ package struct ResolutionPolicy: Sendable {
     /// `--proxy`: a miss goes upstream instead of getting the 404 report.
     package var forwardsMisses: Bool
 
-    package init(globalDelay: Duration = .zero, answersPreflight: Bool = false, adminEnabled: Bool = false, adminAccess: AdminAccess = AdminAccess(),
-                forwardsMisses: Bool = false) {
+    package init(
+        globalDelay: Duration = .zero, answersPreflight: Bool = false, adminEnabled: Bool = false, adminAccess: AdminAccess = AdminAccess(),
+        forwardsMisses: Bool = false
+    ) {
         self.globalDelay = globalDelay
         self.answersPreflight = answersPreflight
         self.adminEnabled = adminEnabled

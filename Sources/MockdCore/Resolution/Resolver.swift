@@ -21,8 +21,10 @@ package final class Resolver: Sendable {
     /// upstream's answer with `--proxy`) included, so that mocked and real endpoints compare.
     package var globalDelay: Duration { policy.globalDelay }
 
-    package init(snapshot: Snapshot, state: RuntimeState, policy: ResolutionPolicy, misses: NotFoundCache = NotFoundCache(),
-                 failedReload: FailedReload? = nil) {
+    package init(
+        snapshot: Snapshot, state: RuntimeState, policy: ResolutionPolicy, misses: NotFoundCache = NotFoundCache(),
+        failedReload: FailedReload? = nil
+    ) {
         self.snapshot = snapshot
         self.state = state
         self.policy = policy
@@ -37,7 +39,9 @@ package final class Resolver: Sendable {
     /// `onSessionPort`: the request came to a session's own port, which serves mocks only.
     package func resolve(_ request: MockRequest, onSessionPort: Bool = false) -> Resolution {
         // No preflight for the admin API: `--cors` must not let a page of another origin read it.
-        if policy.answersPreflight, request.method == "OPTIONS", !AdminAPI.isAdminPath(request.path), let asked = request.headers.first(named: "Access-Control-Request-Method") {
+        if policy.answersPreflight, request.method == "OPTIONS", !AdminAPI.isAdminPath(request.path),
+            let asked = request.headers.first(named: "Access-Control-Request-Method")
+        {
             return .respond(Reply(.built(Self.preflight(request, method: asked)), scenario: ""))
         }
         if policy.adminEnabled && AdminAPI.isAdminPath(request.path) {
@@ -93,13 +97,20 @@ package final class Resolver: Sendable {
         }
         if !MockFileName.knownMethods.contains(request.method) {
             // No file can be named for it, so a 404 asking for one would mislead.
-            let message = "no route answers \(request.method) \(request.path); files only serve \(MockFileName.knownMethods.joined(separator: ", ")), so add a route with \"method\": \"\(request.method)\" or \"*\""
-            return delayed(Reply(.built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
-                                 scenario: scenario), by: globalDelay)
+            let message =
+                "no route answers \(request.method) \(request.path); files only serve \(MockFileName.knownMethods.joined(separator: ", ")), so add a route with \"method\": \"\(request.method)\" or \"*\""
+            return delayed(
+                Reply(
+                    .built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
+                    scenario: scenario), by: globalDelay)
         }
-        return delayed(Reply(.built(NotFoundReport.response(for: request, scenario: scenario, in: snapshot, cache: misses,
-                                                                      failedReload: failedReload)), scenario: scenario),
-                       by: globalDelay)
+        return delayed(
+            Reply(
+                .built(
+                    NotFoundReport.response(
+                        for: request, scenario: scenario, in: snapshot, cache: misses,
+                        failedReload: failedReload)), scenario: scenario),
+            by: globalDelay)
     }
 
     /// The answer of the first stub (a test's route) that matches, built for this request: a
@@ -151,11 +162,13 @@ package final class Resolver: Sendable {
 
     /// A browser's preflight: allow whatever it asks for.
     static func preflight(_ request: MockRequest, method: String) -> BuiltResponse {
-        BuiltResponse(status: 204, headers: [
-            HTTPHeader("Access-Control-Allow-Methods", method),
-            HTTPHeader("Access-Control-Allow-Headers", request.headers.first(named: "Access-Control-Request-Headers") ?? "*"),
-            HTTPHeader("Access-Control-Max-Age", "600"),
-        ], source: "cors preflight")
+        BuiltResponse(
+            status: 204,
+            headers: [
+                HTTPHeader("Access-Control-Allow-Methods", method),
+                HTTPHeader("Access-Control-Allow-Headers", request.headers.first(named: "Access-Control-Request-Headers") ?? "*"),
+                HTTPHeader("Access-Control-Max-Age", "600"),
+            ], source: "cors preflight")
     }
 
     private func delayed(_ reply: Reply, by delay: Duration) -> Resolution {
@@ -179,7 +192,9 @@ package final class Resolver: Sendable {
             reply = Reply(.built(BuiltResponse(status: response.status, source: route.answerSource)), scenario: scenario)
         case .stream(let stream, let headers, let source):
             let head = BuiltResponse(status: response.status, headers: headers, source: source)
-            reply = Reply(.streamed(StreamedResponse(head: head, stream: stream.rendered(request: request, parameters: parameters))), scenario: scenario)
+            reply = Reply(
+                .streamed(StreamedResponse(head: head, stream: stream.rendered(request: request, parameters: parameters))),
+                scenario: scenario)
             // A reset of a stream happens after its events (`cutAfter`), not instead of them.
             return delayed(reply, by: delay)
         }

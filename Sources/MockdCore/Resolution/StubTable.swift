@@ -20,12 +20,16 @@ package struct Stub: Sendable {
     /// problem, each with its place in that JSON (`stub.response.status: expected …`).
     static func decode(_ body: JSONValue, id: Int, root: String) -> Result<Stub, StubErrors> {
         guard case .object(var members) = body else {
-            return .failure(StubErrors(["stub: expected a route object like {\"method\": \"GET\", \"path\": \"/api/users\", \"response\": {\"json\": []}}"]))
+            return .failure(
+                StubErrors([
+                    "stub: expected a route object like {\"method\": \"GET\", \"path\": \"/api/users\", \"response\": {\"json\": []}}"
+                ]))
         }
         var session: String?
         if let index = members.firstIndex(where: { $0.key == "session" }) {
             guard case .string(let text) = members[index].value, !text.isEmpty else {
-                return .failure(StubErrors(["stub.session: expected a session id (a non-empty string), found \(members[index].value.serialized)"]))
+                return .failure(
+                    StubErrors(["stub.session: expected a session id (a non-empty string), found \(members[index].value.serialized)"]))
             }
             session = text
             members.remove(at: index)
@@ -38,9 +42,10 @@ package struct Stub: Sendable {
         let errors = decoder.diagnostics.filter { $0.severity == .error }.map { ($0.location.map { "\($0): " } ?? "stub: ") + $0.message }
         guard let decoded, errors.isEmpty else { return .failure(StubErrors(errors)) }
         // Its own sequence counters: two stubs of the same shape must not share a place.
-        let route = Route(order: 0, name: decoded.name, source: decoded.source, identity: "stub#\(id)", methods: decoded.methods,
-                          path: decoded.path, conditions: decoded.conditions, scenario: decoded.scenario, responses: decoded.responses,
-                          sequence: decoded.sequence)
+        let route = Route(
+            order: 0, name: decoded.name, source: decoded.source, identity: "stub#\(id)", methods: decoded.methods,
+            path: decoded.path, conditions: decoded.conditions, scenario: decoded.scenario, responses: decoded.responses,
+            sequence: decoded.sequence)
         return .success(Stub(id: id, session: session, route: route, definition: definition))
     }
 }

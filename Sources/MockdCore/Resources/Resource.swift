@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // UUID, without ICU (Linux)
+    import FoundationEssentials  // UUID, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A collection an app writes to and reads back (`{"resource": "/api/entries", "seed": …}` in a
@@ -28,8 +28,10 @@ package struct Resource: Sendable {
     /// Survives a reload while the table keeps the path and scenario: state is kept under it.
     package var identity: String { path + "|" + (scenario ?? "") }
 
-    package init(path: String, idField: String, scenario: String?, source: String, seedFile: String?, seeds: [String: ResourceItems],
-                 delay: Delay? = nil) {
+    package init(
+        path: String, idField: String, scenario: String?, source: String, seedFile: String?, seeds: [String: ResourceItems],
+        delay: Delay? = nil
+    ) {
         self.path = path
         self.idField = idField
         self.scenario = scenario
@@ -90,7 +92,9 @@ package struct ResourceItems: Sendable {
                 return .failure(SeedError(location: "[\(index)]", message: "missing \(JSONText.quoted(idField)), the resource's id field"))
             }
             guard let key = Self.key(id) else {
-                return .failure(SeedError(location: "[\(index)].\(idField)", message: "expected a string or an integer id, found \(SeedError.kind(id))"))
+                return .failure(
+                    SeedError(location: "[\(index)].\(idField)", message: "expected a string or an integer id, found \(SeedError.kind(id))")
+                )
             }
             if case .number = id, let integer = Int(key) { maximum = max(maximum, integer) } else { allIntegers = false }
             keys.append(key)
@@ -100,7 +104,9 @@ package struct ResourceItems: Sendable {
         var firstIndex: [String: Int] = [:]
         for (index, element) in elements.enumerated() {
             if let first = firstIndex[keys[index]] {
-                return .failure(SeedError(location: "[\(index)].\(idField)", message: "\(keys[index]) is also the id of [\(first)]; ids must be unique"))
+                return .failure(
+                    SeedError(location: "[\(index)].\(idField)", message: "\(keys[index]) is also the id of [\(first)]; ids must be unique")
+                )
             }
             firstIndex[keys[index]] = index
             items.order.append(keys[index])

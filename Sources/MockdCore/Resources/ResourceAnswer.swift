@@ -3,7 +3,8 @@ extension Resolver {
     /// when no resource does. After routes and files: either can still answer one endpoint.
     func resource(for request: MockRequest, scenario: String) -> Resolution? {
         guard let (resource, id) = snapshot.resources.find(request.path, scenario: scenario) else { return nil }
-        let answer = ResourceAnswer(resource: resource, store: state.resources, seed: resource.seedName(in: scenario), session: request.session)
+        let answer = ResourceAnswer(
+            resource: resource, store: state.resources, seed: resource.seedName(in: scenario), session: request.session)
         let response = id.map { answer.item($0, request) } ?? answer.collection(request)
         let reply = Reply(.built(response), scenario: scenario)
         let delay = globalDelay + (resource.delay?.sample() ?? .zero)
@@ -57,7 +58,12 @@ struct ResourceAnswer {
                 guard let existing = items[id] else { return (missing(id), false) }
                 let idValue = existing.value[resource.idField] ?? .string(id)
                 if let given = body[resource.idField], ResourceItems.key(given) != id {
-                    return (error(400, "the \(JSONText.quoted(resource.idField)) of an item cannot change: the item is \(id), the body says \(given.serialized)"), false)
+                    return (
+                        error(
+                            400,
+                            "the \(JSONText.quoted(resource.idField)) of an item cannot change: the item is \(id), the body says \(given.serialized)"
+                        ), false
+                    )
                 }
                 let updated = patching ? existing.value.merged(with: body) : body
                 let stored = ResourceItem(Self.setting(resource.idField, idValue, in: updated))
@@ -81,13 +87,19 @@ struct ResourceAnswer {
         }
         let given = body[resource.idField]
         if let given, ResourceItems.key(given) == nil {
-            return error(400, "expected \(JSONText.quoted(resource.idField)) to be a string or an integer (or absent, for a new one), found \(given.serialized)")
+            return error(
+                400,
+                "expected \(JSONText.quoted(resource.idField)) to be a string or an integer (or absent, for a new one), found \(given.serialized)"
+            )
         }
         return store.write(resource, seed: seed, session: session) { items in
             let id = given ?? items.newID()
             guard let key = ResourceItems.key(id) else { return (error(400, "unusable id \(id.serialized)"), false) }
             if items[key] != nil {
-                return (error(409, "\(resource.path) already has an item with \(JSONText.quoted(resource.idField)) \(id.serialized)", id: key), false)
+                return (
+                    error(409, "\(resource.path) already has an item with \(JSONText.quoted(resource.idField)) \(id.serialized)", id: key),
+                    false
+                )
             }
             let stored = ResourceItem(given == nil ? Self.setting(resource.idField, id, in: body) : body)
             items.append(stored, key: key)
@@ -143,7 +155,8 @@ struct ResourceAnswer {
     }
 
     private func notAllowed(_ request: MockRequest, _ allowed: [String]) -> BuiltResponse {
-        var response = error(405, "\(request.method) is not allowed on \(request.path); a resource answers \(allowed.joined(separator: ", "))")
+        var response = error(
+            405, "\(request.method) is not allowed on \(request.path); a resource answers \(allowed.joined(separator: ", "))")
         response.headers.append(HTTPHeader("Allow", allowed.joined(separator: ", ")))
         return response
     }

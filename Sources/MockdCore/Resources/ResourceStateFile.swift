@@ -43,7 +43,9 @@ package enum ResourceStateFile {
     private static func slug(_ text: String) -> String {
         var result = ""
         for character in text.unicodeScalars {
-            if character.isASCII, character.properties.isAlphabetic || ("0"..."9").contains(character) || character == "_" || character == "." {
+            if character.isASCII,
+                character.properties.isAlphabetic || ("0"..."9").contains(character) || character == "_" || character == "."
+            {
                 result.unicodeScalars.append(character)
             } else if !result.isEmpty, result.last != "-" {
                 result += "-"
@@ -85,7 +87,10 @@ package enum ResourceStateFile {
     /// warnings name it.
     package static func decode(_ bytes: [UInt8], for resource: Resource, seed: String, file: String) -> Restoring {
         func invalid(_ location: String?, _ message: String) -> Restoring {
-            .invalid(Diagnostic(.warning, file: file, location: location, message + "; the resource starts from its seed (this file is replaced at its next change)"))
+            .invalid(
+                Diagnostic(
+                    .warning, file: file, location: location,
+                    message + "; the resource starts from its seed (this file is replaced at its next change)"))
         }
         let value: JSONValue
         do {
@@ -93,9 +98,15 @@ package enum ResourceStateFile {
         } catch {
             return invalid(error.location, "invalid JSON: \(error.message)")
         }
-        guard case .object = value else { return invalid(nil, "expected a saved resource state (a JSON object), found \(SeedError.kind(value))") }
-        guard value["mockd"] == .string(kind) else { return invalid("mockd", "expected \(JSONText.quoted(kind)), found \(shown(value["mockd"]))") }
-        guard value["version"] == .number(version) else { return invalid("version", "expected \(version), found \(shown(value["version"]))") }
+        guard case .object = value else {
+            return invalid(nil, "expected a saved resource state (a JSON object), found \(SeedError.kind(value))")
+        }
+        guard value["mockd"] == .string(kind) else {
+            return invalid("mockd", "expected \(JSONText.quoted(kind)), found \(shown(value["mockd"]))")
+        }
+        guard value["version"] == .number(version) else {
+            return invalid("version", "expected \(version), found \(shown(value["version"]))")
+        }
         let expected: [(String, JSONValue)] = [
             ("resource", .string(resource.path)), ("scenario", resource.scenario.map { .string($0) } ?? .null),
             ("seededBy", .string(seed.isEmpty ? "seed" : "scenario " + seed)), ("idField", .string(resource.idField)),
@@ -104,7 +115,9 @@ package enum ResourceStateFile {
             return invalid(field, "expected \(wanted.serialized) (the state of \(resource.path)), found \(shown(value[field]))")
         }
         guard let start = resource.seeds[seed] else { return invalid("seededBy", "\(resource.path) has no seed \(JSONText.quoted(seed))") }
-        guard case .string(let savedHash)? = value["seedHash"] else { return invalid("seedHash", "expected the seed's hash, found \(shown(value["seedHash"]))") }
+        guard case .string(let savedHash)? = value["seedHash"] else {
+            return invalid("seedHash", "expected the seed's hash, found \(shown(value["seedHash"]))")
+        }
         if savedHash != hash(start.fingerprint) { return .seedChanged }
         var nextID: Int?
         switch value["nextId"] {

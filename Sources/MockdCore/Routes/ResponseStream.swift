@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // base64 only
+    import FoundationEssentials  // base64 only
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A response sent in pieces over time: server-sent events, or timed chunks of any body. The
@@ -84,7 +84,9 @@ extension ResponseStream {
     /// The events of a `.sse` file (or an OpenAPI `text/event-stream` example), written as they
     /// go on the wire and separated by blank lines, each sent `intervalMilliseconds` after the
     /// one before; nil when there are none.
-    package static func events(inText bytes: UnsafeRawBufferPointer, intervalMilliseconds: Int = defaultIntervalMilliseconds) -> ResponseStream? {
+    package static func events(inText bytes: UnsafeRawBufferPointer, intervalMilliseconds: Int = defaultIntervalMilliseconds)
+        -> ResponseStream?
+    {
         let text = String(decoding: bytes, as: UTF8.self)
         // An event ends at a blank line.
         var events: [String] = []
@@ -127,7 +129,11 @@ extension RouteDecoder {
         var contentType: String?
         let kinds = ["events", "chunks", "bytesPerSecond"].filter { value[$0] != nil }
         if kinds.count != 1 {
-            error(at, kinds.isEmpty ? "expected \"events\", \"chunks\" or \"bytesPerSecond\"" : "has \(kinds.map { "\"\($0)\"" }.joined(separator: " and ")); a stream has one")
+            error(
+                at,
+                kinds.isEmpty
+                    ? "expected \"events\", \"chunks\" or \"bytesPerSecond\""
+                    : "has \(kinds.map { "\"\($0)\"" }.joined(separator: " and ")); a stream has one")
             return nil
         }
         if case .array(let events)? = value["events"] {
@@ -135,14 +141,18 @@ extension RouteDecoder {
             contentType = "text/event-stream"
             if body != nil { error(at, "events are the body: leave out the response's json, text or file") }
             for (index, event) in events.enumerated() {
-                if let piece = decodeEvent(event, at: "\(at).events[\(index)]", first: index == 0, interval: interval) { pieces.append(piece) }
+                if let piece = decodeEvent(event, at: "\(at).events[\(index)]", first: index == 0, interval: interval) {
+                    pieces.append(piece)
+                }
             }
         } else if let raw = value["events"] {
             error(at + ".events", "expected an array of events, found \(found(raw))")
         } else if case .array(let chunks)? = value["chunks"] {
             if body != nil { error(at, "chunks are the body: leave out the response's json, text or file") }
             for (index, chunk) in chunks.enumerated() {
-                if let piece = decodeChunk(chunk, at: "\(at).chunks[\(index)]", first: index == 0, interval: interval) { pieces.append(piece) }
+                if let piece = decodeChunk(chunk, at: "\(at).chunks[\(index)]", first: index == 0, interval: interval) {
+                    pieces.append(piece)
+                }
             }
         } else if let raw = value["chunks"] {
             error(at + ".chunks", "expected an array of chunks (strings, {\"base64\": …} or {\"file\": …}), found \(found(raw))")
@@ -158,7 +168,8 @@ extension RouteDecoder {
             // Ten pieces a second: smooth enough to watch, few enough timers.
             let size = max(1, rate / 10)
             pieces = stride(from: 0, to: max(body.count, 1), by: size).map { start in
-                ResponseStream.Piece(bytes: Array(body[start..<min(start + size, body.count)]), delay: start == 0 ? nil : Delay(milliseconds: 100))
+                ResponseStream.Piece(
+                    bytes: Array(body[start..<min(start + size, body.count)]), delay: start == 0 ? nil : Delay(milliseconds: 100))
             }
         }
         if pieces.isEmpty && diagnostics.count == errorsBefore { error(at, "the stream has nothing to send") }
@@ -184,7 +195,8 @@ extension RouteDecoder {
             do {
                 templates = try pieces.map { piece in
                     let text = String(decoding: piece.bytes, as: UTF8.self)
-                    return try ResponseTemplate(text: text, json: unit == "events" && text.contains("{"), status: 200, headers: [], source: "")
+                    return try ResponseTemplate(
+                        text: text, json: unit == "events" && text.contains("{"), status: 200, headers: [], source: "")
                 }
             } catch {
                 self.error(at, "a piece does not parse as a template: \(error)")
@@ -201,8 +213,11 @@ extension RouteDecoder {
         let id = value["id"].flatMap { string($0, at: at + ".id") }
         var retry: Int?
         if let raw = value["retry"] {
-            if case .number(let text) = raw, let milliseconds = Int(text), milliseconds >= 0 { retry = milliseconds }
-            else { error(at + ".retry", "expected milliseconds as a whole number, found \(found(raw))") }
+            if case .number(let text) = raw, let milliseconds = Int(text), milliseconds >= 0 {
+                retry = milliseconds
+            } else {
+                error(at + ".retry", "expected milliseconds as a whole number, found \(found(raw))")
+            }
         }
         let data: String
         switch value["data"] {
@@ -238,7 +253,9 @@ extension RouteDecoder {
                 }
                 return ResponseStream.Piece(bytes: Array(bytes), delay: delay)
             }
-            guard case .string(let path)? = value["file"] else { error(at + ".file", "expected a path relative to the mock root"); return nil }
+            guard case .string(let path)? = value["file"] else {
+                error(at + ".file", "expected a path relative to the mock root"); return nil
+            }
             guard let bytes = readBodyFile(path, at: at + ".file") else { return nil }
             return ResponseStream.Piece(bytes: bytes, delay: delay)
         default:

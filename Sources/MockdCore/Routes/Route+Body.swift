@@ -7,8 +7,9 @@ extension Route {
             case .json, .text: true
             case .header, .query: false
             }
-        } || responses.contains { response in
-            if case .template = response.body { true } else { false }
         }
+            || responses.contains { response in
+                if case .template = response.body { true } else { false }
+            }
     }
 }

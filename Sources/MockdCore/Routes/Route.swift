@@ -135,7 +135,8 @@ package struct Delay: Sendable, Equatable {
     }
 
     package func sample() -> Duration {
-        .milliseconds(minimumMilliseconds == maximumMilliseconds ? minimumMilliseconds : Int.random(in: minimumMilliseconds...maximumMilliseconds))
+        .milliseconds(
+            minimumMilliseconds == maximumMilliseconds ? minimumMilliseconds : Int.random(in: minimumMilliseconds...maximumMilliseconds))
     }
 }
 

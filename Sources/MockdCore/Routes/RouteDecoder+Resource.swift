@@ -13,17 +13,22 @@ extension RouteDecoder {
         checkKeys(value, allowed: Self.resourceKeys, at: at)
         var path: String?
         switch value["resource"] {
-        case .string(let text)? where text.hasPrefix("/") && text.count > 1 && !text.hasSuffix("/")
+        case .string(let text)?
+        where text.hasPrefix("/") && text.count > 1 && !text.hasSuffix("/")
             && !text.contains(where: { "*:?#".contains($0) }) && !AdminAPI.isAdminPath(text):
             path = text
         case let raw?:
-            error(at + ".resource", "expected the collection's path, such as \"/api/v1/sleep/entries\" (no parameters, no trailing /), found \(found(raw))")
+            error(
+                at + ".resource",
+                "expected the collection's path, such as \"/api/v1/sleep/entries\" (no parameters, no trailing /), found \(found(raw))")
         case nil:
             break
         }
         var idField = "id"
         if let raw = value["id"] {
-            if case .string(let text) = raw, !text.isEmpty { idField = text } else {
+            if case .string(let text) = raw, !text.isEmpty {
+                idField = text
+            } else {
                 error(at + ".id", "expected the name of the identifying field, such as \"id\", found \(found(raw))")
             }
         }
@@ -35,7 +40,9 @@ extension RouteDecoder {
         let delay = value["delayMs"].flatMap { decodeDelay($0, at: at + ".delayMs") }
         var seedFile: String?
         if let raw = value["seed"] {
-            if case .string(let text) = raw, !text.isEmpty { seedFile = text } else {
+            if case .string(let text) = raw, !text.isEmpty {
+                seedFile = text
+            } else {
                 error(at + ".seed", "expected a JSON file relative to the mock root, holding an array of objects, found \(found(raw))")
             }
         }
@@ -52,8 +59,10 @@ extension RouteDecoder {
         } else {
             seeds[""] = ResourceItems(integerIDs: true, nextInteger: 1, fingerprint: 0)
         }
-        resources.append(Resource(path: path, idField: idField, scenario: scenario, source: "\(file)#\(index)", seedFile: seedFile,
-                                  seeds: seeds, delay: delay))
+        resources.append(
+            Resource(
+                path: path, idField: idField, scenario: scenario, source: "\(file)#\(index)", seedFile: seedFile,
+                seeds: seeds, delay: delay))
     }
 
     /// Scenario → the overlay of `seedFile` under `scenarios/<name>/`: the mock file of the same

@@ -100,9 +100,11 @@ struct RouteDecoder {
             }
         }
         guard diagnostics[errorsBefore...].allSatisfy({ $0.severity == .warning }), let methods, let path else { return nil }
-        let identity = ([file, name ?? "", methods.description, path.source, scenario ?? ""] + conditions.map(\.description)).joined(separator: "|")
-        return Route(order: firstOrder + routes.count, name: name, source: source, identity: identity, methods: methods, path: path,
-                     conditions: conditions, scenario: scenario, responses: responses, sequence: sequence)
+        let identity = ([file, name ?? "", methods.description, path.source, scenario ?? ""] + conditions.map(\.description)).joined(
+            separator: "|")
+        return Route(
+            order: firstOrder + routes.count, name: name, source: source, identity: identity, methods: methods, path: path,
+            conditions: conditions, scenario: scenario, responses: responses, sequence: sequence)
     }
 
     mutating func decodeMethods(_ value: JSONValue?, at: String) -> MethodSet? {
@@ -140,7 +142,8 @@ struct RouteDecoder {
             let near = Self.registeredMethods.compactMap { known in
                 EditDistance.bounded(Array(upper.utf8), known.utf8, bound: 2).map { (distance: $0, method: known) }
             }.min { $0.distance < $1.distance }
-            let hint = near.map { "; did you mean \(JSONText.quoted($0.method))?" }
+            let hint =
+                near.map { "; did you mean \(JSONText.quoted($0.method))?" }
                 ?? "; known: \(MockFileName.knownMethods.joined(separator: ", ")) and the other methods registered with IANA (PROPFIND, QUERY, …)"
             error(at, "unknown HTTP method \(JSONText.quoted(method))" + hint)
             return nil
@@ -198,15 +201,20 @@ struct RouteDecoder {
             }
             for member in members {
                 guard case .string(let pattern) = member.value else {
-                    error("\(at).\(key).\(member.key)", "expected a string (\"*\" = present, * matches any text), found \(found(member.value))")
+                    error(
+                        "\(at).\(key).\(member.key)",
+                        "expected a string (\"*\" = present, * matches any text), found \(found(member.value))")
                     continue
                 }
-                conditions.append(kind ? .header(name: member.key, pattern: Glob(pattern)) : .query(name: member.key, pattern: Glob(pattern)))
+                conditions.append(
+                    kind ? .header(name: member.key, pattern: Glob(pattern)) : .query(name: member.key, pattern: Glob(pattern)))
             }
         }
         if let json = value["json"] { conditions.append(.json(json)) }
         if let text = value["text"] {
-            if case .string(let string) = text { conditions.append(.text(string)) } else {
+            if case .string(let string) = text {
+                conditions.append(.text(string))
+            } else {
                 error(at + ".text", "expected a string the body must contain, found \(found(text))")
             }
         }
@@ -246,12 +254,18 @@ struct RouteDecoder {
             if case .string(let text) = raw, let parsed = Fault(rawValue: text) {
                 fault = parsed
             } else {
-                error(at + ".fault", "expected one of \(Fault.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \(found(raw))")
+                error(
+                    at + ".fault",
+                    "expected one of \(Fault.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \(found(raw))")
             }
         }
         var template = false
         if let raw = value["template"] {
-            if case .bool(let flag) = raw { template = flag } else { error(at + ".template", "expected true or false, found \(found(raw))") }
+            if case .bool(let flag) = raw {
+                template = flag
+            } else {
+                error(at + ".template", "expected true or false, found \(found(raw))")
+            }
         }
 
         let bodies = ["json", "text", "file"].filter { value[$0] != nil }
@@ -291,7 +305,9 @@ struct RouteDecoder {
         let body: RouteResponse.Body
         if let raw = value["stream"] {
             if fault == .timeout || fault == .truncated {
-                error(at + ".fault", "a stream ends by \"cutAfter\" (with \"fault\": \"reset\" for a reset); \"\(fault!.rawValue)\" does not apply")
+                error(
+                    at + ".fault",
+                    "a stream ends by \"cutAfter\" (with \"fault\": \"reset\" for a reset); \"\(fault!.rawValue)\" does not apply")
             }
             guard let stream = decodeStream(raw, at: at + ".stream", body: bodyBytes, fault: fault, template: template) else { return nil }
             var all = headers
@@ -306,15 +322,19 @@ struct RouteDecoder {
             if let contentType, all.first(named: "Content-Type") == nil { all.insert(HTTPHeader("Content-Type", contentType), at: 0) }
             do {
                 let effectiveType = all.first(named: "Content-Type") ?? ""
-                body = .template(try ResponseTemplate(text: String(decoding: bytes, as: UTF8.self), json: effectiveType.contains("json"),
-                                                      status: status, headers: all, source: sourceLabel + source))
+                body = .template(
+                    try ResponseTemplate(
+                        text: String(decoding: bytes, as: UTF8.self), json: effectiveType.contains("json"),
+                        status: status, headers: all, source: sourceLabel + source))
             } catch {
                 self.error(at, "the template does not parse: \(error)")
                 return nil
             }
         } else {
-            body = .prepared(builder.prepare(status: status, contentType: bodyBytes == nil ? nil : contentType, headers: headers,
-                                             body: ResponseBody(bodyBytes ?? []), source: sourceLabel + source))
+            body = .prepared(
+                builder.prepare(
+                    status: status, contentType: bodyBytes == nil ? nil : contentType, headers: headers,
+                    body: ResponseBody(bodyBytes ?? []), source: sourceLabel + source))
         }
         return RouteResponse(body: body, delay: delay, fault: fault, status: status)
     }
@@ -323,12 +343,15 @@ struct RouteDecoder {
         let expected = "expected milliseconds as a whole number 0-\(Self.maximumDelayMilliseconds), or {\"min\": 100, \"max\": 800}"
         switch value {
         case .number(let text):
-            if let milliseconds = Int(text), (0...Self.maximumDelayMilliseconds).contains(milliseconds) { return Delay(milliseconds: milliseconds) }
+            if let milliseconds = Int(text), (0...Self.maximumDelayMilliseconds).contains(milliseconds) {
+                return Delay(milliseconds: milliseconds)
+            }
         case .object:
             checkKeys(value, allowed: ["min", "max"], at: at)
             if case .number(let minText)? = value["min"], case .number(let maxText)? = value["max"],
-               let minimum = Int(minText), let maximum = Int(maxText),
-               0 <= minimum, minimum <= maximum, maximum <= Self.maximumDelayMilliseconds {
+                let minimum = Int(minText), let maximum = Int(maxText),
+                0 <= minimum, minimum <= maximum, maximum <= Self.maximumDelayMilliseconds
+            {
                 return Delay(minimum: minimum, maximum: maximum)
             }
         default:
@@ -363,7 +386,6 @@ struct RouteDecoder {
         }
     }
 
-
     static func contentType(forFile path: String) -> String {
         let lower = path.lowercased()
         if lower.hasSuffix(".json") { return ContentType.json }
@@ -396,9 +418,10 @@ struct RouteDecoder {
         guard case .object(let members) = value else { return }
         for member in members where !allowed.contains(member.key) {
             let place = at.isEmpty ? member.key : at + "." + member.key
-            let suggestion = allowed.first { $0.lowercased() == member.key.lowercased() }
+            let suggestion =
+                allowed.first { $0.lowercased() == member.key.lowercased() }
                 ?? allowed.compactMap { key in EditDistance.bounded(Array(key.utf8), member.key.utf8, bound: 2).map { (key, $0) } }
-                    .min { $0.1 < $1.1 }?.0
+                .min { $0.1 < $1.1 }?.0
             let hint = suggestion.map { "; did you mean \"\($0)\"?" } ?? "; known keys: \(allowed.joined(separator: ", "))"
             error(place, "unknown key \(JSONText.quoted(member.key))\(hint)")
         }

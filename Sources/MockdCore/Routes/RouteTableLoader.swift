@@ -23,7 +23,8 @@ struct RouteTableLoader {
         var output = Output()
         let display = MockDataLoader.displayPath(directory)
         guard files.isFolder(directory) else {
-            output.diagnostics.append(Diagnostic(file: display, WorkingDirectory.whyNotAFolder(directory, what: "the routes", option: "--routes", files: files)))
+            output.diagnostics.append(
+                Diagnostic(file: display, WorkingDirectory.whyNotAFolder(directory, what: "the routes", option: "--routes", files: files)))
             return output
         }
         let tables = files.regularFiles(under: directory).filter { $0.hasSuffix(".json") }
@@ -44,19 +45,28 @@ struct RouteTableLoader {
                 continue
             }
             if Self.looksLikeMockFile(table, value) {
-                output.diagnostics.append(Diagnostic(file: shown,
-                    "this looks like a mock file, not a route table: move it under the mock root (\(MockDataLoader.displayPath(root))); a route table is {\"routes\": [ … ]}"))
+                output.diagnostics.append(
+                    Diagnostic(
+                        file: shown,
+                        "this looks like a mock file, not a route table: move it under the mock root (\(MockDataLoader.displayPath(root))); a route table is {\"routes\": [ … ]}"
+                    ))
                 continue
             }
             var decoder = RouteDecoder(file: shown, root: root, files: files, builder: builder, firstOrder: output.routes.count)
             decoder.overlays = overlays
             decoder.decodeTable(value)
             for resource in decoder.resources {
-                if let earlier = (output.resources + decoder.resources).first(where: { $0.path == resource.path && $0.scenario == resource.scenario }),
-                   earlier.source != resource.source {
+                if let earlier = (output.resources + decoder.resources).first(where: {
+                    $0.path == resource.path && $0.scenario == resource.scenario
+                }),
+                    earlier.source != resource.source
+                {
                     let (file, position) = Self.split(resource.source)
-                    output.diagnostics.append(Diagnostic(file: file, location: "routes[\(position)].resource",
-                        "\(resource.path)\(resource.scenario.map { " (scenario \($0))" } ?? "") is already a resource at \(earlier.source); declare it once"))
+                    output.diagnostics.append(
+                        Diagnostic(
+                            file: file, location: "routes[\(position)].resource",
+                            "\(resource.path)\(resource.scenario.map { " (scenario \($0))" } ?? "") is already a resource at \(earlier.source); declare it once"
+                        ))
                 }
             }
             output.resources += decoder.resources
@@ -91,11 +101,16 @@ struct RouteTableLoader {
     static func shadowed(_ routes: [Route]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for (index, route) in routes.enumerated() {
-            for earlier in routes[..<index] where earlier.conditions.isEmpty && earlier.scenario == route.scenario
-                && earlier.methods.covers(route.methods) && earlier.path.covers(route.path) {
+            for earlier in routes[..<index]
+            where earlier.conditions.isEmpty && earlier.scenario == route.scenario
+                && earlier.methods.covers(route.methods) && earlier.path.covers(route.path)
+            {
                 let (file, position) = split(route.source)
-                diagnostics.append(Diagnostic(.warning, file: file, location: "routes[\(position)]",
-                    "never matches: \(earlier.source) (\(earlier.methods.description) \(earlier.path.source)) comes first and always answers; move this route above it or give that one a condition"))
+                diagnostics.append(
+                    Diagnostic(
+                        .warning, file: file, location: "routes[\(position)]",
+                        "never matches: \(earlier.source) (\(earlier.methods.description) \(earlier.path.source)) comes first and always answers; move this route above it or give that one a condition"
+                    ))
                 break
             }
         }

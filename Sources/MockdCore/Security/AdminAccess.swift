@@ -17,8 +17,9 @@ package struct AdminAccess: Sendable {
             return BuiltResponse.json(status: 403, AdminHostGuard.refusal(host: host), source: "admin")
         }
         if let token, !isPage, request.headers.first(named: "Authorization") != "Bearer \(token)" {
-            var response = BuiltResponse.json(status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n",
-                                              source: "admin")
+            var response = BuiltResponse.json(
+                status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n",
+                source: "admin")
             response.headers.append(HTTPHeader("WWW-Authenticate", #"Bearer realm="mockd admin""#))
             return response
         }

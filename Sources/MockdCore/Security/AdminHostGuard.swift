@@ -29,7 +29,8 @@ package struct AdminHostGuard: Sendable {
 
     /// The JSON 403 body for a refused host.
     package static func refusal(host: String) -> String {
-        let message = "the admin API does not answer requests for Host \(host) (a web page could be reading it through DNS rebinding); "
+        let message =
+            "the admin API does not answer requests for Host \(host) (a web page could be reading it through DNS rebinding); "
             + "allow the name with --allowed-hosts \(hostName(of: host)) (env MOCKD_ALLOWED_HOSTS)"
         return #"{"error":"# + JSONText.quoted(message) + "}\n"
     }
@@ -49,11 +50,15 @@ package struct AdminHostGuard: Sendable {
 
     /// Dotted-quad IPv4 or an IPv6 address (anything with a colon that got this far).
     static func isIPLiteral(_ name: String) -> Bool {
-        if name.contains(":") { return name.utf8.allSatisfy { isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%") } }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 3 && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } && Int(part)! <= 255
+        if name.contains(":") {
+            return name.utf8.allSatisfy { isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%") }
         }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 3 && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                    && Int(part)! <= 255
+            }
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {

@@ -23,7 +23,8 @@ package enum CredentialRedactor {
     static func redactedValue(_ header: HTTPHeader) -> String {
         let lower = header.name.lowercased()
         if lower == "authorization" || lower == "proxy-authorization",
-           let space = header.value.firstIndex(of: " ") {
+            let space = header.value.firstIndex(of: " ")
+        {
             return header.value[..<space] + " " + mask
         }
         return mask

@@ -59,7 +59,9 @@ package enum RequestFraming {
         if let problem = methodProblem(method) { return .refuse(status: 501, reason: problem) }
         let hosts = head.hosts, lengths = head.lengths, codings = head.codings
         if version == "HTTP/1.1" && hosts != 1 {
-            return .refuse(status: 400, reason: hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "the request has \(hosts) Host headers; it must have one")
+            return .refuse(
+                status: 400,
+                reason: hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "the request has \(hosts) Host headers; it must have one")
         }
         if !codings.isEmpty {
             let sent = codings.joined(separator: ", ")
@@ -80,7 +82,8 @@ package enum RequestFraming {
         }
         if let first = lengths.first {
             guard lengths.allSatisfy({ $0 == first }) else {
-                return .refuse(status: 400, reason: "the request has conflicting Content-Length values (\(lengths.joined(separator: ", ")))")
+                return .refuse(
+                    status: 400, reason: "the request has conflicting Content-Length values (\(lengths.joined(separator: ", ")))")
             }
             guard !first.isEmpty, first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
                 return .refuse(status: 400, reason: "Content-Length \(first.debugDescription) is not a number of bytes")

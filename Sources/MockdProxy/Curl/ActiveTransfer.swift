@@ -33,7 +33,9 @@ final class ActiveTransfer {
         let request = transfer.request
         var problem: String? = nil
         func set(_ option: CURLoption, _ code: CURLcode) {
-            if code != CURLE_OK, problem == nil { problem = "curl_easy_setopt(\(option.rawValue)): \(String(cString: ccurl_easy_strerror(api, code)))" }
+            if code != CURLE_OK, problem == nil {
+                problem = "curl_easy_setopt(\(option.rawValue)): \(String(cString: ccurl_easy_strerror(api, code)))"
+            }
         }
         func set(_ option: CURLoption, long value: Int) { set(option, ccurl_setopt_long(api, easy, option, value)) }
         func set(_ option: CURLoption, string value: String) {
@@ -65,9 +67,11 @@ final class ActiveTransfer {
         case .bytes(let bytes):
             set(CURLOPT_POSTFIELDSIZE_LARGE, ccurl_setopt_off_t(api, easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count)))
             // Copied by libcurl: the bytes need not outlive this call.
-            set(CURLOPT_COPYPOSTFIELDS, bytes.withUnsafeBytes { raw in
-                ccurl_setopt_ptr(api, easy, CURLOPT_COPYPOSTFIELDS, raw.baseAddress ?? UnsafeRawPointer(active.errorBuffer))
-            })
+            set(
+                CURLOPT_COPYPOSTFIELDS,
+                bytes.withUnsafeBytes { raw in
+                    ccurl_setopt_ptr(api, easy, CURLOPT_COPYPOSTFIELDS, raw.baseAddress ?? UnsafeRawPointer(active.errorBuffer))
+                })
             if request.method != "POST" { set(CURLOPT_CUSTOMREQUEST, string: request.method) }
         }
 
@@ -160,14 +164,16 @@ private func activeTransfer(_ context: UnsafeMutableRawPointer?) -> ActiveTransf
 private func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
     let length = size * count
     guard let data, length > 0 else { return length }
-    activeTransfer(context).receivedHeaderLine(UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length))
+    activeTransfer(context).receivedHeaderLine(
+        UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length))
     return length
 }
 
 private func receiveBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
     let length = size * count
     guard let data, length > 0 else { return length }
-    let accepted = activeTransfer(context).receivedBody(UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length))
+    let accepted = activeTransfer(context).receivedBody(
+        UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length))
     // Anything but `length` makes libcurl stop with CURLE_WRITE_ERROR.
     return accepted ? length : 0
 }

@@ -15,7 +15,8 @@ struct CurlLibrary: @unchecked Sendable {
     static func load() -> Result<CurlLibrary, CurlLoadError> {
         var error = [CChar](repeating: 0, count: 512)
         guard let api = ccurl_load(&error, error.count) else {
-            return .failure(CurlLoadError(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+            return .failure(
+                CurlLoadError(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
         }
         return .success(CurlLibrary(api: api, version: ccurl_version(api).map { String(cString: $0) } ?? "libcurl"))
     }

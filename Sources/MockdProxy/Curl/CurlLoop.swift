@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CCurl
 import MockdSystem
@@ -79,7 +79,9 @@ final class CurlLoop: Sendable {
             inbox.stopping = true
             _ = ccurl_multi_wakeup(library.api, multi.pointer)
         }
-        if let handle = thread.withLock({ thread in defer { thread = nil }; return thread }) {
+        if let handle = thread.withLock({ thread in
+            defer { thread = nil }; return thread
+        }) {
             handle.join()
         }
     }

@@ -45,7 +45,8 @@ final class Transfer: Sendable {
         self.request = request
     }
 
-    static let cancelledFailure = ProxyFailure(.cancelled, reason: "the request was cancelled (mockd is shutting down or the client went away)")
+    static let cancelledFailure = ProxyFailure(
+        .cancelled, reason: "the request was cancelled (mockd is shutting down or the client went away)")
 
     /// Stores the continuation; false, with it resumed (503), when the caller is already cancelled.
     func begin(_ continuation: CheckedContinuation<TaskResult, Never>) -> Bool {

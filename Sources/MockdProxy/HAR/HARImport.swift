@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 import MockdCore
 import MockdSystem
@@ -78,10 +78,12 @@ package struct HARImport {
         var tableChanged = false
         for group in chosen {
             let first = group[0]
-            let plan = recorder.plan(first.request, path: Recorder.normalized(first.request.path), group.map(\.response),
-                                     undoneCoding: group.lazy.compactMap(\.undoneCoding).first, table: table,
-                                     existingMockFile: { planned[$0] ?? recorder.findMockFile(named: $0) })
-            let label = first.request.method + " " + first.request.path + (first.request.rawQuery.isEmpty ? "" : "?" + first.request.rawQuery)
+            let plan = recorder.plan(
+                first.request, path: Recorder.normalized(first.request.path), group.map(\.response),
+                undoneCoding: group.lazy.compactMap(\.undoneCoding).first, table: table,
+                existingMockFile: { planned[$0] ?? recorder.findMockFile(named: $0) })
+            let label =
+                first.request.method + " " + first.request.path + (first.request.rawQuery.isEmpty ? "" : "?" + first.request.rawQuery)
                 + (group.count > 1 ? " (\(group.count) answers)" : "")
             switch plan.outcome {
             case .keptExisting: report.kept += 1
@@ -90,9 +92,12 @@ package struct HARImport {
             }
             if case .skipped = plan.outcome { continue }
             let bodies = plan.writes.filter { !$0.isMockFile }.map(\.path)
-            report.lines.append("\(label) → \(describe(plan.outcome, dryRun: dryRun))" + (bodies.isEmpty ? "" : ", body " + bodies.joined(separator: ", ")))
+            report.lines.append(
+                "\(label) → \(describe(plan.outcome, dryRun: dryRun))" + (bodies.isEmpty ? "" : ", body " + bodies.joined(separator: ", ")))
             for write in plan.writes {
-                if write.isMockFile { planned[PathText.lastComponent(write.path).description] = String(write.path.dropFirst(recorder.root.count + 1)) }
+                if write.isMockFile {
+                    planned[PathText.lastComponent(write.path).description] = String(write.path.dropFirst(recorder.root.count + 1))
+                }
                 writes.append(write)
             }
             if let updated = plan.table {
@@ -200,7 +205,8 @@ package struct HARImport {
         // HTTP/2 exports may list pseudo-headers (`:status`); they are not headers of the answer.
         var headers = (response.headers ?? []).filter { !$0.name.hasPrefix(":") && !$0.name.isEmpty }.map { HTTPHeader($0.name, $0.value) }
         if !headers.contains(where: { $0.name.lowercased() == "content-type" }), !body.isEmpty,
-           let mimeType = response.content?.mimeType, !mimeType.isEmpty, mimeType != "x-unknown" {
+            let mimeType = response.content?.mimeType, !mimeType.isEmpty, mimeType != "x-unknown"
+        {
             headers.append(HTTPHeader("Content-Type", mimeType))
         }
         // The text is already decoded: the coding it came in is said in the route, not sent.
@@ -224,7 +230,8 @@ package struct HARImport {
         switch error {
         case .keyNotFound(let key, let context): return "\(place(context.codingPath + [key])) is missing"
         case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(place(context.codingPath)) has the wrong type"
-        case .dataCorrupted(let context): return context.codingPath.isEmpty ? context.debugDescription : "\(place(context.codingPath)): \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? context.debugDescription : "\(place(context.codingPath)): \(context.debugDescription)"
         @unknown default: return "\(error)"
         }
     }
@@ -237,7 +244,11 @@ package struct HARImport {
     func choose(_ exchanges: [Exchange], into report: inout Report) -> [[Exchange]] {
         var perHost: [(host: String, entries: Int)] = []
         for exchange in exchanges {
-            if let at = perHost.firstIndex(where: { $0.host == exchange.host }) { perHost[at].entries += 1 } else { perHost.append((exchange.host, 1)) }
+            if let at = perHost.firstIndex(where: { $0.host == exchange.host }) {
+                perHost[at].entries += 1
+            } else {
+                perHost.append((exchange.host, 1))
+            }
         }
         let wanted: [String]
         if options.hosts.isEmpty {

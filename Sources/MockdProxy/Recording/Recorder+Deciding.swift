@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 import MockdCore
 
@@ -47,12 +47,14 @@ extension Recorder {
         if let contentType, !Self.isJSONMediaType(contentType) { return nil }
         // Not valid UTF-8 (the parser would replace the bad bytes): not rewritten, kept as a route with its bytes.
         guard String(validating: response.body, as: UTF8.self) != nil,
-              let value = try? JSONParser.parse(response.body) else { return nil }
+            let value = try? JSONParser.parse(response.body)
+        else { return nil }
         // Without a Content-Type, only an object or an array counts as JSON ("42" may be text).
         if contentType == nil, !value.isContainer { return nil }
         let name = MockFileName.forRequest(method: request.method, path: path)
         guard Self.isSafeFileName(name),
-              case .mock(let method, _) = MockFileName.parse(name), method == request.method.uppercased() else { return nil }
+            case .mock(let method, _) = MockFileName.parse(name), method == request.method.uppercased()
+        else { return nil }
         let bytes = Data(response.body)
         // The loader checks mock files with JSONParser.validate: write only what it accepts.
         guard bytes.withUnsafeBytes({ JSONParser.validate($0) }) == nil else { return nil }

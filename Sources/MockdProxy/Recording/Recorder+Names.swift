@@ -17,7 +17,8 @@ extension Recorder {
     /// The hash of the exact method and path keeps two paths that read alike apart.
     static func bodyFileName(method: String, path: String, extension: String = "body") -> String {
         func isWordByte(_ byte: UInt8) -> Bool {
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D
+                || byte == 0x2E
         }
         let methodPart = String(decoding: method.lowercased().utf8.filter { isWordByte($0) && $0 != 0x2E && $0 != 0x2D }, as: UTF8.self)
         var words: [UInt8] = []
@@ -34,7 +35,8 @@ extension Recorder {
         var hash: UInt32 = 2_166_136_261
         for byte in (method + " " + path).utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         let hex = String(hash, radix: 16)
-        var name = (methodPart.isEmpty ? "request" : methodPart) + (pathPart.isEmpty ? "" : "_" + pathPart)
+        var name =
+            (methodPart.isEmpty ? "request" : methodPart) + (pathPart.isEmpty ? "" : "_" + pathPart)
             + "_" + String(repeating: "0", count: 8 - hex.count) + hex + "." + `extension`
         if name.lowercased().hasPrefix("mock") { name = "r_" + name }
         return name

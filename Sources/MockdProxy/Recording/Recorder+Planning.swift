@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 import MockdCore
 
@@ -29,15 +29,18 @@ extension Recorder {
     /// only a route can say) to `request`, against `table` as it is and the mock files
     /// `existingMockFile` finds (a name → its path relative to the root). `undoneCoding`: the
     /// `Content-Encoding` the bodies came in before they were decoded.
-    func plan(_ request: MockRequest, path: String, _ responses: [BuiltResponse], undoneCoding: String? = nil,
-              table: RouteTable, existingMockFile: (String) -> String?) -> RecordPlan {
+    func plan(
+        _ request: MockRequest, path: String, _ responses: [BuiltResponse], undoneCoding: String? = nil,
+        table: RouteTable, existingMockFile: (String) -> String?
+    ) -> RecordPlan {
         // A query that matters: once this method and path have a plain mock (the first answer
         // recorded), an answer for another query becomes a route matching that query, so every
         // page of a paged endpoint is kept, not only the first.
         let queryMatters = plainMockExists(request, path: path, table: table, existingMockFile: existingMockFile)
         let queryMatch = queryMatters ? Self.queryMatch(request) : nil
         if queryMatters && queryMatch == nil {
-            return RecordPlan(outcome: .skipped("the query \(request.rawQuery) cannot be matched literally (a repeated name, or *, ?, [ in a value)"))
+            return RecordPlan(
+                outcome: .skipped("the query \(request.rawQuery) cannot be matched literally (a repeated name, or *, ?, [ in a value)"))
         }
         var existingRoutes = table.indices(method: request.method, path: path, scenario: scenario)
         if let queryMatch { existingRoutes = existingRoutes.filter { table.routes[$0]["match"] == queryMatch } }
@@ -48,7 +51,8 @@ extension Recorder {
                 if let index = existingRoutes.first { return RecordPlan(outcome: .keptExisting("\(routesFile)#\(index)")) }
             }
             let target = root + "/" + (existingFile ?? mockFolder + mock.name)
-            var plan = RecordPlan(outcome: .wroteMock(target), writes: [.init(path: target, bytes: Array(mock.bytes), replace: overwrite, isMockFile: true)])
+            var plan = RecordPlan(
+                outcome: .wroteMock(target), writes: [.init(path: target, bytes: Array(mock.bytes), replace: overwrite, isMockFile: true)])
             // A recorded route for the same request would shadow the new file (routes win): drop it.
             if !existingRoutes.isEmpty {
                 var updated = table
@@ -76,9 +80,12 @@ extension Recorder {
                 // The body file is named for its type, so it opens in the right program and a
                 // route without a Content-Type header is still served as what it is.
                 // A scenario's body has a name of its own: the base route's body stays as it is.
-                let relative = Self.bodiesFolder + "/" + Self.bodyFileName(
-                    method: request.method, path: (scenario.map { "scenario " + $0 + " " } ?? "") + named + (position == 0 ? "" : " #\(position + 1)"),
-                    extension: Self.fileExtension(for: response.headers.first(named: "Content-Type")))
+                let relative =
+                    Self.bodiesFolder + "/"
+                    + Self.bodyFileName(
+                        method: request.method,
+                        path: (scenario.map { "scenario " + $0 + " " } ?? "") + named + (position == 0 ? "" : " #\(position + 1)"),
+                        extension: Self.fileExtension(for: response.headers.first(named: "Content-Type")))
                 answer.append(("file", .string(relative)))
                 writes.append(.init(path: root + "/" + relative, bytes: response.body, replace: true, isMockFile: false))
             }
@@ -113,7 +120,9 @@ extension Recorder {
     /// A mock answers this method and path whatever the query: a file, or a recorded route without conditions.
     func plainMockExists(_ request: MockRequest, path: String, table: RouteTable, existingMockFile: (String) -> String?) -> Bool {
         guard !request.rawQuery.isEmpty else { return false }
-        if table.indices(method: request.method, path: path, scenario: scenario).contains(where: { table.routes[$0]["match"] == nil }) { return true }
+        if table.indices(method: request.method, path: path, scenario: scenario).contains(where: { table.routes[$0]["match"] == nil }) {
+            return true
+        }
         let name = MockFileName.forRequest(method: request.method, path: path)
         return Self.isSafeFileName(name) && existingMockFile(name) != nil
     }

@@ -1,16 +1,16 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
 #else
-import Foundation
+    import Foundation
 #endif
 package import Logging
 package import MockdCore
 import MockdSystem
 import MockdLock
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Dispatch
 import Synchronization
@@ -51,7 +51,9 @@ package final class Recorder: Sendable {
     /// The folder under the root that holds recorded route bodies.
     package static let bodiesFolder = "recorded"
 
-    package init(root: String, routesDirectory: String, overwrite: Bool, scenario: String? = nil, keptHeaders: [String] = [], logger: Logger) {
+    package init(
+        root: String, routesDirectory: String, overwrite: Bool, scenario: String? = nil, keptHeaders: [String] = [], logger: Logger
+    ) {
         self.root = Self.trimmed(root)
         self.routesDirectory = Self.trimmed(routesDirectory)
         self.overwrite = overwrite
@@ -114,9 +116,12 @@ package final class Recorder: Sendable {
             let outcome = save(request, path: path, response, undoneCoding: undoneCoding)
             switch outcome {
             case .wroteMock(let file): logger.info("recorded", metadata: ["mockd.request": "\(key)", "mockd.file": "\(file)"])
-            case .wroteRoute(let index): logger.info("recorded", metadata: ["mockd.request": "\(key)", "mockd.file": "\(routesFile)#\(index)"])
+            case .wroteRoute(let index):
+                logger.info("recorded", metadata: ["mockd.request": "\(key)", "mockd.file": "\(routesFile)#\(index)"])
             case .keptExisting(let existing):
-                logger.info("not recording: the mock exists (--record-overwrite replaces it)", metadata: ["mockd.request": "\(key)", "mockd.file": "\(existing)"])
+                logger.info(
+                    "not recording: the mock exists (--record-overwrite replaces it)",
+                    metadata: ["mockd.request": "\(key)", "mockd.file": "\(existing)"])
             case .failed(let why): logger.error("could not record", metadata: ["mockd.request": "\(key)", "mockd.reason": "\(why)"])
             case .duplicate, .skipped: break
             }

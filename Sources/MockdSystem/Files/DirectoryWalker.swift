@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-package import Glibc
+    package import Glibc
 #elseif canImport(Darwin)
-package import Darwin
+    package import Darwin
 #endif
 
 /// The one directory walk of mockd: the loader lists mock files with it, the file watcher
@@ -84,14 +84,17 @@ package enum DirectoryWalker {
     /// reaches it wins, and a link to a folder already walked is visited but not descended.
     /// Put the roots' own IDs in `visited` first to keep the walk from coming back to them.
     @discardableResult
-    package static func walk(_ root: String, options: Options = Options(), visited: inout Set<FileID>, _ visit: (Entry) -> Decision) -> Bool {
+    package static func walk(_ root: String, options: Options = Options(), visited: inout Set<FileID>, _ visit: (Entry) -> Decision) -> Bool
+    {
         var set: Set<FileID>? = visited
         defer { visited = set ?? [] }
         return walk(root, prefix: "", depth: 0, options: options, visited: &set, visit)
     }
 
-    private static func walk(_ folder: String, prefix: String, depth: Int, options: Options, visited: inout Set<FileID>?,
-                             _ visit: (Entry) -> Decision) -> Bool {
+    private static func walk(
+        _ folder: String, prefix: String, depth: Int, options: Options, visited: inout Set<FileID>?,
+        _ visit: (Entry) -> Decision
+    ) -> Bool {
         guard depth < maxDepth else { return true }
         for var entry in entries(of: folder, prefix: prefix, depth: depth, options: options, statFolders: visited != nil) {
             let id = entry.kind == .folder ? entry.info.map(FileID.init) : nil
@@ -104,7 +107,8 @@ package enum DirectoryWalker {
             case .descend:
                 guard entry.kind == .folder, !entry.isHidden, !entry.isRevisit else { continue }
                 if let id { visited?.insert(id) }
-                if !walk(entry.path, prefix: entry.prefix + entry.name + "/", depth: depth + 1, options: options, visited: &visited, visit) {
+                if !walk(entry.path, prefix: entry.prefix + entry.name + "/", depth: depth + 1, options: options, visited: &visited, visit)
+                {
                     return false
                 }
             }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The file calls loading makes, on POSIX directly (Foundation's file APIs took most of a
@@ -66,7 +66,9 @@ package enum FileReading {
         // Native strings are contiguous: read them in place (no copy, no reference counting).
         if let order = a.utf8.withContiguousStorageIfAvailable({ x in
             b.utf8.withContiguousStorageIfAvailable { y in precedes(x, y) }
-        }), let order { return order }
+        }), let order {
+            return order
+        }
         var a = a, b = b
         return a.withUTF8 { x in b.withUTF8 { y in precedes(x, y) } }
     }

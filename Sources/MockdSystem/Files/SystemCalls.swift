@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// System calls and constants spelled differently by Glibc and Darwin, under one name.
@@ -9,9 +9,9 @@ package enum SystemCalls {
     /// `SOCK_STREAM` as `socket(2)` and `getaddrinfo` take it (an enum case on Glibc).
     package static var streamSocketType: Int32 {
         #if os(Linux)
-        Int32(SOCK_STREAM.rawValue)
+            Int32(SOCK_STREAM.rawValue)
         #else
-        SOCK_STREAM
+            SOCK_STREAM
         #endif
     }
 
@@ -19,18 +19,18 @@ package enum SystemCalls {
     /// function; `Glibc.read` does not compile on a Mac).
     package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.read(fd, buffer, count)
+            Glibc.read(fd, buffer, count)
         #else
-        Darwin.read(fd, buffer, count)
+            Darwin.read(fd, buffer, count)
         #endif
     }
 
     /// `write(2)`, as `read`.
     package static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.write(fd, buffer, count)
+            Glibc.write(fd, buffer, count)
         #else
-        Darwin.write(fd, buffer, count)
+            Darwin.write(fd, buffer, count)
         #endif
     }
 

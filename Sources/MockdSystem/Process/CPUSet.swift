@@ -1,10 +1,10 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if os(Linux)
-import CMockdSystem
+    import CMockdSystem
 #endif
 
 /// How many CPUs mockd may use, for its default thread count.
@@ -13,8 +13,8 @@ package enum CPUSet {
     /// online count elsewhere (Darwin has no affinity masks).
     package static var usableCount: Int {
         #if os(Linux)
-        let count = Int(msys_usable_cpu_count())
-        if count > 0 { return count }
+            let count = Int(msys_usable_cpu_count())
+            if count > 0 { return count }
         #endif
         return Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }

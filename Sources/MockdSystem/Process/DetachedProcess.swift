@@ -1,8 +1,8 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
-import CMockdSystem  // libproc.h's proc_name, crt_externs.h's _NSGetEnviron
+    import Darwin
+    import CMockdSystem  // libproc.h's proc_name, crt_externs.h's _NSGetEnviron
 #endif
 
 /// A process meant to outlive the one that starts it (`mockd serve --background`), and what can
@@ -15,14 +15,14 @@ package enum DetachedProcess {
     /// The pid, or the `errno`.
     package static func start(_ executable: String, _ arguments: [String], log: Int32) -> Result<Int32, Errno> {
         #if os(Linux)
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        // POSIX_SPAWN_SETSID (glibc 2.26), hidden from Swift behind _GNU_SOURCE.
-        let newSession: Int32 = 0x80
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+            // POSIX_SPAWN_SETSID (glibc 2.26), hidden from Swift behind _GNU_SOURCE.
+            let newSession: Int32 = 0x80
         #else
-        var actions: posix_spawn_file_actions_t? = nil
-        var attributes: posix_spawnattr_t? = nil
-        let newSession = Int32(POSIX_SPAWN_SETSID)
+            var actions: posix_spawn_file_actions_t? = nil
+            var attributes: posix_spawnattr_t? = nil
+            let newSession = Int32(POSIX_SPAWN_SETSID)
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -41,9 +41,9 @@ package enum DetachedProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         #if os(Linux)
-        let environment = environ
+            let environment = environ
         #else
-        let environment = _NSGetEnviron().pointee
+            let environment = _NSGetEnviron().pointee
         #endif
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
@@ -60,11 +60,11 @@ package enum DetachedProcess {
     package static func currentExecutable() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         #if os(Linux)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
+            let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            guard count > 0 else { return nil }
         #else
-        var size = UInt32(buffer.count)
-        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+            var size = UInt32(buffer.count)
+            guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
         #endif
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
@@ -75,24 +75,25 @@ package enum DetachedProcess {
     package static func runningName(_ pid: Int32) -> String? {
         guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return nil }
         #if os(Linux)
-        // /proc/PID/stat: "PID (comm) STATE …"; comm may hold spaces and parentheses, so the
-        // state follows the last ')'.
-        // A procfs file says its size is 0: read up to a buffer's worth, which the line fits.
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var stat = [UInt8](repeating: 0, count: 1024)
-        let count = stat.withUnsafeMutableBytes { SystemCalls.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        stat.removeSubrange(count...)
-        guard let open = stat.firstIndex(of: UInt8(ascii: "(")), let close = stat.lastIndex(of: UInt8(ascii: ")")),
-              open < close, close + 2 < stat.count else { return nil }
-        if stat[close + 2] == UInt8(ascii: "Z") || stat[close + 2] == UInt8(ascii: "X") { return nil }
-        return String(decoding: stat[(open + 1)..<close], as: UTF8.self)
+            // /proc/PID/stat: "PID (comm) STATE …"; comm may hold spaces and parentheses, so the
+            // state follows the last ')'.
+            // A procfs file says its size is 0: read up to a buffer's worth, which the line fits.
+            let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var stat = [UInt8](repeating: 0, count: 1024)
+            let count = stat.withUnsafeMutableBytes { SystemCalls.read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            stat.removeSubrange(count...)
+            guard let open = stat.firstIndex(of: UInt8(ascii: "(")), let close = stat.lastIndex(of: UInt8(ascii: ")")),
+                open < close, close + 2 < stat.count
+            else { return nil }
+            if stat[close + 2] == UInt8(ascii: "Z") || stat[close + 2] == UInt8(ascii: "X") { return nil }
+            return String(decoding: stat[(open + 1)..<close], as: UTF8.self)
         #else
-        var buffer = [CChar](repeating: 0, count: 4 * Int(MAXCOMLEN) + 1)
-        guard proc_name(pid, &buffer, UInt32(buffer.count)) > 0 else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            var buffer = [CChar](repeating: 0, count: 4 * Int(MAXCOMLEN) + 1)
+            guard proc_name(pid, &buffer, UInt32(buffer.count)) > 0 else { return nil }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         #endif
     }
 }

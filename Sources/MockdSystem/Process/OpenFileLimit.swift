@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The process's open-file limit (`RLIMIT_NOFILE`).
@@ -10,9 +10,9 @@ package enum OpenFileLimit {
     /// more descriptors than the usual soft limit of 1024. Never lowers it.
     package static func raise(to wanted: UInt64 = 1 << 16) {
         #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         #else
-        let resource = RLIMIT_NOFILE
+            let resource = RLIMIT_NOFILE
         #endif
         var limit = rlimit()
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }

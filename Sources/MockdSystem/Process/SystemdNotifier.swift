@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// systemd's readiness protocol (`Type=notify`): datagrams such as `READY=1` sent to the Unix
@@ -27,10 +27,10 @@ package struct SystemdNotifier: Sendable {
     package func notify(_ message: String) -> Bool {
         guard let socketPath else { return false }
         #if os(Linux)
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-        let fd = socket(AF_UNIX, SOCK_DGRAM, 0)  // Darwin has no SOCK_CLOEXEC flag; set it after
-        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            let fd = socket(AF_UNIX, SOCK_DGRAM, 0)  // Darwin has no SOCK_CLOEXEC flag; set it after
+            if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         #endif
         guard fd >= 0 else { return false }
         defer { close(fd) }

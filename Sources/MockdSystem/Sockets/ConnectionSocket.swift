@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The few calls the HTTP adapter makes on a connection's socket behind libmicrohttpd's back:
@@ -34,9 +34,9 @@ package enum ConnectionSocket {
     /// Sends `bytes` without waiting (what does not fit is dropped), then shuts both ways.
     package static func sendLastAndShut(_ fd: Int32, _ bytes: [UInt8]) {
         #if canImport(Glibc)
-        let flags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
+            let flags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
         #else
-        let flags = MSG_DONTWAIT  // Darwin: SO_NOSIGPIPE would be per socket; the send is best effort
+            let flags = MSG_DONTWAIT  // Darwin: SO_NOSIGPIPE would be per socket; the send is best effort
         #endif
         if !bytes.isEmpty { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, flags) } }
         _ = shutdown(fd, Int32(SHUT_RDWR))

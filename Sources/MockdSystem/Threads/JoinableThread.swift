@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-package import Glibc
+    package import Glibc
 #elseif canImport(Darwin)
-package import Darwin
+    package import Darwin
 #endif
 
 /// A joinable pthread running a Swift closure: the file watcher and the proxy's libcurl loop
@@ -21,27 +21,31 @@ package struct JoinableThread: @unchecked Sendable {
     package static func spawn(_ body: @escaping @Sendable () -> Void) -> Result<JoinableThread, StartError> {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         #if os(Linux)
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
-        guard result == 0 else {
-            Unmanaged<Body>.fromOpaque(context).release()
-            return .failure(StartError(code: result))
-        }
-        return .success(JoinableThread(id: thread))
+            var thread = pthread_t()
+            let result = pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+                    return nil
+                }, context)
+            guard result == 0 else {
+                Unmanaged<Body>.fromOpaque(context).release()
+                return .failure(StartError(code: result))
+            }
+            return .success(JoinableThread(id: thread))
         #else
-        var thread: pthread_t?
-        let result = pthread_create(&thread, nil, { context in
-            Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }, context)
-        guard result == 0, let thread else {
-            Unmanaged<Body>.fromOpaque(context).release()
-            return .failure(StartError(code: result))
-        }
-        return .success(JoinableThread(id: thread))
+            var thread: pthread_t?
+            let result = pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+                    return nil
+                }, context)
+            guard result == 0, let thread else {
+                Unmanaged<Body>.fromOpaque(context).release()
+                return .failure(StartError(code: result))
+            }
+            return .success(JoinableThread(id: thread))
         #endif
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The CPU time one thread has used, for measurements (the proxy's libcurl loop reports it).
@@ -12,11 +12,11 @@ package struct ThreadCPUClock: Sendable {
     /// pthreads give no clock id).
     package static func ofCurrentThread() -> ThreadCPUClock? {
         #if os(Linux)
-        var clock = clockid_t()
-        guard pthread_getcpuclockid(pthread_self(), &clock) == 0 else { return nil }
-        return ThreadCPUClock(clock: clock)
+            var clock = clockid_t()
+            guard pthread_getcpuclockid(pthread_self(), &clock) == 0 else { return nil }
+            return ThreadCPUClock(clock: clock)
         #else
-        return nil
+            return nil
         #endif
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Timers on one thread of their own: a binary min-heap of deadlines, and one condition-variable
@@ -43,13 +43,13 @@ package final class TimerThread: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         #if os(Linux)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
+            var attributes = pthread_condattr_t()
+            pthread_condattr_init(&attributes)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            pthread_cond_init(condition, &attributes)
+            pthread_condattr_destroy(&attributes)
         #else
-        pthread_cond_init(condition, nil)
+            pthread_cond_init(condition, nil)
         #endif
         switch JoinableThread.spawn({ [self] in run() }) {
         case .success(let thread): self.thread = thread
@@ -124,12 +124,12 @@ package final class TimerThread: @unchecked Sendable {
             sleepingUntil = earliest
             let wake = earliest &+ slack
             #if os(Linux)
-            var until = timespec(tv_sec: Int(wake / 1_000_000_000), tv_nsec: Int(wake % 1_000_000_000))
-            pthread_cond_timedwait(condition, mutex, &until)
+                var until = timespec(tv_sec: Int(wake / 1_000_000_000), tv_nsec: Int(wake % 1_000_000_000))
+                pthread_cond_timedwait(condition, mutex, &until)
             #else
-            let left = wake &- min(wake, Self.now())
-            var wait = timespec(tv_sec: Int(left / 1_000_000_000), tv_nsec: Int(left % 1_000_000_000))
-            pthread_cond_timedwait_relative_np(condition, mutex, &wait)
+                let left = wake &- min(wake, Self.now())
+                var wait = timespec(tv_sec: Int(left / 1_000_000_000), tv_nsec: Int(left % 1_000_000_000))
+                pthread_cond_timedwait_relative_np(condition, mutex, &wait)
             #endif
             sleepingUntil = 0
         }

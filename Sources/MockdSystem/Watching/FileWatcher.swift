@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import MockdLock
 import Synchronization
@@ -60,9 +60,9 @@ package final class FileWatcher: Sendable {
             roots: paths.map(Self.normalized), debounce: debounce, maxDelay: max(maxDelay, debounce),
             pollInterval: pollInterval, mayBeMissing: Set(mayBeMissing.map(Self.normalized)), ignore: ignore, onChange: onChange)
         #if os(Linux)
-        let mode: Mode = forcePolling ? .polling : .inotify
+            let mode: Mode = forcePolling ? .polling : .inotify
         #else
-        let mode: Mode = .polling
+            let mode: Mode = .polling
         #endif
         state = Lock(State(mode: mode, forcePolling: forcePolling))
     }
@@ -96,18 +96,18 @@ package final class FileWatcher: Sendable {
             var inotifyFD: Int32 = -1
             var fallbackReason: String?
             #if os(Linux)
-            if !state.forcePolling {
-                switch Inotify.open(roots: settings.roots, mayBeMissing: settings.mayBeMissing, ignore: settings.ignore) {
-                case .success(let (fd, table)):
-                    inotifyFD = fd
-                    initial = .inotify(table)
-                case .failure(.root(let error)):
-                    close(wakeRead); close(wakeWrite)
-                    throw error
-                case .failure(.unavailable(let reason)):
-                    fallbackReason = reason
+                if !state.forcePolling {
+                    switch Inotify.open(roots: settings.roots, mayBeMissing: settings.mayBeMissing, ignore: settings.ignore) {
+                    case .success(let (fd, table)):
+                        inotifyFD = fd
+                        initial = .inotify(table)
+                    case .failure(.root(let error)):
+                        close(wakeRead); close(wakeWrite)
+                        throw error
+                    case .failure(.unavailable(let reason)):
+                        fallbackReason = reason
+                    }
                 }
-            }
             #endif
             let worker = Worker(
                 settings: settings, wakeRead: wakeRead, wakeWrite: wakeWrite, inotifyFD: inotifyFD,
@@ -120,8 +120,9 @@ package final class FileWatcher: Sendable {
                 state.fallbackReason = fallbackReason
             case .failure(let error):
                 worker.closeDescriptors()
-                throw WatchError(path: paths.joined(separator: ", "),
-                                 reason: "cannot start the watcher thread: \(Self.describe(error.code))")
+                throw WatchError(
+                    path: paths.joined(separator: ", "),
+                    reason: "cannot start the watcher thread: \(Self.describe(error.code))")
             }
         }
     }

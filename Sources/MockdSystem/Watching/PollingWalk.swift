@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // MARK: - Polling walk
@@ -59,9 +59,9 @@ enum Polling {
 
     private static func stamp(_ info: stat, isFolder: Bool) -> Stamp {
         #if os(Linux)
-        let (mtime, ctime) = (info.st_mtim, info.st_ctim)
+            let (mtime, ctime) = (info.st_mtim, info.st_ctim)
         #else
-        let (mtime, ctime) = (info.st_mtimespec, info.st_ctimespec)
+            let (mtime, ctime) = (info.st_mtimespec, info.st_ctimespec)
         #endif
         return Stamp(
             isFolder: isFolder, inode: UInt64(info.st_ino), size: Int64(info.st_size),

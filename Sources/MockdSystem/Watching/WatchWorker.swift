@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import MockdLock
 import Synchronization
@@ -22,7 +22,7 @@ struct Settings: Sendable {
 /// What the thread starts from, built by `start()` so changes right after it returns are seen.
 enum Initial: Sendable {
     #if os(Linux)
-    case inotify(Inotify.Table)
+        case inotify(Inotify.Table)
     #endif
     case polling([String: Polling.Stamp])
 }
@@ -70,12 +70,12 @@ final class Worker: Sendable {
         setThreadName()
         switch initial {
         #if os(Linux)
-        case .inotify(let table):
-            if let reason = runInotify(table) {
-                fallbackReason.withLock { $0 = reason }
-                usesInotify.store(false, ordering: .relaxed)
-                runPolling(Polling.snapshot(settings.roots, ignore: settings.ignore))
-            }
+            case .inotify(let table):
+                if let reason = runInotify(table) {
+                    fallbackReason.withLock { $0 = reason }
+                    usesInotify.store(false, ordering: .relaxed)
+                    runPolling(Polling.snapshot(settings.roots, ignore: settings.ignore))
+                }
         #endif
         case .polling(let snapshot):
             runPolling(snapshot)
@@ -126,61 +126,63 @@ final class Worker: Sendable {
     // MARK: inotify
 
     #if os(Linux)
-    /// Returns nil when stopped, or why inotify stopped working (then the caller polls instead).
-    private func runInotify(_ initial: Inotify.Table) -> String? {
-        var table = initial
-        let clock = ContinuousClock()
-        var burstStart: ContinuousClock.Instant?
-        var lastEvent = clock.now
-        let capacity = 64 * 1024
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 8)
-        defer { buffer.deallocate() }
+        /// Returns nil when stopped, or why inotify stopped working (then the caller polls instead).
+        private func runInotify(_ initial: Inotify.Table) -> String? {
+            var table = initial
+            let clock = ContinuousClock()
+            var burstStart: ContinuousClock.Instant?
+            var lastEvent = clock.now
+            let capacity = 64 * 1024
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 8)
+            defer { buffer.deallocate() }
 
-        while true {
-            var timeout: Duration?
-            if let burstStart {
-                timeout = min(lastEvent + settings.debounce, burstStart + settings.maxDelay) - clock.now
-            } else if table.missingRoots {
-                timeout = settings.pollInterval  // look again for a root that is gone
-            }
-            guard let revents = wait(for: inotifyFD, timeout: timeout) else { return nil }
+            while true {
+                var timeout: Duration?
+                if let burstStart {
+                    timeout = min(lastEvent + settings.debounce, burstStart + settings.maxDelay) - clock.now
+                } else if table.missingRoots {
+                    timeout = settings.pollInterval  // look again for a root that is gone
+                }
+                guard let revents = wait(for: inotifyFD, timeout: timeout) else { return nil }
 
-            if revents & Int16(POLLIN) != 0 {
-                let count = read(inotifyFD, buffer.baseAddress, capacity)
-                if count < 0 && errno != EINTR && errno != EAGAIN {
-                    return "reading inotify events failed: \(FileWatcher.describe(errno))"
+                if revents & Int16(POLLIN) != 0 {
+                    let count = read(inotifyFD, buffer.baseAddress, capacity)
+                    if count < 0 && errno != EINTR && errno != EAGAIN {
+                        return "reading inotify events failed: \(FileWatcher.describe(errno))"
+                    }
+                    if count > 0
+                        && table.handle(events: UnsafeRawBufferPointer(rebasing: buffer[..<count]), fd: inotifyFD, ignore: settings.ignore)
+                    {
+                        lastEvent = clock.now
+                        if burstStart == nil { burstStart = lastEvent }
+                    }
+                } else if revents != 0 {
+                    return "the inotify descriptor failed"
+                } else if burstStart == nil && table.missingRootMayBeBack() {
+                    // A root that was gone is back: watching it again is a change.
+                    let missing = table.missingRootCount
+                    table.rebuild(fd: inotifyFD, roots: settings.roots, ignore: settings.ignore)
+                    if table.missingRootCount < missing {
+                        lastEvent = clock.now
+                        burstStart = lastEvent
+                    }
                 }
-                if count > 0 && table.handle(events: UnsafeRawBufferPointer(rebasing: buffer[..<count]), fd: inotifyFD, ignore: settings.ignore) {
-                    lastEvent = clock.now
-                    if burstStart == nil { burstStart = lastEvent }
-                }
-            } else if revents != 0 {
-                return "the inotify descriptor failed"
-            } else if burstStart == nil && table.missingRootMayBeBack() {
-                // A root that was gone is back: watching it again is a change.
-                let missing = table.missingRootCount
-                table.rebuild(fd: inotifyFD, roots: settings.roots, ignore: settings.ignore)
-                if table.missingRootCount < missing {
-                    lastEvent = clock.now
-                    burstStart = lastEvent
-                }
-            }
 
-            if let start = burstStart, clock.now >= min(lastEvent + settings.debounce, start + settings.maxDelay) {
-                burstStart = nil
-                // Renamed folders, symlinked folders, roots re-created: watch what is there now.
-                table.rebuild(fd: inotifyFD, roots: settings.roots, ignore: settings.ignore)
-                if stopping { return nil }
-                settings.onChange()
+                if let start = burstStart, clock.now >= min(lastEvent + settings.debounce, start + settings.maxDelay) {
+                    burstStart = nil
+                    // Renamed folders, symlinked folders, roots re-created: watch what is there now.
+                    table.rebuild(fd: inotifyFD, roots: settings.roots, ignore: settings.ignore)
+                    if stopping { return nil }
+                    settings.onChange()
+                }
             }
         }
-    }
     #endif
 
     private func setThreadName() {
         // Glibc's pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module lacks.
         #if canImport(Darwin)
-        _ = pthread_setname_np("mockd-watch")
+            _ = pthread_setname_np("mockd-watch")
         #endif
     }
 }

@@ -4,9 +4,9 @@ import MockdLock
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 
@@ -35,7 +35,8 @@ final class ChildProcess: @unchecked Sendable {  // pid: set once in init
     private(set) var pid: pid_t = 0
 
     /// `environment` is added to this process's environment without any `MOCKD_*` or `NOTIFY_SOCKET`.
-    init(executable: String, arguments: [String], environment: [String: String] = [:], currentDirectory: String, stderrPath: String) throws {
+    init(executable: String, arguments: [String], environment: [String: String] = [:], currentDirectory: String, stderrPath: String) throws
+    {
         self.stderrPath = stderrPath
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         let launch = OrphanGuard.command(executable, arguments)
@@ -44,8 +45,9 @@ final class ChildProcess: @unchecked Sendable {  // pid: set once in init
         let started = StartedPID()
         let stdout = stdoutPipe.fileHandleForWriting.fileDescriptor
         try OrphanGuard.spawn { [inherited] in
-            started.pid = try Spawn.start(launch.executable, launch.arguments, environment: inherited,
-                                          directory: currentDirectory, stdout: stdout, stderr: .file(stderrPath))
+            started.pid = try Spawn.start(
+                launch.executable, launch.arguments, environment: inherited,
+                directory: currentDirectory, stdout: stdout, stderr: .file(stderrPath))
         }
         pid = started.pid
         // The child has its copy; with ours closed, stdout ends when the child's does.
@@ -77,12 +79,18 @@ final class ChildProcess: @unchecked Sendable {  // pid: set once in init
             let ready = poll(&poller, 1, deadline.remainingMilliseconds)
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else {
-                throw ProcessTimeout(description: "no line on stdout within \(timeout); got \(String(decoding: bytes, as: UTF8.self).debugDescription); stderr: \(stderrText())")
+                throw ProcessTimeout(
+                    description:
+                        "no line on stdout within \(timeout); got \(String(decoding: bytes, as: UTF8.self).debugDescription); stderr: \(stderrText())"
+                )
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             guard count > 0 else {
-                throw ProcessTimeout(description: "stdout closed before a full line; got \(String(decoding: bytes, as: UTF8.self).debugDescription); stderr: \(stderrText())")
+                throw ProcessTimeout(
+                    description:
+                        "stdout closed before a full line; got \(String(decoding: bytes, as: UTF8.self).debugDescription); stderr: \(stderrText())"
+                )
             }
             bytes.append(contentsOf: chunk.prefix(count))
         }
@@ -117,18 +125,19 @@ final class ChildProcess: @unchecked Sendable {  // pid: set once in init
     /// thread, which can lag behind on a busy machine. True when it exited in time.
     func waitUntilExited(timeout: Duration) -> Bool {
         #if os(Linux)
-        let deadline = Deadline(timeout)
-        repeat {
-            if status.value.withLock({ $0 }) != nil { return true }
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return true }
-            // pid (comm) STATE …
-            if stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z") { return true }
-            usleep(2_000)
-        } while !deadline.hasPassed
-        return false
+            let deadline = Deadline(timeout)
+            repeat {
+                if status.value.withLock({ $0 }) != nil { return true }
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                    let close = stat.lastIndex(of: ")")
+                else { return true }
+                // pid (comm) STATE …
+                if stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z") { return true }
+                usleep(2_000)
+            } while !deadline.hasPassed
+            return false
         #else
-        return waitForExit(timeout: timeout) != nil
+            return waitForExit(timeout: timeout) != nil
         #endif
     }
 
@@ -141,14 +150,17 @@ final class ChildProcess: @unchecked Sendable {  // pid: set once in init
 }
 
 /// Runs a program to completion with a deadline, stdout and stderr captured in files.
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                currentDirectory: String? = nil, timeout: Duration = .seconds(60)) async throws -> ProcessResult {
+func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    currentDirectory: String? = nil, timeout: Duration = .seconds(60)
+) async throws -> ProcessResult {
     let scratch = try TemporaryFolder()
     defer { scratch.remove() }
     let directory = currentDirectory ?? scratch.path
     return try await blocking {
-        let child = try ChildProcess(executable: executable, arguments: arguments, environment: environment,
-                                     currentDirectory: directory, stderrPath: scratch.child("stderr"))
+        let child = try ChildProcess(
+            executable: executable, arguments: arguments, environment: environment,
+            currentDirectory: directory, stderrPath: scratch.child("stderr"))
         defer { child.stop() }
         let stdout = child.remainingStdoutWithin(timeout)
         guard let status = child.waitForExit(timeout: timeout) else {

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// mockd processes a test starts die with the test run, even when it is killed (SIGKILL, a CI
@@ -16,9 +16,9 @@ enum OrphanGuard {
     /// the PID is mockd's); the command itself elsewhere.
     static func command(_ executable: String, _ arguments: [String]) -> (executable: String, arguments: [String]) {
         #if os(Linux)
-        if FileManager.default.isExecutableFile(atPath: setpriv) {
-            return (setpriv, ["--pdeathsig", "KILL", "--", executable] + arguments)
-        }
+            if FileManager.default.isExecutableFile(atPath: setpriv) {
+                return (setpriv, ["--pdeathsig", "KILL", "--", executable] + arguments)
+            }
         #endif
         return (executable, arguments)
     }

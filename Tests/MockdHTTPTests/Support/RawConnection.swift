@@ -1,9 +1,9 @@
 import Foundation
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import TestSupport
 
@@ -86,7 +86,9 @@ final class RawConnection {
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if count < 0 {
             let code = errno
-            throw RawHTTPError(description: code == EAGAIN || code == EWOULDBLOCK ? "timed out waiting for the server" : "recv: \(String(cString: strerror(code)))")
+            throw RawHTTPError(
+                description: code == EAGAIN || code == EWOULDBLOCK
+                    ? "timed out waiting for the server" : "recv: \(String(cString: strerror(code)))")
         }
         if count == 0 { return false }
         buffer.append(contentsOf: chunk.prefix(count))
@@ -101,7 +103,9 @@ final class RawConnection {
         while true {
             if let index = firstIndex(of: separator) { headEnd = index; break }
             guard try fill() else {
-                throw RawHTTPError(description: "connection closed before a full response head; got \(String(decoding: buffer, as: UTF8.self).debugDescription)")
+                throw RawHTTPError(
+                    description:
+                        "connection closed before a full response head; got \(String(decoding: buffer, as: UTF8.self).debugDescription)")
             }
         }
         let headText = String(decoding: buffer[..<headEnd!], as: UTF8.self)
@@ -243,7 +247,8 @@ extension RawConnection {
     static func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        if !body.isEmpty && !headers.contains(where: { $0.0.lowercased() == "content-length" || $0.0.lowercased() == "transfer-encoding" }) {
+        if !body.isEmpty && !headers.contains(where: { $0.0.lowercased() == "content-length" || $0.0.lowercased() == "transfer-encoding" })
+        {
             head += "Content-Length: \(body.count)\r\n"
         }
         head += "\r\n"
@@ -251,7 +256,9 @@ extension RawConnection {
     }
 
     /// Opens a connection, sends one request and reads the response.
-    static func exchange(port: Int, _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws -> RawResponse {
+    static func exchange(port: Int, _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws
+        -> RawResponse
+    {
         let connection = try RawConnection(port: port)
         try connection.send(request(method, target, headers: headers, body: body))
         return try connection.readResponse(head: method == "HEAD")
@@ -261,9 +268,9 @@ extension RawConnection {
 /// send(2) without SIGPIPE when the server has already closed.
 private func socketSend(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
-    send(fd, pointer, count, Int32(MSG_NOSIGNAL))
+        send(fd, pointer, count, Int32(MSG_NOSIGNAL))
     #else
-    send(fd, pointer, count, 0)
+        send(fd, pointer, count, 0)
     #endif
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Logging
 import MockdCore
@@ -53,7 +53,8 @@ struct TestServer: Sendable {
     func url(_ target: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(target)")! }
 
     /// One request through URLSession, the way an app's networking code sends it.
-    func request(_ method: String = "GET", _ target: String, headers: [String: String] = [:], body: Data? = nil) async throws -> HTTPResult {
+    func request(_ method: String = "GET", _ target: String, headers: [String: String] = [:], body: Data? = nil) async throws -> HTTPResult
+    {
         var request = URLRequest(url: url(target))
         request.httpMethod = method
         request.httpBody = body
@@ -75,8 +76,10 @@ struct TestServer: Sendable {
     }
 
     /// Proof that the server still serves: a plain GET of a fixture file gets it.
-    func expectStillServing(_ name: String = "mock_api_users_get.json", target: String = "/api/users",
-                            sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectStillServing(
+        _ name: String = "mock_api_users_get.json", target: String = "/api/users",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let response = try await raw("GET", target)
         #expect(response.status == 200, "server stopped serving: \(response)", sourceLocation: sourceLocation)
         #expect(response.header("X-Mockd-Source") == "file \(Fixture.path(of: name))", sourceLocation: sourceLocation)
