@@ -23,7 +23,7 @@ extension ServeCommand {
         // Signals were blocked in Mockd.main, before any thread existed: libmicrohttpd's
         // threads inherit the blocked set.
         Signals.raiseOpenFileLimit()
-        let settings = try settings()
+        let settings = try checked.settings ?? settings()
         if background, let pidFile {
             let probe = HealthProbe(
                 host: HealthProbe.address(of: settings.server.host), port: settings.server.port,

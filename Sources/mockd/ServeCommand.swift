@@ -217,6 +217,17 @@ struct ServeCommand: ParsableCommand {
         help: ArgumentHelp("With --background: where its output is appended. [default: the pid file's path + .log]", valueName: "file"))
     var logFile: String?
 
+    /// What `validate()` made of the options and the environment, kept for `run()`, so they are
+    /// read once. Not an option: ArgumentParser keeps a property without a wrapper at its
+    /// default value, and the checks run on the instance that then runs.
+    var checked = CheckedSettings()
+
+    struct CheckedSettings: Decodable {
+        var settings: Settings?
+        init() {}
+        init(from decoder: any Decoder) {}
+    }
+
     /// The defaults `--help` shows are the configuration's own.
     static let defaults = ServerConfiguration()
     static let defaultProxyTimeout = 30.0
@@ -335,11 +346,12 @@ struct ServeCommand: ParsableCommand {
     }
 
     /// Checked here, not in `run`, so an error is reported with serve's own usage.
-    func validate() throws {
+    mutating func validate() throws {
         if let word = unexpected.first {
             throw ValidationError(Self.strayOption(before: word) ?? Self.notACommand(word))
         }
         let settings = try settings()
+        checked.settings = settings
         if background {
             guard pidFile != nil else { throw ValidationError("--background needs --pid-file FILE: mockd stop --pid-file FILE ends it") }
             guard settings.server.port != 0 else {
