@@ -3,6 +3,7 @@
 # INTERVAL ms (how late events arrive against their schedule), req/s of plain requests beside
 # them against without (wrk, same duration), and mockd's CPU while the streams only wait.
 #   make release && bench/streams.sh      (CLIENTS=1000 EVENTS=100 INTERVAL=50 by default)
+# Also prints the floor (bench/send-floor.c): the CPU a bare send() of each event costs.
 source "$(dirname "$0")/common.sh"
 CLIENTS=${CLIENTS:-1000}
 EVENTS=${EVENTS:-100}
@@ -31,6 +32,11 @@ taskset -c 1 "$WORK/streams-client" "$PORT" /stream "$CLIENTS" "$EVENTS" "$INTER
 t1=$(cpu_ticks "$MOCKD_PID")
 echo "alone: $(cat "$WORK/streams-alone.txt")"
 echo "mockd CPU per event: $(awk -v ticks=$((t1 - t0)) -v hz="$HZ" -v n=$((CLIENTS * EVENTS)) 'BEGIN {printf "%.1f", ticks * 1000000 / hz / n}') µs"
+# The floor: what one send() of an event costs a process on loopback (the receiver's side of
+# TCP runs in the sender's system call there), paced at the streams' rate. No server can send
+# the events for less, so 1 - (that share of a CPU) bounds the ratio below on mockd's one CPU.
+cc -O2 -o "$WORK/send-floor" "$HERE/send-floor.c"
+"$WORK/send-floor" "$CLIENTS" $((CLIENTS * 1000 / INTERVAL)) 3 | sed 's/^/floor: /'
 taskset -c 1 "$WORK/streams-client" "$PORT" /stream "$CLIENTS" "$EVENTS" "$INTERVAL" >"$WORK/streams.txt" &
 STREAMS=$!
 sleep 0.5   # the streams connect first

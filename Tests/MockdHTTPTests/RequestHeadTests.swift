@@ -20,6 +20,20 @@ struct RequestHeadTests {
         }
     }
 
+    /// A stub that reads bodies gets them whole, also with the journal off and no route reading
+    /// bodies: stubs are added at run time, after the snapshot decided nothing reads bodies.
+    @Test func aStubThatReadsBodiesGetsThemWhole() async throws {
+        try await withRouteServer(journal: RequestJournal(capacity: 0)) { server in
+            let stub = Array(
+                #"{"method": "POST", "path": "/api/notes", "match": {"json": {"kind": "memo"}}, "response": {"status": 201, "json": {"ok": true}}}"#
+                    .utf8)
+            let added = try await server.test.raw("POST", "/__mockd/stubs", body: stub)
+            #expect(added.status == 201, "\(added)")
+            let answer = try await server.test.raw("POST", "/api/notes", body: Array(#"{"kind": "memo", "text": "hello"}"#.utf8))
+            #expect(answer.status == 201, "\(answer)")
+        }
+    }
+
     /// A request whose head arrived before a reload is answered by the configuration it started
     /// with, whole body included: the new one (a route that reads bodies) is not handed the body
     /// that the old one (nothing reads bodies) did not keep.

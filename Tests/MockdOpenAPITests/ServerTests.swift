@@ -73,6 +73,17 @@ import TestSupport
         }
     }
 
+    /// A body larger than the journal keeps is validated whole: an operation reads bodies, so
+    /// the server holds them (a cut one would be invalid JSON, refused with 400).
+    @Test func aBodyLongerThanTheJournalKeepsIsValidatedWhole() async throws {
+        try await Self.withServer("petstore.yaml") { send in
+            let name = String(repeating: "x", count: 100_000)
+            let created = try await send(
+                "POST", "/v1/pets", ["Content-Type": "application/json"], Data(#"{"id": 1, "name": "\#(name)"}"#.utf8))
+            #expect(created.status == 201, "\(created.header("X-Mockd-Source") ?? "")")
+        }
+    }
+
     @Test func petstoreExpandedUnderItsServerPath() async throws {
         try await Self.withServer("petstore-expanded.yaml") { send in
             let list = try await send("GET", "/v2/pets?tags=a&tags=b&limit=3", [:], nil)

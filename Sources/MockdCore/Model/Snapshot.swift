@@ -30,7 +30,8 @@ package final class Snapshot: Sendable {
     package let unserved: [UnservedFile]
     /// Files a route tried first always answers for: relative path → that route's source.
     package let shadowed: [String: String]
-    /// Whether any route looks at request bodies (a `json`/`text` condition or a template) or a resource is declared;
+    /// Whether any route looks at request bodies (a `json`/`text` condition or a template), a resource is declared
+    /// or an OpenAPI operation is served (its body is validated);
     /// when none does, a body only feeds the journal and need not be held whole.
     package let readsRequestBodies: Bool
 
@@ -56,8 +57,8 @@ package final class Snapshot: Sendable {
         self.operations = operations
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath
-        // A resource stores what is posted to it.
-        self.readsRequestBodies = !resources.isEmpty || routes.contains(where: \.readsRequestBody)
+        // A resource stores what is posted to it; an OpenAPI operation validates it.
+        self.readsRequestBodies = !resources.isEmpty || !operations.isEmpty || routes.contains(where: \.readsRequestBody)
     }
 
     /// Number of files served by the convention (overlays included).
