@@ -42,4 +42,32 @@ import Testing
         #expect(!operation.matches(PathPattern.split("/v1/items/ch_1/files/report.xml")))
         #expect(!operation.matches(PathPattern.split("/v1/items/ch_1/files")))
     }
+
+    /// The tree's literal children: every one found among many (the table grows as they are
+    /// added), others not, and texts compared as bytes, as the path is sent.
+    @Test func literalChildrenAreFoundByTheirBytes() {
+        var children = LiteralChildren()
+        let names = (0..<300).map { "segment_\($0)" } + ["café", ""]
+        for (node, name) in names.enumerated() { children.insert(name, node: node) }
+        for (node, name) in names.enumerated() { #expect(children[Substring(name)] == node, "\(name)") }
+        #expect(children["segment_300"] == nil)
+        #expect(children["segment_"] == nil)
+        #expect(children["cafe\u{301}"] == nil)
+        #expect(LiteralChildren()["x"] == nil)
+    }
+
+    /// The first operation the tree finds for a condition is the first of every match in order,
+    /// most specific first.
+    @Test func theFirstMatchIsTheFirstOfAllMatches() {
+        let templates = ["/pets/{id}", "/pets/mine", "/pets/{id}", "/pets/{name}.json", "/pets/mine/toys", "/{any}/mine"]
+        let tree = SegmentTree(templates.map(OperationSegment.parse))
+        for path in ["/pets/mine", "/pets/rex", "/pets/rex.json", "/pets/mine/toys", "/cats/mine", "/dogs"] {
+            let parts = PathPattern.split(path)
+            let all = tree.matches(parts)
+            #expect(tree.first(parts, where: { _ in true }) == all.first, "\(path)")
+            #expect(tree.first(parts, where: { $0 % 2 == 0 }) == all.first(where: { $0 % 2 == 0 }), "\(path)")
+            #expect(tree.first(parts, where: { $0 == 2 }) == (all.contains(2) ? 2 : nil), "\(path)")
+        }
+        #expect(tree.matches(PathPattern.split("/pets/mine")) == [1, 0, 2, 5])
+    }
 }
