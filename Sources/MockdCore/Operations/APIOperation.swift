@@ -54,16 +54,21 @@ package final class APIOperation: Sendable {
     }
 }
 
-/// The path parameters of a request an operation matched: read from its parts when the
+/// The path parameters of a request an operation matched: read from its path when the
 /// validator asks, not gathered into a dictionary on every request.
 package struct PathParameters {
     let segments: [OperationSegment]
-    let parts: [Substring]
+    let path: String
+    /// The path's segments as byte offsets (`PathPattern.ranges`).
+    let ranges: [Range<Int>]
 
     /// The value of parameter `name`, without the text around it in the template.
     package subscript(name: String) -> Substring? {
-        for (segment, part) in zip(segments, parts) {
+        for (segment, range) in zip(segments, ranges) {
             if case .parameter(let parameter, let prefix, let suffix) = segment, parameter == name {
+                let utf8 = path.utf8
+                let part = Substring(
+                    utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
                 return OperationSegment.value(in: part, prefix: prefix, suffix: suffix)
             }
         }

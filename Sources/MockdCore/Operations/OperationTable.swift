@@ -40,23 +40,29 @@ package final class OperationTable: Sendable {
     /// The answer for a request whose path an operation documents; nil when none does. (The
     /// resolver adds `--delay`, as to every answer.)
     package func answer(_ request: MockRequest, scenario: String) -> Reply? {
-        let parts = PathPattern.split(request.path)
-        // Most specific template first (`/pets/mine` before `/pets/{id}`); the first with the
-        // method answers. None: 405, allowing the methods of the most specific template. The
-        // walk stops at the answer: the list of every match is made only for a 405.
+        // The path's segments as byte offsets, matched in its bytes: no Substring is made, and
+        // none retained, unless the validator asks for a parameter's value.
+        let path = request.path
         let method = request.method
-        guard
-            let index = tree.first(parts, where: { operations[$0].method == method })
-                ?? (method == "HEAD" ? tree.first(parts, where: { operations[$0].method == "GET" }) : nil)
-        else {
-            let matched = tree.matches(parts)
+        let (parts, found) = PathPattern.withBytes(path) { bytes in
+            let parts = PathPattern.ranges(bytes)
+            // Most specific template first (`/pets/mine` before `/pets/{id}`); the first with
+            // the method answers. None: 405, allowing the methods of the most specific
+            // template. The walk stops at the answer: the list of every match is made only for a 405.
+            let found =
+                tree.first(bytes, parts, where: { operations[$0].method == method })
+                ?? (method == "HEAD" ? tree.first(bytes, parts, where: { operations[$0].method == "GET" }) : nil)
+            return (parts, found)
+        }
+        guard let index = found else {
+            let matched = tree.matches(path)
             guard let first = matched.first else { return nil }
             let template = operations[first].pathTemplate
             let allowed = matched.filter { operations[$0].pathTemplate == template }.map { operations[$0].method }
             return Reply(.built(OperationErrors.methodNotAllowed(request, allowed: allowed)), scenario: scenario)
         }
         let operation = operations[index]
-        let parameters = PathParameters(segments: operation.segments, parts: parts)
+        let parameters = PathParameters(segments: operation.segments, path: path, ranges: parts)
         var warning = ""
         if validation != .off {
             // Missing credentials are checked as the rest: `warn` answers and says so, `off` skips them.
@@ -233,12 +239,12 @@ struct SegmentTree: Sendable {
     /// arrays were retained and released at every step (~1,300 instructions a request).
     final class Node: Sendable {
         let literals: LiteralChildren
-        /// The parameter children, in document order: the text around the parameter, the child.
-        let parameters: [(prefix: String, suffix: String, node: Int)]
+        /// The parameter children, in document order: the bytes around the parameter, the child.
+        let parameters: [(prefix: [UInt8], suffix: [UInt8], node: Int)]
         /// The operations whose template ends here, in table order.
         let operations: [Int]
 
-        init(literals: LiteralChildren, parameters: [(prefix: String, suffix: String, node: Int)], operations: [Int]) {
+        init(literals: LiteralChildren, parameters: [(prefix: [UInt8], suffix: [UInt8], node: Int)], operations: [Int]) {
             self.literals = literals
             self.parameters = parameters
             self.operations = operations
@@ -255,7 +261,7 @@ struct SegmentTree: Sendable {
             for segment in segments {
                 let existing: Int?
                 switch segment {
-                case .literal(let text): existing = building[current].literals[Substring(text)]
+                case .literal(let text): existing = building[current].literals[Array(text.utf8)]
                 case .parameter: existing = building[current].parameters.first { $0.segment == segment }?.node
                 }
                 if let existing {
@@ -275,47 +281,65 @@ struct SegmentTree: Sendable {
             Node(
                 literals: node.literals,
                 parameters: node.parameters.map { child in
-                    guard case .parameter(_, let prefix, let suffix) = child.segment else { return ("", "", child.node) }
-                    return (prefix, suffix, child.node)
+                    guard case .parameter(_, let prefix, let suffix) = child.segment else { return ([], [], child.node) }
+                    return (Array(prefix.utf8), Array(suffix.utf8), child.node)
                 }, operations: node.operations)
         }
     }
 
-    /// The operations whose template matches `parts`, most specific first.
-    func matches(_ parts: [Substring]) -> [Int] {
-        var found: [Int] = []
-        walk(nodes[0], parts, 0, &found)
-        return found
+    /// The operations whose template matches `path`, most specific first.
+    func matches(_ path: String) -> [Int] {
+        PathPattern.withBytes(path) { bytes in
+            var found: [Int] = []
+            walk(nodes[0], bytes, PathPattern.ranges(bytes), 0, &found)
+            return found
+        }
     }
 
     /// The first operation `accept` takes, in the order `matches(_:)` lists them.
-    func first(_ parts: [Substring], where accept: (Int) -> Bool) -> Int? {
-        first(nodes[0], parts, 0, accept)
+    func first(_ path: String, where accept: (Int) -> Bool) -> Int? {
+        PathPattern.withBytes(path) { bytes in first(bytes, PathPattern.ranges(bytes), where: accept) }
     }
 
-    private func first(_ node: Node, _ parts: [Substring], _ depth: Int, _ accept: (Int) -> Bool) -> Int? {
+    /// The same for a path's bytes and their segments (`PathPattern.ranges`).
+    func first(_ bytes: UnsafeBufferPointer<UInt8>, _ parts: [Range<Int>], where accept: (Int) -> Bool) -> Int? {
+        first(nodes[0], bytes, parts, 0, accept)
+    }
+
+    private func first(
+        _ node: Node, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: [Range<Int>], _ depth: Int, _ accept: (Int) -> Bool
+    ) -> Int? {
         guard depth < parts.count else {
             for operation in node.operations where accept(operation) { return operation }
             return nil
         }
-        let part = parts[depth]
-        if let next = node.literals[part], let found = first(nodes[next], parts, depth + 1, accept) { return found }
-        for child in node.parameters where OperationSegment.value(in: part, prefix: child.prefix, suffix: child.suffix) != nil {
-            if let found = first(nodes[child.node], parts, depth + 1, accept) { return found }
+        let part = UnsafeBufferPointer(rebasing: bytes[parts[depth]])
+        if let next = node.literals[part], let found = first(nodes[next], bytes, parts, depth + 1, accept) { return found }
+        for child in node.parameters where Self.fits(part, child.prefix, child.suffix) {
+            if let found = first(nodes[child.node], bytes, parts, depth + 1, accept) { return found }
         }
         return nil
     }
 
-    private func walk(_ node: Node, _ parts: [Substring], _ depth: Int, _ found: inout [Int]) {
+    private func walk(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: [Range<Int>], _ depth: Int, _ found: inout [Int]) {
         guard depth < parts.count else {
             found += node.operations
             return
         }
-        let part = parts[depth]
-        if let next = node.literals[part] { walk(nodes[next], parts, depth + 1, &found) }
-        for child in node.parameters where OperationSegment.value(in: part, prefix: child.prefix, suffix: child.suffix) != nil {
-            walk(nodes[child.node], parts, depth + 1, &found)
+        let part = UnsafeBufferPointer(rebasing: bytes[parts[depth]])
+        if let next = node.literals[part] { walk(nodes[next], bytes, parts, depth + 1, &found) }
+        for child in node.parameters where Self.fits(part, child.prefix, child.suffix) {
+            walk(nodes[child.node], bytes, parts, depth + 1, &found)
         }
+    }
+
+    /// Whether a parameter with this text around it takes `part`: `OperationSegment.value` on bytes.
+    private static func fits(_ part: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8], _ suffix: [UInt8]) -> Bool {
+        guard part.count > prefix.count + suffix.count else { return false }
+        for index in prefix.indices where part[index] != prefix[index] { return false }
+        let start = part.count - suffix.count
+        for index in suffix.indices where part[start + index] != suffix[index] { return false }
+        return true
     }
 }
 
@@ -329,21 +353,26 @@ struct LiteralChildren: Sendable {
     /// long, at most half full.
     private var slots: [Int] = []
 
-    subscript(text: Substring) -> Int? {
+    subscript(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !slots.isEmpty else { return nil }
-        var text = text
-        return text.withUTF8 { find($0) }
-    }
-
-    private func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let mask = slots.count - 1
         var slot = Self.hash(bytes) & mask
         while slots[slot] != 0 {
             let index = slots[slot] - 1
-            if texts[index].count == bytes.count, texts[index].elementsEqual(bytes) { return nodes[index] }
+            if Self.equal(texts[index], bytes) { return nodes[index] }
             slot = (slot + 1) & mask
         }
         return nil
+    }
+
+    subscript(bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { self[$0] }
+    }
+
+    private static func equal(_ text: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count == bytes.count else { return false }
+        for index in text.indices where text[index] != bytes[index] { return false }
+        return true
     }
 
     /// Adds a child; `text` is not among them yet.
