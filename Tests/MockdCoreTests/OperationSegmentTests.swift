@@ -35,11 +35,41 @@ import Testing
             security: [], source: "test")
         let parts = PathPattern.split("/v1/items/ch_1/files/report.json")
         #expect(operation.matches(parts))
-        let parameters = PathParameters(segments: operation.segments, parts: parts)
+        let path = "/v1/items/ch_1/files/report.json"
+        let parameters = PathParameters(segments: operation.segments, path: path, ranges: PathPattern.withBytes(path, PathPattern.ranges))
         #expect(parameters["id"] == "ch_1")
         #expect(parameters["name"] == "report")
         #expect(parameters["other"] == nil)
         #expect(!operation.matches(PathPattern.split("/v1/items/ch_1/files/report.xml")))
         #expect(!operation.matches(PathPattern.split("/v1/items/ch_1/files")))
+    }
+
+    /// The tree's literal children: every one found among many (the table grows as they are
+    /// added), others not, and texts compared as bytes, as the path is sent.
+    @Test func literalChildrenAreFoundByTheirBytes() {
+        var children = LiteralChildren()
+        let names = (0..<300).map { "segment_\($0)" } + ["café", ""]
+        for (node, name) in names.enumerated() { children.insert(name, node: node) }
+        for (node, name) in names.enumerated() { #expect(children[Array(name.utf8)] == node, "\(name)") }
+        #expect(children[Array("segment_300".utf8)] == nil)
+        #expect(children[Array("segment_".utf8)] == nil)
+        #expect(children[Array("cafe\u{301}".utf8)] == nil)
+        #expect(LiteralChildren()[Array("x".utf8)] == nil)
+    }
+
+    /// The first operation the tree finds for a condition is the first of every match in order,
+    /// most specific first.
+    @Test func theFirstMatchIsTheFirstOfAllMatches() {
+        let templates = ["/pets/{id}", "/pets/mine", "/pets/{id}", "/pets/{name}.json", "/pets/mine/toys", "/{any}/mine"]
+        let tree = SegmentTree(templates.map(OperationSegment.parse))
+        for path in ["/pets/mine", "/pets/rex", "/pets/rex.json", "/pets/.json", "/pets/mine/toys", "/cats/mine", "/dogs", "/"] {
+            let all = tree.matches(path)
+            #expect(tree.first(path, where: { _ in true }) == all.first, "\(path)")
+            #expect(tree.first(path, where: { $0 % 2 == 0 }) == all.first(where: { $0 % 2 == 0 }), "\(path)")
+            #expect(tree.first(path, where: { $0 == 2 }) == (all.contains(2) ? 2 : nil), "\(path)")
+        }
+        #expect(tree.matches("/pets/mine") == [1, 0, 2, 5])
+        #expect(tree.matches("/pets/rex.json") == [0, 2, 3])
+        #expect(tree.matches("/pets/.json") == [0, 2])
     }
 }

@@ -75,6 +75,58 @@ import Testing
         }
     }
 
+    /// A path parameter whose schema is a string with only its length bounded is checked on the
+    /// segment itself; the bounds count Unicode scalars as the schema check does, and a value out
+    /// of them gets the same message.
+    @Test(
+        arguments: [
+            ("/plain/abc", nil),
+            ("/plain/ab", "path.id: expected at least 3 characters, found 2"),
+            ("/plain/abcdef", "path.id: expected at most 5 characters, found 6"),
+            ("/plain/\u{e9}\u{e9}\u{e9}", nil),
+            ("/plain/e\u{301}e\u{301}e", nil),
+            ("/plain/e\u{301}e\u{301}e\u{301}", "path.id: expected at most 5 characters, found 6"),
+            ("/label/.abc", nil),
+            ("/label/.abcdef", "path.id: expected at most 5 characters, found 6"),
+            ("/nullable/ab", "path.id: expected at least 3 characters, found 2"),
+            ("/short/ab", nil),
+            ("/short/\u{e9}\u{e9}", nil),
+            ("/short/abc", "path.id: expected at most 2 characters, found 3"),
+            ("/short/\u{e9}\u{e9}\u{e9}", "path.id: expected at most 2 characters, found 3"),
+        ] as [(String, String?)])
+    func aStringPathParameterIsCheckedForItsLength(path: String, violation: String?) throws {
+        let document = """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /plain/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, schema: {type: string, minLength: 3, maxLength: 5}}]
+                  responses: {"200": {description: ok}}
+              /label/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, style: label, schema: {type: string, minLength: 3, maxLength: 5}}]
+                  responses: {"200": {description: ok}}
+              /short/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, schema: {type: string, maxLength: 2}}]
+                  responses: {"200": {description: ok}}
+              /nullable/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, schema: {type: string, nullable: true, minLength: 3}}]
+                  responses: {"200": {description: ok}}
+            """
+        try withDocument(document) { fixture throws in
+            let answer = fixture.answer("GET", path)
+            guard let violation else {
+                #expect(answer.status == 200, "\(path): \(answer.bodyText)")
+                return
+            }
+            #expect(answer.status == 422, "\(path)")
+            #expect(try answer.json()["errors"] == [.string(violation)], "\(path)")
+        }
+    }
+
     @Test func theBodyItsPresenceAndItsContentType() throws {
         try withDocument(Self.document) { fixture throws in
             let missing = fixture.answer("POST", "/items/1?mode=fast", headers: Self.valid)

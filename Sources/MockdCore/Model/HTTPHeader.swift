@@ -48,10 +48,12 @@ extension HTTPHeader {
 }
 
 extension Array where Element == HTTPHeader {
-    /// The first value for `name`, compared case-insensitively (HTTP field names are).
+    /// The first value for `name`, compared case-insensitively (HTTP field names are). By
+    /// index: each name is read where it lies, not copied out with its value (two retains and
+    /// two releases a header).
     public func first(named name: String) -> String? {
-        for header in self where HTTPHeader.namesEqual(header.name, name) {
-            return header.value
+        for index in indices where HTTPHeader.namesEqual(self[index].name, name) {
+            return self[index].value
         }
         return nil
     }

@@ -16,6 +16,10 @@ package final class APIOperation: Sendable {
     package let security: [[SecurityScheme]]
     /// `openapi api.yaml GET /pets`, for X-Mockd-Source, listings and the 404 report.
     package let source: String
+    /// The answer to a request that chooses nothing (no preference, the default scenario, one
+    /// media type): the first response's prepared one, when it goes as it is. Nil when the
+    /// answer must be chosen or built.
+    let plainAnswer: PreparedResponse?
 
     package init(
         method: String, pathTemplate: String, responses: [OperationResponse], validator: (any RequestValidator)?,
@@ -28,6 +32,13 @@ package final class APIOperation: Sendable {
         self.validator = validator
         self.security = security
         self.source = source
+        if let first = responses.first, first.alternatives.isEmpty,
+            (first.isRange ? nil : first.status) ?? first.prepared.status == first.prepared.status
+        {
+            plainAnswer = first.prepared
+        } else {
+            plainAnswer = nil
+        }
     }
 
     /// Whether the path's parts fit the template (the 404 report's base-path check; requests
@@ -43,16 +54,21 @@ package final class APIOperation: Sendable {
     }
 }
 
-/// The path parameters of a request an operation matched: read from its parts when the
+/// The path parameters of a request an operation matched: read from its path when the
 /// validator asks, not gathered into a dictionary on every request.
 package struct PathParameters {
     let segments: [OperationSegment]
-    let parts: [Substring]
+    let path: String
+    /// The path's segments as byte offsets (`PathPattern.ranges`).
+    let ranges: [Range<Int>]
 
     /// The value of parameter `name`, without the text around it in the template.
     package subscript(name: String) -> Substring? {
-        for (segment, part) in zip(segments, parts) {
+        for (segment, range) in zip(segments, ranges) {
             if case .parameter(let parameter, let prefix, let suffix) = segment, parameter == name {
+                let utf8 = path.utf8
+                let part = Substring(
+                    utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
                 return OperationSegment.value(in: part, prefix: prefix, suffix: suffix)
             }
         }
@@ -182,16 +198,23 @@ package enum SecurityScheme: Sendable, Equatable {
 
     /// `Authorization: Bearer <something>`: the scheme (`scheme` in lower case, letters only) in
     /// any case, a space, then more than spaces. Read as bytes: on every request to such an operation.
+    /// Compared in the two texts' contiguous bytes: walking their UTF-8 views by index cost
+    /// ~1,000 instructions a request.
     static func credential(_ request: MockRequest, scheme: String) -> Bool {
         guard let value = request.headers.first(named: "Authorization") else { return false }
-        let bytes = value.utf8
-        var index = bytes.startIndex
-        for expected in scheme.utf8 {
-            guard index != bytes.endIndex, bytes[index] | 0x20 == expected else { return false }
-            index = bytes.index(after: index)
+        let contiguous = value.utf8.withContiguousStorageIfAvailable { bytes in
+            scheme.utf8.withContiguousStorageIfAvailable { expected in credential(bytes, scheme: expected) }
         }
-        guard index != bytes.endIndex, bytes[index] == UInt8(ascii: " ") else { return false }
-        return bytes[index...].contains { $0 != UInt8(ascii: " ") }
+        if let contiguous, let result = contiguous { return result }
+        return Array(value.utf8).withUnsafeBufferPointer { bytes in
+            Array(scheme.utf8).withUnsafeBufferPointer { expected in credential(bytes, scheme: expected) }
+        }
+    }
+
+    private static func credential(_ bytes: UnsafeBufferPointer<UInt8>, scheme: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count > scheme.count, bytes[scheme.count] == UInt8(ascii: " ") else { return false }
+        for index in 0..<scheme.count where bytes[index] | 0x20 != scheme[index] { return false }
+        return bytes[(scheme.count + 1)...].contains { $0 != UInt8(ascii: " ") }
     }
 }
 

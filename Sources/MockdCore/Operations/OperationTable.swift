@@ -27,9 +27,7 @@ package final class OperationTable: Sendable {
         self.operations = operations
         self.validation = validation
         self.documents = documents
-        var tree = SegmentTree()
-        for (index, operation) in operations.enumerated() { tree.insert(operation.segments, operation: index) }
-        self.tree = tree
+        self.tree = SegmentTree(operations.map(\.segments))
     }
 
     package var isEmpty: Bool { operations.isEmpty }
@@ -42,22 +40,29 @@ package final class OperationTable: Sendable {
     /// The answer for a request whose path an operation documents; nil when none does. (The
     /// resolver adds `--delay`, as to every answer.)
     package func answer(_ request: MockRequest, scenario: String) -> Reply? {
-        let parts = PathPattern.split(request.path)
-        // Most specific template first (`/pets/mine` before `/pets/{id}`); the first with the
-        // method answers. None: 405, allowing the methods of the most specific template.
-        let matched = tree.matches(parts)
-        guard let first = matched.first else { return nil }
+        // The path's segments as byte offsets, matched in its bytes: no Substring is made, and
+        // none retained, unless the validator asks for a parameter's value.
+        let path = request.path
         let method = request.method
-        guard
-            let index = matched.first(where: { operations[$0].method == method })
-                ?? (method == "HEAD" ? matched.first(where: { operations[$0].method == "GET" }) : nil)
-        else {
+        let (parts, found) = PathPattern.withBytes(path) { bytes in
+            let parts = PathPattern.ranges(bytes)
+            // Most specific template first (`/pets/mine` before `/pets/{id}`); the first with
+            // the method answers. None: 405, allowing the methods of the most specific
+            // template. The walk stops at the answer: the list of every match is made only for a 405.
+            let found =
+                tree.first(bytes, parts, where: { operations[$0].method == method })
+                ?? (method == "HEAD" ? tree.first(bytes, parts, where: { operations[$0].method == "GET" }) : nil)
+            return (parts, found)
+        }
+        guard let index = found else {
+            let matched = tree.matches(path)
+            guard let first = matched.first else { return nil }
             let template = operations[first].pathTemplate
             let allowed = matched.filter { operations[$0].pathTemplate == template }.map { operations[$0].method }
             return Reply(.built(OperationErrors.methodNotAllowed(request, allowed: allowed)), scenario: scenario)
         }
         let operation = operations[index]
-        let parameters = PathParameters(segments: operation.segments, parts: parts)
+        let parameters = PathParameters(segments: operation.segments, path: path, ranges: parts)
         var warning = ""
         if validation != .off {
             // Missing credentials are checked as the rest: `warn` answers and says so, `off` skips them.
@@ -66,7 +71,10 @@ package final class OperationTable: Sendable {
                 if validation == .enforce { return Reply(.built(OperationErrors.unauthorized(operation)), scenario: scenario) }
                 violations.append("missing credentials: \(OperationErrors.challenges(operation).joined(separator: " or "))")
             }
-            if let validator = operation.validator { violations += validator.violations(of: request, pathParameters: parameters) }
+            if let validator = operation.validator {
+                let found = validator.violations(of: request, pathParameters: parameters)
+                if !found.isEmpty { violations += found }
+            }
             if !violations.isEmpty {
                 if validation == .enforce {
                     let preferences = self.preferences(request)
@@ -77,6 +85,10 @@ package final class OperationTable: Sendable {
             }
         }
         let preferences = self.preferences(request)
+        // What the rest would choose, without copying a response out of the list.
+        if let plain = operation.plainAnswer, warning.isEmpty, scenario == Scenario.default, preferences.choosesNothing {
+            return Reply(.prepared(plain), scenario: scenario)
+        }
         guard !operation.responses.isEmpty else { return nil }
         // As Prism does: an override asking for a status the operation does not document is a 404.
         if queryOverrides, let code = preferences.code, request.query.contains(where: { $0.name == "__code" }),
@@ -217,57 +229,175 @@ package final class OperationTable: Sendable {
 /// what one of 6 does; a scan of every template with as many segments cost ~350,000
 /// instructions a request there.
 struct SegmentTree: Sendable {
-    struct Node: Sendable {
-        var literals: [Substring: Int] = [:]
+    private struct Building {
+        var literals = LiteralChildren()
         var parameters: [(segment: OperationSegment, node: Int)] = []
-        /// The operations whose template ends here, in table order.
         var operations: [Int] = []
     }
 
-    private var nodes = [Node()]
+    /// A node, its fields constants: a request's walk reads them in place, where a struct's
+    /// arrays were retained and released at every step (~1,300 instructions a request).
+    final class Node: Sendable {
+        let literals: LiteralChildren
+        /// The parameter children, in document order: the bytes around the parameter, the child.
+        let parameters: [(prefix: [UInt8], suffix: [UInt8], node: Int)]
+        /// The operations whose template ends here, in table order.
+        let operations: [Int]
 
-    mutating func insert(_ segments: [OperationSegment], operation: Int) {
-        var current = 0
-        for segment in segments {
-            let existing: Int?
-            switch segment {
-            case .literal(let text): existing = nodes[current].literals[Substring(text)]
-            case .parameter: existing = nodes[current].parameters.first { $0.segment == segment }?.node
-            }
-            if let existing {
-                current = existing
-                continue
-            }
-            nodes.append(Node())
-            switch segment {
-            case .literal(let text): nodes[current].literals[Substring(text)] = nodes.count - 1
-            case .parameter: nodes[current].parameters.append((segment, nodes.count - 1))
-            }
-            current = nodes.count - 1
+        init(literals: LiteralChildren, parameters: [(prefix: [UInt8], suffix: [UInt8], node: Int)], operations: [Int]) {
+            self.literals = literals
+            self.parameters = parameters
+            self.operations = operations
         }
-        nodes[current].operations.append(operation)
     }
 
-    /// The operations whose template matches `parts`, most specific first.
-    func matches(_ parts: [Substring]) -> [Int] {
-        var found: [Int] = []
-        walk(0, parts[...], &found)
-        return found
+    private let nodes: [Node]
+
+    /// The tree of `templates`; each operation is its template's position.
+    init(_ templates: [[OperationSegment]]) {
+        var building = [Building()]
+        for (operation, segments) in templates.enumerated() {
+            var current = 0
+            for segment in segments {
+                let existing: Int?
+                switch segment {
+                case .literal(let text): existing = building[current].literals[Array(text.utf8)]
+                case .parameter: existing = building[current].parameters.first { $0.segment == segment }?.node
+                }
+                if let existing {
+                    current = existing
+                    continue
+                }
+                building.append(Building())
+                switch segment {
+                case .literal(let text): building[current].literals.insert(text, node: building.count - 1)
+                case .parameter: building[current].parameters.append((segment, building.count - 1))
+                }
+                current = building.count - 1
+            }
+            building[current].operations.append(operation)
+        }
+        nodes = building.map { node in
+            Node(
+                literals: node.literals,
+                parameters: node.parameters.map { child in
+                    guard case .parameter(_, let prefix, let suffix) = child.segment else { return ([], [], child.node) }
+                    return (Array(prefix.utf8), Array(suffix.utf8), child.node)
+                }, operations: node.operations)
+        }
     }
 
-    private func walk(_ node: Int, _ rest: ArraySlice<Substring>, _ found: inout [Int]) {
-        guard let part = rest.first else {
-            found += nodes[node].operations
+    /// The operations whose template matches `path`, most specific first.
+    func matches(_ path: String) -> [Int] {
+        PathPattern.withBytes(path) { bytes in
+            var found: [Int] = []
+            walk(nodes[0], bytes, PathPattern.ranges(bytes), 0, &found)
+            return found
+        }
+    }
+
+    /// The first operation `accept` takes, in the order `matches(_:)` lists them.
+    func first(_ path: String, where accept: (Int) -> Bool) -> Int? {
+        PathPattern.withBytes(path) { bytes in first(bytes, PathPattern.ranges(bytes), where: accept) }
+    }
+
+    /// The same for a path's bytes and their segments (`PathPattern.ranges`).
+    func first(_ bytes: UnsafeBufferPointer<UInt8>, _ parts: [Range<Int>], where accept: (Int) -> Bool) -> Int? {
+        first(nodes[0], bytes, parts, 0, accept)
+    }
+
+    private func first(
+        _ node: Node, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: [Range<Int>], _ depth: Int, _ accept: (Int) -> Bool
+    ) -> Int? {
+        guard depth < parts.count else {
+            for operation in node.operations where accept(operation) { return operation }
+            return nil
+        }
+        let part = UnsafeBufferPointer(rebasing: bytes[parts[depth]])
+        if let next = node.literals[part], let found = first(nodes[next], bytes, parts, depth + 1, accept) { return found }
+        for child in node.parameters where Self.fits(part, child.prefix, child.suffix) {
+            if let found = first(nodes[child.node], bytes, parts, depth + 1, accept) { return found }
+        }
+        return nil
+    }
+
+    private func walk(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: [Range<Int>], _ depth: Int, _ found: inout [Int]) {
+        guard depth < parts.count else {
+            found += node.operations
             return
         }
-        let tail = rest.dropFirst()
-        if let next = nodes[node].literals[part] { walk(next, tail, &found) }
-        for (segment, next) in nodes[node].parameters {
-            guard case .parameter(_, let prefix, let suffix) = segment,
-                OperationSegment.value(in: part, prefix: prefix, suffix: suffix) != nil
-            else { continue }
-            walk(next, tail, &found)
+        let part = UnsafeBufferPointer(rebasing: bytes[parts[depth]])
+        if let next = node.literals[part] { walk(nodes[next], bytes, parts, depth + 1, &found) }
+        for child in node.parameters where Self.fits(part, child.prefix, child.suffix) {
+            walk(nodes[child.node], bytes, parts, depth + 1, &found)
         }
+    }
+
+    /// Whether a parameter with this text around it takes `part`: `OperationSegment.value` on bytes.
+    private static func fits(_ part: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8], _ suffix: [UInt8]) -> Bool {
+        guard part.count > prefix.count + suffix.count else { return false }
+        for index in prefix.indices where part[index] != prefix[index] { return false }
+        let start = part.count - suffix.count
+        for index in suffix.indices where part[start + index] != suffix[index] { return false }
+        return true
+    }
+}
+
+/// A tree node's literal children by their bytes, looked up once a segment on every request: a
+/// hash of the bytes (FNV-1a) and a byte comparison. A `[Substring: Int]` hashed with SipHash
+/// and compared the texts as Unicode strings: ~1,500 instructions on a three-segment path.
+struct LiteralChildren: Sendable {
+    private var texts: [[UInt8]] = []
+    private var nodes: [Int] = []
+    /// Open addressing: an index into `texts` plus one, 0 for an empty slot. A power of two
+    /// long, at most half full.
+    private var slots: [Int] = []
+
+    subscript(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        var slot = Self.hash(bytes) & mask
+        while slots[slot] != 0 {
+            let index = slots[slot] - 1
+            if Self.equal(texts[index], bytes) { return nodes[index] }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    subscript(bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { self[$0] }
+    }
+
+    private static func equal(_ text: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count == bytes.count else { return false }
+        for index in text.indices where text[index] != bytes[index] { return false }
+        return true
+    }
+
+    /// Adds a child; `text` is not among them yet.
+    mutating func insert(_ text: String, node: Int) {
+        texts.append(Array(text.utf8))
+        nodes.append(node)
+        guard texts.count * 2 > slots.count else {
+            place(texts.count - 1)
+            return
+        }
+        slots = Array(repeating: 0, count: max(4, slots.count * 2))
+        for index in texts.indices { place(index) }
+    }
+
+    private mutating func place(_ index: Int) {
+        let mask = slots.count - 1
+        var slot = texts[index].withUnsafeBufferPointer(Self.hash) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = index + 1
+    }
+
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 }
 
@@ -277,6 +407,9 @@ struct Preferences {
     var example: String?
     var dynamic = false
     var seed: UInt64?
+
+    /// No status, example or generated body asked for (a seed alone changes nothing).
+    var choosesNothing: Bool { code == nil && example == nil && !dynamic }
 
     init(_ header: String?) {
         guard let header else { return }

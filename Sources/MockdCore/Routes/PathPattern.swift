@@ -35,20 +35,36 @@ package enum PathPattern: @unchecked Sendable {
     /// `String.split` walked Characters at ~1,200 instructions a segment.
     /// The parts are made from UTF-8 slices, and the empty ones tested with `isEmpty`: slicing
     /// the String and comparing with `""` cost ~3,000 instructions on a three-segment path.
+    /// Cut where `ranges` says: the `/`s are found in the contiguous bytes, not by walking the
+    /// UTF-8 view's indices, and the array of parts made once at its size (growing it, removing
+    /// its leading empty part and walking the view cost ~1,700 instructions on a four-segment path).
     static func split(_ path: String) -> [Substring] {
-        var parts: [Substring] = []
-        let bytes = path.utf8
-        var start = bytes.startIndex
-        var index = start
-        while index != bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "/") {
-                parts.append(Substring(bytes[start..<index]))
-                start = bytes.index(after: index)
-            }
-            index = bytes.index(after: index)
+        let cuts = withBytes(path, Self.ranges)
+        let utf8 = path.utf8
+        return cuts.map {
+            Substring(utf8[utf8.index(utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: $0.upperBound)])
         }
-        parts.append(Substring(bytes[start..<bytes.endIndex]))
-        if parts[0].isEmpty { parts.removeFirst() }
+    }
+
+    /// `body` with the path's UTF-8 bytes in one buffer (a native string's own).
+    static func withBytes<R>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = path.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(path.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// Where `split` cuts: each segment's byte offsets in the path.
+    static func ranges(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        guard !bytes.isEmpty else { return [] }
+        var start = bytes[0] == UInt8(ascii: "/") ? 1 : 0
+        var count = 1
+        for offset in start..<bytes.count where bytes[offset] == UInt8(ascii: "/") { count += 1 }
+        var parts: [Range<Int>] = []
+        parts.reserveCapacity(count)
+        for offset in start..<bytes.count where bytes[offset] == UInt8(ascii: "/") {
+            parts.append(start..<offset)
+            start = offset + 1
+        }
+        parts.append(start..<bytes.count)
         if parts.count > 1, parts[parts.count - 1].isEmpty { parts.removeLast() }
         if parts.count == 1, parts[0].isEmpty { return [] }
         return parts
