@@ -13,15 +13,17 @@ ARG SWIFT_IMAGE=docker.io/library/swift:6.3-bookworm
 
 # ---------------------------------------------------------------------------- build stage
 FROM ${SWIFT_IMAGE} AS build
+# debian-archive-keyring: brought up to bookworm's current one, which holds the trixie keys
+# that libmicrohttpd's source index (Debian 13's) is checked with.
 RUN apt-get -q update \
  && DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends \
-      dpkg-dev xz-utils make pkg-config libssl-dev zlib1g-dev ca-certificates \
+      dpkg-dev xz-utils make pkg-config libssl-dev zlib1g-dev ca-certificates debian-archive-keyring \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 
-# libmicrohttpd (without HTTPS) and libcurl (HTTP(S) only) as static libraries, from Debian's
-# sources: see the script for why Debian's own .a files cannot be linked. Its own layer, so a
-# change in Sources/ does not rebuild them.
+# libmicrohttpd 1.0.x (Debian 13's source, without HTTPS) and libcurl (bookworm's, HTTP(S) only)
+# as static libraries: see the script for why Debian's own .a files cannot be linked. Its own
+# layer, so a change in Sources/ does not rebuild them.
 COPY scripts/static-deps.sh scripts/debian-source.sh /usr/local/bin/
 RUN static-deps.sh /opt/static-deps
 

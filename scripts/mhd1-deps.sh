@@ -6,8 +6,9 @@
 #
 # Static library only, without HTTPS (mockd serves plain HTTP; no GnuTLS chain to link): a
 # mockd linked through this prefix's pkg-config file holds 1.0 itself, so no loader path can
-# pick the system's 0.9.75 instead (`ldd` lists no libmicrohttpd at all), and what the tests
-# run is what the static binary and the image run.
+# pick the system's 0.9.75 instead (`ldd` lists no libmicrohttpd at all). The static binary and
+# the image link the same build (static-deps.sh calls the same build_libmicrohttpd), so what the
+# tests run is what they run.
 #
 # Needs apt (deb-src read from a private list, the system's apt configuration is not changed),
 # dpkg-dev, gcc, make. Idempotent: a finished PREFIX is kept (delete it to rebuild).
@@ -20,22 +21,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 log() { printf '[mhd1-deps] %s\n' "$*" >&2; }
 
-# ---- sources: trixie's, through a private apt list
-debian_source "$WORK" trixie -- libmicrohttpd
-version=$(cd "$WORK" && ls libmicrohttpd_*.dsc | sed 's/^libmicrohttpd_//; s/\.dsc$//')
-case "$version" in
-  1.*) ;;
-  *) log "trixie's libmicrohttpd is $version, not 1.x"; exit 1 ;;
-esac
-
-# ---- the library only, no TLS
-log "building libmicrohttpd $version (static, no HTTPS) into $PREFIX"
-mkdir -p "$PREFIX"
-(cd "$WORK/libmicrohttpd" && ./configure -q --prefix="$PREFIX" --enable-static --disable-shared --disable-https \
-   --disable-doc --disable-examples --disable-curl --disable-nls --without-gnutls >&2 \
- && make -s -j"$(nproc)" -C src/microhttpd install >&2 \
- && make -s -C src/include install >&2 && make -s install-pkgconfigDATA >&2)
-[ -f "$PREFIX/lib/libmicrohttpd.a" ] || { log "libmicrohttpd.a was not built"; exit 1; }
+build_libmicrohttpd "$WORK" "$PREFIX"
 pkgversion=$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --modversion libmicrohttpd)
-echo "$version" > "$PREFIX/.done"
+echo "$MHD_DEBIAN_VERSION" > "$PREFIX/.done"
 log "ready: libmicrohttpd $pkgversion in $PREFIX"

@@ -17,6 +17,13 @@ package enum OpenFileLimit {
         var limit = rlimit()
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
-        setrlimit(resource, &limit)
+        if setrlimit(resource, &limit) != 0 {
+            #if canImport(Darwin)
+                // macOS refuses a soft limit above OPEN_MAX (or kern.maxfilesperproc) even when
+                // the hard limit is unlimited; its man page says to ask for min(OPEN_MAX, hard).
+                limit.rlim_cur = min(limit.rlim_max, rlim_t(OPEN_MAX))
+                setrlimit(resource, &limit)
+            #endif
+        }
     }
 }
