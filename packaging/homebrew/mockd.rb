@@ -12,7 +12,7 @@ class Mockd < Formula
   head "https://github.com/OWNER/mockd.git", branch: "main"
 
   depends_on "pkg-config" => :build
-  depends_on xcode: ["16.0", :build]
+  depends_on xcode: ["26.0", :build]
   depends_on "libmicrohttpd"
   depends_on macos: :sequoia
 
