@@ -76,6 +76,27 @@ import Testing
         }
     }
 
+    /// An optional object parameter that is absent is not checked (nor read as null).
+    @Test func absentOptionalObjectsAreNotValidated() throws {
+        let document = """
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /search:
+                get:
+                  parameters:
+                    - {name: page, in: query, schema: {type: object, properties: {offset: {type: integer}}}}
+                    - {name: filter, in: query, style: deepObject, schema: {type: object, properties: {min: {type: integer}}}}
+                  responses: {"200": {description: ok}}
+            """
+        try withDocument(document) { fixture throws in
+            let absent = fixture.answer("GET", "/search")
+            #expect(absent.status == 200, "\(absent.bodyText)")
+            #expect(fixture.answer("GET", "/search?offset=1&filter[min]=2").status == 200)
+            #expect(fixture.answer("GET", "/search?offset=x").status == 422)
+        }
+    }
+
     @Test func pathStyles() throws {
         try withDocument(Self.document) { fixture throws in
             let good = fixture.answer("GET", "/label/.1,2,3/matrix/;x=1;y=2/simple/a,1,b,x")
