@@ -48,6 +48,8 @@ struct ParameterReader {
             case .object:
                 return object(pairs(values[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)), parameter.schema)
             case .array:
+                // `?tags=` is the empty array (the specification's table of style examples).
+                if values == [""] { return .array([]) }
                 if parameter.explode, values.count > 1 { return array(values, parameter.schema) }
                 switch parameter.style {
                 case .spaceDelimited: return array(split(values[0], " "), parameter.schema)

@@ -97,6 +97,30 @@ import Testing
         }
     }
 
+    /// `?tags=` is the empty array, as the specification's table of style examples spells it.
+    @Test func emptyValueIsTheEmptyArray() throws {
+        try withDocument(Self.document) { fixture throws in
+            let empty = fixture.answer("GET", "/pipes?tags=&ids=")
+            #expect(empty.status == 200, "\(empty.bodyText)")
+            #expect(fixture.answer("GET", "/pipes?tags=a||b").status == 422)
+        }
+        let swagger = """
+            swagger: "2.0"
+            info: {title: t, version: "1"}
+            paths:
+              /things:
+                get:
+                  parameters:
+                    - {name: scopes, in: query, type: array, collectionFormat: pipes, items: {type: string, enum: [read, write]}}
+                    - {name: ids, in: query, type: array, items: {type: integer}}
+                  responses: {"200": {description: ok}}
+            """
+        try withDocument(swagger) { fixture throws in
+            #expect(fixture.answer("GET", "/things?scopes=&ids=").status == 200)
+            #expect(fixture.answer("GET", "/things?scopes=read|&ids=1,").status == 422)
+        }
+    }
+
     @Test func pathStyles() throws {
         try withDocument(Self.document) { fixture throws in
             let good = fixture.answer("GET", "/label/.1,2,3/matrix/;x=1;y=2/simple/a,1,b,x")
