@@ -121,6 +121,31 @@ import Testing
         }
     }
 
+    /// An integer has no bound of its own: one past Int's range is an integer, as in a JSON body.
+    @Test func integersBeyondInt64() throws {
+        let document = """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /pets/{petId}:
+                get:
+                  parameters:
+                    - {name: petId, in: path, required: true, schema: {type: integer, minimum: 1}}
+                    - {name: small, in: query, schema: {type: integer, format: int64}}
+                  responses: {"200": {description: ok}}
+            """
+        try withDocument(document) { fixture throws in
+            let big = fixture.answer("GET", "/pets/395109602265473174297599226339655680")
+            #expect(big.status == 200, "\(big.bodyText)")
+            #expect(fixture.answer("GET", "/pets/-395109602265473174297599226339655680").status == 422)
+            #expect(fixture.answer("GET", "/pets/1?small=9223372036854775807").status == 200)
+            let outOfFormat = fixture.answer("GET", "/pets/1?small=9223372036854775808")
+            #expect(outOfFormat.status == 422)
+            #expect(outOfFormat.bodyText.contains("expected an int64"), "\(outOfFormat.bodyText)")
+            #expect(fixture.answer("GET", "/pets/1x").status == 422)
+        }
+    }
+
     @Test func pathStyles() throws {
         try withDocument(Self.document) { fixture throws in
             let good = fixture.answer("GET", "/label/.1,2,3/matrix/;x=1;y=2/simple/a,1,b,x")
