@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # schemathesis (property-based API testing, from PyPI) against mockd serving each example
-# document in Tests/Fixtures/openapi: two runs per document, fixed seed, bounded examples.
+# document in Tests/Fixtures/openapi (public documents) and Tests/Fixtures/openapi-features
+# (small documents of mockd's own, one per group of features: negotiation, form and multipart
+# bodies, parameter styles, status ranges, response headers, auth, Swagger 2.0 forms): two
+# runs per document, fixed seed, bounded examples.
 #   positive: valid requests must be answered as documented (--checks all)
 #   negative: invalid requests must be refused with a 4xx, never a 5xx, and auth not ignored
 # 0 failures expected. Called by `make test`; SKIP_SCHEMATHESIS=1 skips it (no PyPI access).
@@ -32,13 +35,14 @@ trap cleanup EXIT
 mkdir -p "$work/empty"
 
 failed=0
-for document in Tests/Fixtures/openapi/*.yaml; do
+for document in Tests/Fixtures/openapi/*.yaml Tests/Fixtures/openapi-features/*.yaml; do
   name=$(basename "$document")
+  start=$SECONDS
   "$MOCKD" serve --port 0 --root "$work/empty" --no-routes --openapi "$document" --no-watch --log-level warning > "$work/$name.out" 2>&1 &
   pid=$!
   port=
   for _ in $(seq 1 100); do
-    port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$work/$name.out" | grep -o '[0-9]*$' || true)
+    port=$(grep -so 'listening on http://127.0.0.1:[0-9]*' "$work/$name.out" | grep -o '[0-9]*$' || true)
     [ -n "$port" ] && break
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
@@ -49,11 +53,23 @@ for document in Tests/Fixtures/openapi/*.yaml; do
     grep -q "no paths: nothing to serve" "$work/$name.out" || { echo "schemathesis-test: $name: expected the no-paths warning"; cat "$work/$name.out"; failed=1; }
     echo "schemathesis-test: $name has no paths: mockd started with 0 operations and a warning; nothing for schemathesis to test"
   else
+    # ignored_auth sends credentials it made up (`Authorization: Bearer <random>`) and expects them
+    # refused. mockd checks credentials for presence only (docs/OPENAPI.md, "Security"), so an
+    # operation whose security is a bearer, basic or API key and that can answer 2xx always fails
+    # it. schemathesis cannot turn the check off for one operation while --checks names it, so it
+    # is left out for these documents only; a request without credentials is still refused (401,
+    # which their positive runs check is documented), and the Swift tests cover it.
+    excluded=
+    case "$name" in
+      bodies-and-answers-3.0.yaml) excluded=ignored_auth ;;
+    esac
     for mode in positive negative; do
       if [ "$mode" = positive ]; then checks=all; else checks=not_a_server_error,negative_data_rejection,ignored_auth; fi
+      exclude=()
+      [ -n "$excluded" ] && exclude=(--exclude-checks "$excluded")
       echo "schemathesis-test: $name --mode $mode"
       # From $work: schemathesis keeps a .schemathesis/ cache in its working folder.
-      if ! (cd "$work" && "$VENV/bin/schemathesis" run "$OLDPWD/$document" --origin "http://127.0.0.1:$port" --mode "$mode" --checks "$checks" \
+      if ! (cd "$work" && "$VENV/bin/schemathesis" run "$OLDPWD/$document" --origin "http://127.0.0.1:$port" --mode "$mode" --checks "$checks" "${exclude[@]}" \
           --phases examples,coverage,fuzzing --seed "$SEED" --max-examples "$EXAMPLES" --generation-database none \
           --workers 1 --no-color) > "$work/$name.$mode.log" 2>&1; then
         failed=1
@@ -65,5 +81,6 @@ for document in Tests/Fixtures/openapi/*.yaml; do
     done
   fi
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
+  echo "schemathesis-test: $name: $((SECONDS - start)) s"
 done
 exit $failed

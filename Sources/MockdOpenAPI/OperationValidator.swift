@@ -218,6 +218,8 @@ enum ParameterCoercion {
 
     static func scalar(_ text: String, kinds: [Schema.Kind]) -> JSONValue {
         if kinds.contains(.integer), let number = Int(text) { return .number(number) }
+        // Beyond Int's range: still an integer (a schema's bounds and `format: int64` decide), as in a JSON body.
+        if kinds.contains(.integer), Self.isIntegerText(text) { return .number(text) }
         if kinds.contains(.number), let number = Double(text), number.isFinite, !text.contains(where: { $0.isLetter }) {
             return .number(text)
         }
@@ -225,6 +227,12 @@ enum ParameterCoercion {
         if kinds.contains(.null), text.isEmpty || text == "null" { return .null }
         if kinds.contains(.object), let parsed = try? JSONParser.parse(Array(text.utf8)) { return parsed }
         return .string(text)
+    }
+
+    /// `-?[0-9]+`
+    private static func isIntegerText(_ text: String) -> Bool {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 }
 

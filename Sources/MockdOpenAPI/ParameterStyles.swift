@@ -30,13 +30,17 @@ struct ParameterReader {
                 guard item.name.hasPrefix(name + "["), item.name.hasSuffix("]") else { return nil }
                 return (String(item.name.dropFirst(name.count + 1).dropLast()), item.value ?? "")
             }
-            return members.isEmpty ? nil : object(members, parameter.schema)
+            // Not `members.isEmpty ? nil : …`: JSONValue is ExpressibleByNilLiteral, and that nil
+            // would be `.null`, an absent parameter reported as "expected object, found null".
+            guard !members.isEmpty else { return nil }
+            return object(members, parameter.schema)
         case (.form, .object) where parameter.explode:
             // `?offset=1&limit=123`: each property is a query parameter of its own.
             let members = query.compactMap { item -> (String, String)? in
                 parameter.properties.contains(item.name) ? (item.name, item.value ?? "") : nil
             }
-            return members.isEmpty ? nil : object(members, parameter.schema)
+            guard !members.isEmpty else { return nil }
+            return object(members, parameter.schema)
         default:
             let values = query.filter { $0.name == name }.map { $0.value ?? "" }
             guard !values.isEmpty else { return nil }
@@ -44,6 +48,8 @@ struct ParameterReader {
             case .object:
                 return object(pairs(values[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)), parameter.schema)
             case .array:
+                // `?tags=` is the empty array (the specification's table of style examples).
+                if values == [""] { return .array([]) }
                 if parameter.explode, values.count > 1 { return array(values, parameter.schema) }
                 switch parameter.style {
                 case .spaceDelimited: return array(split(values[0], " "), parameter.schema)

@@ -72,10 +72,13 @@ enum Swagger2Converter {
                 let properties = JSONValue.object(form.map { ($0["name"]?.stringValue ?? "", schema(of: $0)) })
                 let required = JSONValue.array(form.filter { $0["required"]?.boolValue == true }.compactMap { $0["name"] })
                 let type = consumes.first { $0.contains("form") } ?? "application/x-www-form-urlencoded"
+                // A required field makes the body required: without one, an empty body would pass.
+                let bodyRequired = JSONValue.bool(!(required.arrayValue ?? []).isEmpty)
                 members.append(
                     (
                         "requestBody",
                         .object([
+                            ("required", bodyRequired),
                             (
                                 "content",
                                 .object([
@@ -91,7 +94,7 @@ enum Swagger2Converter {
                                         ])
                                     )
                                 ])
-                            )
+                            ),
                         ])
                     ))
             }

@@ -110,6 +110,10 @@ import Testing
             #expect(bad.status == 422)
             #expect(bad.bodyText.contains("body.user: required, missing"), "\(bad.bodyText)")
             #expect(bad.bodyText.contains("body.age"), "\(bad.bodyText)")
+            // A required formData field makes the body required: none at all is refused too.
+            let empty = fixture.answer("POST", "/login", headers: Self.form)
+            #expect(empty.status == 422)
+            #expect(empty.bodyText.contains("body: required, missing"), "\(empty.bodyText)")
         }
     }
 }

@@ -76,6 +76,76 @@ import Testing
         }
     }
 
+    /// An optional object parameter that is absent is not checked (nor read as null).
+    @Test func absentOptionalObjectsAreNotValidated() throws {
+        let document = """
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /search:
+                get:
+                  parameters:
+                    - {name: page, in: query, schema: {type: object, properties: {offset: {type: integer}}}}
+                    - {name: filter, in: query, style: deepObject, schema: {type: object, properties: {min: {type: integer}}}}
+                  responses: {"200": {description: ok}}
+            """
+        try withDocument(document) { fixture throws in
+            let absent = fixture.answer("GET", "/search")
+            #expect(absent.status == 200, "\(absent.bodyText)")
+            #expect(fixture.answer("GET", "/search?offset=1&filter[min]=2").status == 200)
+            #expect(fixture.answer("GET", "/search?offset=x").status == 422)
+        }
+    }
+
+    /// `?tags=` is the empty array, as the specification's table of style examples spells it.
+    @Test func emptyValueIsTheEmptyArray() throws {
+        try withDocument(Self.document) { fixture throws in
+            let empty = fixture.answer("GET", "/pipes?tags=&ids=")
+            #expect(empty.status == 200, "\(empty.bodyText)")
+            #expect(fixture.answer("GET", "/pipes?tags=a||b").status == 422)
+        }
+        let swagger = """
+            swagger: "2.0"
+            info: {title: t, version: "1"}
+            paths:
+              /things:
+                get:
+                  parameters:
+                    - {name: scopes, in: query, type: array, collectionFormat: pipes, items: {type: string, enum: [read, write]}}
+                    - {name: ids, in: query, type: array, items: {type: integer}}
+                  responses: {"200": {description: ok}}
+            """
+        try withDocument(swagger) { fixture throws in
+            #expect(fixture.answer("GET", "/things?scopes=&ids=").status == 200)
+            #expect(fixture.answer("GET", "/things?scopes=read|&ids=1,").status == 422)
+        }
+    }
+
+    /// An integer has no bound of its own: one past Int's range is an integer, as in a JSON body.
+    @Test func integersBeyondInt64() throws {
+        let document = """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /pets/{petId}:
+                get:
+                  parameters:
+                    - {name: petId, in: path, required: true, schema: {type: integer, minimum: 1}}
+                    - {name: small, in: query, schema: {type: integer, format: int64}}
+                  responses: {"200": {description: ok}}
+            """
+        try withDocument(document) { fixture throws in
+            let big = fixture.answer("GET", "/pets/395109602265473174297599226339655680")
+            #expect(big.status == 200, "\(big.bodyText)")
+            #expect(fixture.answer("GET", "/pets/-395109602265473174297599226339655680").status == 422)
+            #expect(fixture.answer("GET", "/pets/1?small=9223372036854775807").status == 200)
+            let outOfFormat = fixture.answer("GET", "/pets/1?small=9223372036854775808")
+            #expect(outOfFormat.status == 422)
+            #expect(outOfFormat.bodyText.contains("expected an int64"), "\(outOfFormat.bodyText)")
+            #expect(fixture.answer("GET", "/pets/1x").status == 422)
+        }
+    }
+
     @Test func pathStyles() throws {
         try withDocument(Self.document) { fixture throws in
             let good = fixture.answer("GET", "/label/.1,2,3/matrix/;x=1;y=2/simple/a,1,b,x")
