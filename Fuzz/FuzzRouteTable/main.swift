@@ -6,7 +6,8 @@ import CFuzzerDriver
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let value = try? JSONParser.parse(bytes) else { return 0 }
-    var decoder = RouteDecoder(file: "fuzz.json", root: "/nonexistent-mockd-fuzz-root", builder: ResponseBuilder(), firstOrder: 0)
+    var decoder = RouteDecoder(
+        file: "fuzz.json", root: "/nonexistent-mockd-fuzz-root", files: MemoryFiles([:]), builder: ResponseBuilder(), firstOrder: 0)
     decoder.decodeTable(value)
     return 0
 }
