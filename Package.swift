@@ -139,7 +139,7 @@ let package = Package(
         // blocking work); not part of any product.
         .target(
             name: "TestSupport",
-            dependencies: ["MockdCore", "MockdHTTP", "MockdLock", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MockdCore", "MockdHTTP", "MockdLock", "MockdSystem", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: settings
         ),

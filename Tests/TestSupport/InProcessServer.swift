@@ -1,7 +1,13 @@
 import Foundation
 package import Logging
+import MockdSystem
 package import MockdCore
 package import MockdHTTP
+
+/// Suites run at once, and their in-process servers hold thousands of descriptors together (each
+/// libmicrohttpd thread an epoll and an eventfd): past a soft limit of 1,024, and far past macOS's
+/// 256. Raised once, toward the hard limit, as mockd raises its own.
+private let descriptorsRaised: Void = OpenFileLimit.raise()
 
 /// The one way every suite runs an in-process mockd: an `HTTPServer` on 127.0.0.1 with a port
 /// of its own (port 0) and two threads, serving `snapshot`. It runs `body`, then always shuts the
@@ -19,6 +25,7 @@ package func withServer<T>(
     attach: (HTTPServer) -> Void = { _ in },
     _ body: (HTTPServer) async throws -> T
 ) async throws -> T {
+    _ = descriptorsRaised
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
