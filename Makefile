@@ -77,10 +77,15 @@ docker-test:
 systemd-test:
 	scripts/systemd-test.sh
 
-## Install the binary and the systemd unit (run as root)
+## Install the binary, and on Linux the systemd unit (run as root, or with sudo)
+# mkdir -p, not install -D: macOS's install has no -D.
 install: release
-	install -D -m 0755 .build/release/mockd $(DESTDIR)$(PREFIX)/bin/mockd
-	install -D -m 0644 systemd/mockd.service $(DESTDIR)/etc/systemd/system/mockd.service
+	mkdir -p $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 .build/release/mockd $(DESTDIR)$(PREFIX)/bin/mockd
+	if [ "$$(uname -s)" = Linux ]; then \
+	  mkdir -p $(DESTDIR)/etc/systemd/system && \
+	  install -m 0644 systemd/mockd.service $(DESTDIR)/etc/systemd/system/mockd.service; \
+	fi
 
 clean:
 	rm -rf .build
