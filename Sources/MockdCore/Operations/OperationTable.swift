@@ -344,7 +344,7 @@ struct SegmentTree: Sendable {
 }
 
 /// A tree node's literal children by their bytes, looked up once a segment on every request: a
-/// hash of the bytes (FNV-1a) and a byte comparison. A `[Substring: Int]` hashed with SipHash
+/// hash of the bytes (the file table's FNV-1a) and a byte comparison. A `[Substring: Int]` hashed with SipHash
 /// and compared the texts as Unicode strings: ~1,500 instructions on a three-segment path.
 struct LiteralChildren: Sendable {
     private var texts: [[UInt8]] = []
@@ -394,10 +394,11 @@ struct LiteralChildren: Sendable {
         slots[slot] = index + 1
     }
 
+    /// The file table's hash (FNV-1a, spread over every bit).
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
+        var hasher = MockFileTable.Hasher64()
+        for byte in bytes { hasher.feed(byte) }
+        return Int(truncatingIfNeeded: hasher.finished)
     }
 }
 
