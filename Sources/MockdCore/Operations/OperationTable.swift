@@ -287,13 +287,15 @@ struct SegmentTree: Sendable {
         }
     }
 
-    /// The operations whose template matches `path`, most specific first.
+    /// The operations whose template matches `path`, most specific first: the walk `first`
+    /// makes, taking none.
     func matches(_ path: String) -> [Int] {
-        PathPattern.withBytes(path) { bytes in
-            var found: [Int] = []
-            walk(nodes[0], bytes, PathPattern.ranges(bytes), 0, &found)
-            return found
+        var found: [Int] = []
+        _ = first(path) { operation in
+            found.append(operation)
+            return false
         }
+        return found
     }
 
     /// The first operation `accept` takes, in the order `matches(_:)` lists them.
@@ -319,18 +321,6 @@ struct SegmentTree: Sendable {
             if let found = first(nodes[child.node], bytes, parts, depth + 1, accept) { return found }
         }
         return nil
-    }
-
-    private func walk(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: [Range<Int>], _ depth: Int, _ found: inout [Int]) {
-        guard depth < parts.count else {
-            found += node.operations
-            return
-        }
-        let part = UnsafeBufferPointer(rebasing: bytes[parts[depth]])
-        if let next = node.literals[part] { walk(nodes[next], bytes, parts, depth + 1, &found) }
-        for child in node.parameters where Self.fits(part, child.prefix, child.suffix) {
-            walk(nodes[child.node], bytes, parts, depth + 1, &found)
-        }
     }
 
     /// Whether a parameter with this text around it takes `part`: `OperationSegment.value` on bytes.
