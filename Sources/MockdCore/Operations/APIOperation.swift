@@ -202,13 +202,7 @@ package enum SecurityScheme: Sendable, Equatable {
     /// ~1,000 instructions a request.
     static func credential(_ request: MockRequest, scheme: String) -> Bool {
         guard let value = request.headers.first(named: "Authorization") else { return false }
-        let contiguous = value.utf8.withContiguousStorageIfAvailable { bytes in
-            scheme.utf8.withContiguousStorageIfAvailable { expected in credential(bytes, scheme: expected) }
-        }
-        if let contiguous, let result = contiguous { return result }
-        return Array(value.utf8).withUnsafeBufferPointer { bytes in
-            Array(scheme.utf8).withUnsafeBufferPointer { expected in credential(bytes, scheme: expected) }
-        }
+        return PathPattern.withBytes(value) { bytes in PathPattern.withBytes(scheme) { credential(bytes, scheme: $0) } }
     }
 
     private static func credential(_ bytes: UnsafeBufferPointer<UInt8>, scheme: UnsafeBufferPointer<UInt8>) -> Bool {
