@@ -66,10 +66,7 @@ package struct PathParameters {
     package subscript(name: String) -> Substring? {
         for (segment, range) in zip(segments, ranges) {
             if case .parameter(let parameter, let prefix, let suffix) = segment, parameter == name {
-                let utf8 = path.utf8
-                let part = Substring(
-                    utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
-                return OperationSegment.value(in: part, prefix: prefix, suffix: suffix)
+                return OperationSegment.value(in: PathPattern.part(of: path, range), prefix: prefix, suffix: suffix)
             }
         }
         return nil

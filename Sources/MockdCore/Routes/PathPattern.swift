@@ -39,14 +39,17 @@ package enum PathPattern: @unchecked Sendable {
     /// UTF-8 view's indices, and the array of parts made once at its size (growing it, removing
     /// its leading empty part and walking the view cost ~1,700 instructions on a four-segment path).
     static func split(_ path: String) -> [Substring] {
-        let cuts = withBytes(path, Self.ranges)
-        let utf8 = path.utf8
-        return cuts.map {
-            Substring(utf8[utf8.index(utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: $0.upperBound)])
-        }
+        withBytes(path, Self.ranges).map { part(of: path, $0) }
     }
 
-    /// `body` with the path's UTF-8 bytes in one buffer (a native string's own).
+    /// The segment of `path` at these byte offsets (one of `ranges`).
+    static func part(of path: String, _ range: Range<Int>) -> Substring {
+        let utf8 = path.utf8
+        return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
+    }
+
+    /// `body` with a text's UTF-8 bytes in one buffer (a native string's own; a copy otherwise).
+    /// The path's here, and the Authorization header's for the bearer check.
     static func withBytes<R>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = path.utf8.withContiguousStorageIfAvailable(body) { return result }
         return Array(path.utf8).withUnsafeBufferPointer(body)
