@@ -32,8 +32,10 @@ package final class APIOperation: Sendable {
         self.validator = validator
         self.security = security
         self.source = source
+        // A range (`2XX`) or `default` answers with its prepared status; an explicit status
+        // must be that one.
         if let first = responses.first, first.alternatives.isEmpty,
-            (first.isRange ? nil : first.status) ?? first.prepared.status == first.prepared.status
+            first.isRange || first.status == nil || first.status == first.prepared.status
         {
             plainAnswer = first.prepared
         } else {
