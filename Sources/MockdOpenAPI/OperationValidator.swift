@@ -57,11 +57,11 @@ struct OperationValidator: RequestValidator {
 
     func violations(of request: MockRequest, pathParameters: PathParameters) -> [String] {
         var found: [String] = []
-        // Read only past the plain path parameters, which need no schema (each read of the
-        // box's set is checked for exclusive access).
-        var set: SchemaSet { schemas.set }
-        var validator: SchemaValidator { SchemaValidator(set: set) }
-        var reader: ParameterReader { ParameterReader(set: set) }
+        // Made on first use, once: plain path parameters need no schema, and each read of the
+        // box's set is checked for exclusive access.
+        lazy var set = schemas.set
+        lazy var validator = SchemaValidator(set: set)
+        lazy var reader = ParameterReader(set: set)
         for parameter in parameters {
             // Spelt out only for a violation: a valid request makes no message text.
             var place: String { "\(parameter.place.rawValue).\(parameter.name)" }

@@ -45,7 +45,8 @@ package enum PathPattern: @unchecked Sendable {
     /// The segment of `path` at these byte offsets (one of `ranges`).
     static func part(of path: String, _ range: Range<Int>) -> Substring {
         let utf8 = path.utf8
-        return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
+        return Substring(
+            utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
     }
 
     /// `body` with a text's UTF-8 bytes in one buffer (a native string's own; a copy otherwise).
