@@ -64,13 +64,22 @@ let package = Package(
         // mockd's lock: Synchronization.Mutex, or a pthread mutex for ThreadSanitizer builds
         // (-DMOCKD_PTHREAD_LOCK, `make sanitize`).
         .target(name: "MockdLock", swiftSettings: settings),
-        // The pure core: naming rule, loading, route tables, resolution. No C, no sockets.
+        // The core: naming rule, loading, route tables, the admin API, resolution. It decides and
+        // does no I/O: it depends on no system layer, reads files only through a `FileSource` it
+        // is given, and names every effect (a reload, a written file, a session port) in its output
+        // for an adapter to carry out.
         .target(
             name: "MockdCore",
             dependencies: [
-                "MockdLock", "MockdSystem",
+                "MockdLock",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
+            swiftSettings: settings
+        ),
+        // The core's `FileSource` on the disk: the one place a snapshot's reads reach the file system.
+        .target(
+            name: "MockdDisk",
+            dependencies: ["MockdCore", "MockdSystem"],
             swiftSettings: settings
         ),
         // The system layer: every OS-specific call (file watching, the directory walk, threads,
@@ -85,7 +94,7 @@ let package = Package(
         .target(
             name: "MockdHTTP",
             dependencies: [
-                "CMicroHTTPD", "MockdCore", "MockdLock", "MockdSystem",
+                "CMicroHTTPD", "MockdCore", "MockdDisk", "MockdLock", "MockdSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings,
@@ -123,7 +132,7 @@ let package = Package(
         .executableTarget(
             name: "mockd",
             dependencies: [
-                "MockdCore", "MockdHTTP", "MockdLock", "MockdOpenAPI", "MockdProxy", "MockdSystem",
+                "MockdCore", "MockdDisk", "MockdHTTP", "MockdLock", "MockdOpenAPI", "MockdProxy", "MockdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -139,23 +148,33 @@ let package = Package(
         // blocking work); not part of any product.
         .target(
             name: "TestSupport",
-            dependencies: ["MockdCore", "MockdHTTP", "MockdLock", "MockdSystem", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "MockdCore", "MockdDisk", "MockdHTTP", "MockdLock", "MockdSystem", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: settings
         ),
+        // The core without a disk or a socket: snapshots built from files in memory.
         .testTarget(
             name: "MockdCoreTests",
-            dependencies: ["MockdCore", "MockdLock", "TestSupport"],
+            dependencies: ["MockdCore", "MockdLock"],
             swiftSettings: settings
         ),
         .testTarget(
             name: "MockdHTTPTests",
             dependencies: [
                 // mockd (the executable) for its reloader, which the reload tests drive in-process.
-                "MockdCore", "MockdHTTP", "MockdLock", "mockd", "TestSupport",
+                "MockdCore", "MockdDisk", "MockdHTTP", "MockdLock", "mockd", "TestSupport",
                 "MockdKit",  // its Spawn, which starts mockd for the CLI tests
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: settings
+        ),
+        // The loader on real folders through `DiskFiles` (links, hidden files, unreadable files), and
+        // `MemoryFiles` checked against it, so that core tests can trust memory.
+        .testTarget(
+            name: "MockdDiskTests",
+            dependencies: ["MockdCore", "MockdDisk", "TestSupport"],
             swiftSettings: settings
         ),
         .testTarget(
@@ -166,7 +185,7 @@ let package = Package(
         .testTarget(
             name: "MockdOpenAPITests",
             dependencies: [
-                "MockdCore", "MockdOpenAPI", "MockdHTTP", "TestSupport", "mockd",
+                "MockdCore", "MockdDisk", "MockdOpenAPI", "MockdHTTP", "TestSupport", "mockd",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
@@ -181,7 +200,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockdProxyTests",
-            dependencies: ["MockdCore", "MockdProxy", "MockdHTTP", "MockdLock", "MockdSystem", "TestSupport"],
+            dependencies: ["MockdCore", "MockdDisk", "MockdProxy", "MockdHTTP", "MockdLock", "MockdSystem", "TestSupport"],
             swiftSettings: settings
         ),
     ],

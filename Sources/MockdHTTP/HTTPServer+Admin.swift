@@ -4,9 +4,9 @@ import MockdCore
 import MockdLock
 import Synchronization
 
-/// Carrying out an admin call the core decided (`AdminCall`): at once, off the server's threads
-/// (a reload), or as a long poll that waits for news. The core has already run the access check;
-/// the adapter only hands it the facts of the moment.
+/// Carrying out an admin call the core decided (`AdminCall`): at once, or as a long poll that
+/// waits for news; and the effects its steps name (`AdminStep`), which one executor carries out.
+/// The core has already run the access check; the adapter only hands it the facts of the moment.
 extension HTTPServer {
     func executeAdmin(
         _ call: AdminCall, for request: MockRequest, serving: ServingState?,
@@ -15,19 +15,20 @@ extension HTTPServer {
         guard let serving else { return .NO }
         switch call.work {
         case .now:
-            let result = execute(
-                .respond(Reply(.built(call.answer(adminContext(serving))), scenario: "")), for: request, serving: serving,
-                admin: true, connection: connection, state: state)
-            if call.changesState { news.announce() }  // a scenario set or a reset: dashboards show it
-            return result
-        case .offThread:
-            // Reading 10,000 files takes a few hundred ms: not on a libmicrohttpd thread, whose
-            // other connections would wait.
+            let step = call.answer(adminContext(serving))
+            if let response = step.answer {
+                let result = execute(
+                    .respond(Reply(.built(response), scenario: "")), for: request, serving: serving, admin: true,
+                    connection: connection, state: state)
+                if call.changesState { news.announce() }  // a scenario set or a reset: dashboards show it
+                return result
+            }
             return park(
                 connection, state: state, request: request, serving: serving, admin: true,
                 .work { [self] in
-                    DispatchQueue.global().async { [self] in
-                        finishWork(state, .respond(Reply(.built(call.answer(adminContext(serving))), scenario: "")))
+                    carryOut(step) { [self] response in
+                        finishWork(state, .respond(Reply(.built(response), scenario: "")))
+                        if call.changesState { news.announce() }
                     }
                 })
         case .waitForNews(let after, let stateCount, let wait):
@@ -40,7 +41,8 @@ extension HTTPServer {
                         hasNews: { AdminAPI.hasNews(after: after, state: stateCount, journal: journal, runtime: runtime) },
                         // The snapshot as it is now: a reload meanwhile is what the dashboard should see.
                         answer: { [self] in call.answer(adminContext(current.withLock { $0 })) },
-                        deliver: { [self] response in finishWork(state, .respond(Reply(.built(response), scenario: ""))) })
+                        deliver: { [self] step in carryOut(step) { [self] in finishWork(state, .respond(Reply(.built($0), scenario: ""))) }
+                        })
                 })
         case .waitForRequests(let filter, let count, let wait):
             // Answered within a few ms of the request that completes the count (see `requestWaits`).
@@ -52,18 +54,48 @@ extension HTTPServer {
                         question: "\(filter) \(count)", timeout: wait,
                         hasNews: { AdminAPI.hasRequests(filter, count: count, journal: journal) },
                         answer: { [self] in call.answer(adminContext(current.withLock { $0 })) },
-                        deliver: { [self] response in finishWork(state, .respond(Reply(.built(response), scenario: ""))) })
+                        deliver: { [self] step in carryOut(step) { [self] in finishWork(state, .respond(Reply(.built($0), scenario: ""))) }
+                        })
                 })
         }
     }
 
+    /// The one executor of the effects admin answers name: each is carried out on `adminWork`,
+    /// never on a libmicrohttpd thread (reading 10,000 files takes a few hundred ms, closing a
+    /// session port waits for its requests in flight) and never under a lock requests take; the
+    /// step its result gives is carried out next, until one is the answer, given to `deliver`.
+    /// An answer with no effect is delivered at once, on the caller's thread.
+    func carryOut(_ step: AdminStep, deliver: @escaping @Sendable (BuiltResponse) -> Void) {
+        if let response = step.answer { return deliver(response) }
+        adminWork.async { [self] in
+            var next = step
+            while true {
+                switch next {
+                case .answer(let response):
+                    return deliver(response)
+                case .reload(let trigger, let then):
+                    next = then(reloads?.reload(trigger: trigger) ?? .unavailable(trigger: trigger))
+                case .writeMockFile(let relativePath, let bytes, let then):
+                    next = then(
+                        mockWriter?.writeNewFile(relativePath: relativePath, bytes: bytes) ?? .failed("this server cannot write files"))
+                case .openSessionPort(let id, let then):
+                    next = then(openSessionPort(id: id))
+                case .closeSessionPort(let id, let then):
+                    next = then(closeSessionPort(id: id))
+                case .readFiles(let then):
+                    next = then(files)
+                }
+            }
+        }
+    }
+
     /// What an admin answer reads: the snapshot served, the runtime state, the journal, and the
-    /// server's facts (uptime, who reloads, who writes mocks and whether it may).
+    /// server's facts (uptime, the last reload, whether it writes mocks and may, its session ports).
     func adminContext(_ serving: ServingState) -> AdminAPI.Context {
         AdminAPI.Context(
             snapshot: serving.snapshot, state: runtime, journal: journal,
             uptimeSeconds: Double(RequestState.monotonicNanoseconds() - startedAt) / 1e9,
-            reloads: reloads, writer: mockWriter, writeRefusal: writeRefusal, sessions: self)
+            lastReload: reloads?.lastReload, writesMocks: mockWriter != nil, writeRefusal: writeRefusal, sessionPorts: sessionPorts)
     }
 
     /// Why `POST /__mockd/mocks` may not write here, or nil: anyone who reaches a server listening

@@ -4,7 +4,7 @@
     import Darwin
 #endif
 import Logging
-package import MockdCore
+import MockdCore
 import MockdLock
 import Synchronization
 
@@ -31,15 +31,22 @@ final class SessionListener: Sendable {
 }
 
 /// Session ports: `POST /__mockd/sessions` opens one (a libmicrohttpd daemon on the main
-/// listener's host), `DELETE /__mockd/sessions/ID` closes it. The core decides the calls;
-/// this is the part that listens.
-extension HTTPServer: SessionPorts {
-    struct OpenSession: Sendable {
-        let port: SessionPort
-        let daemon: Daemon
+/// listener's host), `DELETE /__mockd/sessions/ID` closes it. The core decides the calls and
+/// names them as effects (`AdminStep`); the admin executor calls these, off the server's threads.
+extension HTTPServer {
+    /// A session's entry: reserved while its daemon starts (outside the lock), then open.
+    enum SessionSlot: Sendable {
+        case opening
+        case open(port: SessionPort, daemon: Daemon)
+
+        var port: SessionPort? { if case .open(let port, _) = self { port } else { nil } }
+        var daemon: Daemon? { if case .open(_, let daemon) = self { daemon } else { nil } }
     }
 
-    package func open(id: String?) -> Result<SessionPort, SessionRefusal> {
+    /// Opens a port for `id` (nil: an id is made up). The id is reserved under the lock and the
+    /// host resolved and the daemon started outside it, so nothing that takes the lock waits on
+    /// a name lookup, a bind or a thread start.
+    func openSessionPort(id: String?) -> Result<SessionPort, SessionRefusal> {
         let host: ListenAddress
         do {
             guard let first = try ListenAddress.resolve(host: configuration.host, port: 0).first else {
@@ -49,7 +56,7 @@ extension HTTPServer: SessionPorts {
         } catch {
             return .failure(SessionRefusal(status: 503, "\(error)"))
         }
-        return sessions.withLock { sessions -> Result<SessionPort, SessionRefusal> in
+        let reserved = sessions.withLock { sessions -> Result<(id: String, used: Set<Int>), SessionRefusal> in
             let id = id ?? nextSessionID(sessions)
             if sessions[id] != nil {
                 return .failure(
@@ -63,33 +70,54 @@ extension HTTPServer: SessionPorts {
                         "\(sessions.count) sessions are open, the limit (--max-sessions \(configuration.maxSessions)); close one with DELETE /__mockd/sessions/ID"
                     ))
             }
-            let listener = SessionListener(server: self, id: id)
-            let used = Set(sessions.values.map(\.port.port))
-            let candidates = configuration.sessionPorts.map { range in range.filter { !used.contains($0) } } ?? [0]
-            for port in candidates {
-                guard let daemon = Daemon(on: host.with(port: port), configuration: configuration, server: self, sessionPort: listener)
-                else { continue }
-                let open = SessionPort(id: id, port: daemon.boundPort, baseURL: "http://\(host.hostText):\(daemon.boundPort)")
-                sessions[id] = OpenSession(port: open, daemon: daemon)
-                logger.info("session port opened", metadata: ["mockd.session": "\(id)", "mockd.url": "\(open.baseURL)"])
-                return .success(open)
-            }
-            if let range = configuration.sessionPorts {
-                return .failure(SessionRefusal(status: 503, "no free port in --session-ports \(range.lowerBound)-\(range.upperBound)"))
-            }
-            return .failure(SessionRefusal(status: 503, "cannot listen on \(host.hostText): \(String(cString: strerror(errno)))"))
+            sessions[id] = .opening
+            return .success((id, Set(sessions.values.compactMap { $0.port?.port })))
         }
+        let id: String, used: Set<Int>
+        switch reserved {
+        case .success(let reservation): (id, used) = reservation
+        case .failure(let refusal): return .failure(refusal)
+        }
+        let listener = SessionListener(server: self, id: id)
+        let candidates = configuration.sessionPorts.map { range in range.filter { !used.contains($0) } } ?? [0]
+        for port in candidates {
+            guard let daemon = Daemon(on: host.with(port: port), configuration: configuration, server: self, sessionPort: listener)
+            else { continue }
+            let open = SessionPort(id: id, port: daemon.boundPort, baseURL: "http://\(host.hostText):\(daemon.boundPort)")
+            // Shutdown empties the table: a daemon started meanwhile stops here, when released.
+            let kept = sessions.withLock { sessions -> Bool in
+                guard sessions[id] != nil else { return false }
+                sessions[id] = .open(port: open, daemon: daemon)
+                return true
+            }
+            guard kept else { return .failure(SessionRefusal(status: 503, "mockd is stopping")) }
+            logger.info("session port opened", metadata: ["mockd.session": "\(id)", "mockd.url": "\(open.baseURL)"])
+            return .success(open)
+        }
+        let reason = errno
+        sessions.withLock { _ = $0.removeValue(forKey: id) }
+        if let range = configuration.sessionPorts {
+            return .failure(SessionRefusal(status: 503, "no free port in --session-ports \(range.lowerBound)-\(range.upperBound)"))
+        }
+        return .failure(SessionRefusal(status: 503, "cannot listen on \(host.hostText): \(String(cString: strerror(reason)))"))
     }
 
-    package func close(id: String) -> Bool {
-        guard let open = sessions.withLock({ $0.removeValue(forKey: id) }) else { return false }
-        retire(open.daemon)
-        logger.info("session port closed", metadata: ["mockd.session": "\(id)", "mockd.url": "\(open.port.baseURL)"])
+    /// Closes the port once its requests are done (see `retire`); false when there is no such
+    /// session open. Blocks: the admin executor runs it.
+    func closeSessionPort(id: String) -> Bool {
+        let slot = sessions.withLock { sessions -> SessionSlot? in
+            guard case .open = sessions[id] else { return nil }
+            return sessions.removeValue(forKey: id)
+        }
+        guard let port = slot?.port, let daemon = slot?.daemon else { return false }
+        retire(daemon)
+        logger.info("session port closed", metadata: ["mockd.session": "\(id)", "mockd.url": "\(port.baseURL)"])
         return true
     }
 
-    package func list() -> [SessionPort] {
-        sessions.withLock { $0.values.map(\.port) }.sorted { $0.id < $1.id }
+    /// The open session ports, by id.
+    var sessionPorts: [SessionPort] {
+        sessions.withLock { $0.values.compactMap(\.port) }.sorted { $0.id < $1.id }
     }
 
     /// Stops a session's daemon once nothing of it is suspended: it stops taking connections,
@@ -108,7 +136,7 @@ extension HTTPServer: SessionPorts {
     }
 
     /// `s1`, `s2`…: the first not taken.
-    private func nextSessionID(_ sessions: [String: OpenSession]) -> String {
+    private func nextSessionID(_ sessions: [String: SessionSlot]) -> String {
         var number = sessions.count + 1
         while sessions["s\(number)"] != nil { number += 1 }
         return "s\(number)"

@@ -6,6 +6,7 @@
 package import Logging
 package import MockdCore
 import Dispatch
+import MockdDisk
 import MockdSystem
 import MockdLock
 import Synchronization
@@ -31,7 +32,7 @@ package final class HTTPServer: Sendable {
     let current: Lock<ServingState>
     private let daemons = Lock<[Daemon]>([])
     /// Session ports by session id (`HTTPServer+Sessions`).
-    let sessions = Lock<[String: OpenSession]>([:])
+    let sessions = Lock<[String: SessionSlot]>([:])
     private let boundPort = Atomic<Int>(0)
     private let listenURLs = Lock<[String]>([])
     /// Requests between their request line and their completion (for graceful shutdown).
@@ -51,6 +52,11 @@ package final class HTTPServer: Sendable {
     let requestWaits = NewsFeed(label: "mockd.request-waits", cadence: .milliseconds(2))
     /// Writes the files `POST /__mockd/mocks` creates; nil: the server cannot.
     let mockWriter: (any MockFileWriting)?
+    /// What a stub's body `"file"` is read from (`AdminStep.readFiles`).
+    let files: any FileSource
+    /// Where the admin executor carries out effects (`carryOut`): off libmicrohttpd's threads,
+    /// concurrent, so a session port waiting for its requests holds up no reload.
+    let adminWork = DispatchQueue(label: "mockd.admin-work", attributes: .concurrent)
     let missHandler: (any MissHandler)?
     /// Reads the configuration again for `POST /__mockd/reload` (the executable's reloader); nil: cannot reload.
     /// Weak, because the reloader holds the server: the weak reference sits on the reloader, which
@@ -61,8 +67,9 @@ package final class HTTPServer: Sendable {
     package init(
         configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
         journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil, reloads: (any Reloading)? = nil,
-        mockWriter: (any MockFileWriting)? = nil
+        mockWriter: (any MockFileWriting)? = nil, files: any FileSource = DiskFiles()
     ) {
+        self.files = files
         self.configuration = configuration
         self.runtime = runtime
         self.logger = logger
@@ -161,7 +168,7 @@ package final class HTTPServer: Sendable {
             }
             + sessions.withLock { sessions in
                 defer { sessions = [:] }
-                return sessions.values.map(\.daemon)
+                return sessions.values.compactMap(\.daemon)
             }
         guard !stopping.isEmpty else { return }
         connections.stop()

@@ -16,8 +16,8 @@ final class NewsFeed: Sendable {
         /// Waiters with the same question get the same answer (`after` and `state`).
         let question: String
         let hasNews: @Sendable () -> Bool
-        let answer: @Sendable () -> BuiltResponse
-        let deliver: @Sendable (BuiltResponse) -> Void
+        let answer: @Sendable () -> AdminStep
+        let deliver: @Sendable (AdminStep) -> Void
     }
 
     private let waiters = Lock<[UInt64: Waiter]>([:])
@@ -44,7 +44,7 @@ final class NewsFeed: Sendable {
     /// a dashboard polling in a loop under load gets at most one answer per `cadence`.
     func wait(
         question: String, timeout: Duration, hasNews: @escaping @Sendable () -> Bool,
-        answer: @escaping @Sendable () -> BuiltResponse, deliver: @escaping @Sendable (BuiltResponse) -> Void
+        answer: @escaping @Sendable () -> AdminStep, deliver: @escaping @Sendable (AdminStep) -> Void
     ) {
         let key = nextKey.add(1, ordering: .relaxed).newValue
         waiters.withLock { waiters in
@@ -74,7 +74,7 @@ final class NewsFeed: Sendable {
     }
 
     private func deliver(_ taken: [Waiter]) {
-        var answers: [String: BuiltResponse] = [:]
+        var answers: [String: AdminStep] = [:]
         for waiter in taken {
             let answer = answers[waiter.question] ?? waiter.answer()
             answers[waiter.question] = answer

@@ -12,11 +12,14 @@ enum DocumentReader {
         var message: String
     }
 
-    static func read(path: String) throws(Failure) -> JSONValue {
-        guard let data = FileManager.default.contents(atPath: path) else {
+    static func read(path: String, files: any FileSource) throws(Failure) -> JSONValue {
+        let bytes: [UInt8]
+        do {
+            bytes = try files.read(path).array
+        } catch {
             throw Failure(message: "cannot read the file (does it exist?)")
         }
-        return try parse(Array(data))
+        return try parse(bytes)
     }
 
     static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {

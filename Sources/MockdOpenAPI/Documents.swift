@@ -22,7 +22,11 @@ final class Documents {
     /// Every path read, for the watcher.
     var paths: [String] { Array(files.keys) + Array(failures.keys) }
 
-    init(root: String, value: JSONValue) {
+    /// Where the files `$ref`s name are read from.
+    private let source: any FileSource
+
+    init(root: String, value: JSONValue, files source: any FileSource) {
+        self.source = source
         files[root] = value
     }
 
@@ -35,7 +39,7 @@ final class Documents {
         if let value = files[path] { return value }
         if failures[path] != nil { return nil }
         do {
-            let value = try DocumentReader.read(path: path)
+            let value = try DocumentReader.read(path: path, files: source)
             files[path] = value
             return value
         } catch {

@@ -9,11 +9,11 @@ import Yams
 /// Adds the YAML line to diagnostics that name a JSON pointer (`#/paths/~1pets/get (line 12)`).
 /// Done only when there are problems, by reading the file again: a good load pays nothing.
 enum LineFinder {
-    static func addLines(to diagnostics: [Diagnostic]) -> [Diagnostic] {
+    static func addLines(to diagnostics: [Diagnostic], files: any FileSource) -> [Diagnostic] {
         var trees: [String: Node?] = [:]
         return diagnostics.map { diagnostic in
             guard let location = diagnostic.location, location.hasPrefix("#/") else { return diagnostic }
-            if trees[diagnostic.file] == nil { trees[diagnostic.file] = .some(tree(diagnostic.file)) }
+            if trees[diagnostic.file] == nil { trees[diagnostic.file] = .some(tree(diagnostic.file, files: files)) }
             guard case .some(.some(let root)) = trees[diagnostic.file], let line = line(of: String(location.dropFirst()), in: root) else {
                 return diagnostic
             }
@@ -23,9 +23,9 @@ enum LineFinder {
         }
     }
 
-    private static func tree(_ path: String) -> Node? {
-        guard let data = FileManager.default.contents(atPath: path), data.first != UInt8(ascii: "{") else { return nil }
-        return try? Yams.compose(yaml: String(decoding: data, as: UTF8.self))
+    private static func tree(_ path: String, files: any FileSource) -> Node? {
+        guard let bytes = try? files.read(path).array, bytes.first != UInt8(ascii: "{") else { return nil }
+        return try? Yams.compose(yaml: String(decoding: bytes, as: UTF8.self))
     }
 
     static func line(of pointer: String, in root: Node) -> Int? {

@@ -45,11 +45,11 @@ package struct OpenAPIDocument: OperationSource {
     /// `api.yaml` in listings and sources.
     var displayName: String { String(path.split(separator: "/").last ?? Substring(path)) }
 
-    package func load(into builder: inout ResponseBuilder) -> OperationSources.Loaded {
+    package func load(files: any FileSource, into builder: inout ResponseBuilder) -> OperationSources.Loaded {
         var diagnostics: [Diagnostic] = []
         var kind = "openapi"
-        let operations = build(into: &builder, diagnostics: &diagnostics, kind: &kind, checkExamples: checkExamples)
-        if !diagnostics.isEmpty { diagnostics = LineFinder.addLines(to: diagnostics) }
+        let operations = build(files: files, into: &builder, diagnostics: &diagnostics, kind: &kind, checkExamples: checkExamples)
+        if !diagnostics.isEmpty { diagnostics = LineFinder.addLines(to: diagnostics, files: files) }
         var loaded = OperationSources.Loaded(
             operations: operations, diagnostics: diagnostics, document: "\(kind) \(displayName)", validation: validation)
         loaded.queryOverrides = queryOverrides
@@ -57,12 +57,13 @@ package struct OpenAPIDocument: OperationSource {
     }
 
     /// `kind` becomes `postman` when the file is a Postman collection.
-    func build(into builder: inout ResponseBuilder, diagnostics: inout [Diagnostic], kind: inout String, checkExamples: Bool = false)
-        -> [APIOperation]
-    {
+    func build(
+        files: any FileSource, into builder: inout ResponseBuilder, diagnostics: inout [Diagnostic], kind: inout String,
+        checkExamples: Bool = false
+    ) -> [APIOperation] {
         var root: JSONValue
         do {
-            root = try DocumentReader.read(path: path)
+            root = try DocumentReader.read(path: path, files: files)
         } catch {
             diagnostics.append(Diagnostic(file: path, location: error.location, error.message))
             return []
@@ -96,7 +97,7 @@ package struct OpenAPIDocument: OperationSource {
         if checkExamples, !isSwagger2 {
             diagnostics += StructureCheck.problems(root, file: path, openAPI30: openAPI30)
         }
-        let documents = Documents(root: path, value: root)
+        let documents = Documents(root: path, value: root, files: files)
         var context = OperationBuilder(
             documents: documents, compiler: SchemaCompiler(documents: documents, openAPI30: openAPI30),
             document: displayName, file: path, basePath: Self.basePath(root), root: root, checkExamples: checkExamples)

@@ -42,8 +42,8 @@ package enum OpenAPIImport {
     }
 
     /// The file is a Postman collection (JSON whose `info` says so), which `mockd import FILE` imports as a document.
-    package static func isPostmanCollection(path: String) -> Bool {
-        guard let root = try? DocumentReader.read(path: path), case .object = root else { return false }
+    package static func isPostmanCollection(path: String, files: any FileSource) -> Bool {
+        guard let root = try? DocumentReader.read(path: path, files: files), case .object = root else { return false }
         return PostmanCollection.isCollection(root)
     }
 

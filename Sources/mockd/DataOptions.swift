@@ -5,6 +5,7 @@ import ArgumentParser
     import Foundation
 #endif
 import MockdCore
+import MockdDisk
 import MockdOpenAPI
 #if canImport(Glibc)
     import Glibc
@@ -66,7 +67,7 @@ struct DataOptions: ParsableArguments {
     /// `checkExamples`: `mockd check` also warns about examples that violate their own schema.
     func loader(checkExamples: Bool) -> MockDataLoader {
         var loader = MockDataLoader(
-            root: resolvedRoot, routesFolder: routesFolder,
+            files: DiskFiles(), root: resolvedRoot, routesFolder: routesFolder,
             operationSources: resolvedOpenAPI.map {
                 var document = OpenAPIDocument(path: $0, validation: resolvedValidation, checkExamples: checkExamples)
                 document.queryOverrides = openapiQueryOverrides || Environment.string("MOCKD_OPENAPI_QUERY_OVERRIDES") == "1"

@@ -5,6 +5,7 @@ import ArgumentParser
     import Foundation
 #endif
 import MockdCore
+import MockdDisk
 import MockdOpenAPI
 import MockdSystem
 
@@ -23,7 +24,7 @@ struct ImportCommand: ParsableCommand {
         guard arguments.first == "import", let file = arguments.dropFirst().first, !file.hasPrefix("-"),
             !file.lowercased().hasSuffix(".har"),
             !configuration.subcommands.contains(where: { $0.configuration.commandName == file || $0.configuration.aliases.contains(file) }),
-            OpenAPIImport.isPostmanCollection(path: file)
+            OpenAPIImport.isPostmanCollection(path: file, files: DiskFiles())
         else { return nil }
         return ["import", "postman"] + arguments.dropFirst()
     }
@@ -80,7 +81,9 @@ struct DescriptionImport {
     var dryRun: Bool
 
     func run() throws {
-        let result = MockDataLoader(root: "/nonexistent-mockd-import-root", operationSources: [OpenAPIDocument(path: document)]).load()
+        let result = MockDataLoader(
+            files: DiskFiles(), root: "/nonexistent-mockd-import-root", operationSources: [OpenAPIDocument(path: document)]
+        ).load()
         for diagnostic in result.diagnostics { FileHandleOutput.standardError(diagnostic.description) }
         guard let snapshot = result.snapshot else { throw ExitCode.failure }
         let plan = OpenAPIImport.plan(snapshot.operations)

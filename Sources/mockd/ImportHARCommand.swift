@@ -6,6 +6,7 @@ import ArgumentParser
 #endif
 import Logging
 import MockdCore
+import MockdDisk
 import MockdProxy
 
 /// `mockd import traffic.har` (or `mockd import har traffic.har`): the default of `import`, so a
@@ -71,13 +72,13 @@ struct ImportHARCommand: ParsableCommand {
             FileHandleOutput.standardError("Error: \(file): cannot read it")
             throw ExitCode.failure
         }
-        let routesFolder = RoutesFolder(given: routes, root: root).forWriting()
+        let routesFolder = RoutesFolder(given: routes, root: root).forWriting(in: DiskFiles())
         let recorder = Recorder(
             root: root, routesDirectory: routesFolder, overwrite: force, scenario: scenario,
             keptHeaders: ServeCommand.names(recordHeaders), logger: Logger(label: "mockd.import"))
         // Mocks already served from any folder of the root count as existing, as for --record.
         if FileManager.default.fileExists(atPath: root) {
-            let snapshot = MockDataLoader(root: root).load().snapshot
+            let snapshot = MockDataLoader(files: DiskFiles(), root: root).load().snapshot
             recorder.findMocks(in: { snapshot })
         }
         var options = HARImport.Options()

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import MockdCore
+import MockdHTTP
 import MockdSystem
 
 /// Writes the mock files the dashboard creates (`POST /__mockd/mocks`) under the root: folders

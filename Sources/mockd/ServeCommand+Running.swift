@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import MockdCore
+import MockdDisk
 import MockdSystem
 import MockdHTTP
 import MockdProxy
@@ -96,7 +97,7 @@ extension ServeCommand {
             FileHandleOutput.standardError("mockd: --scenario \(settings.scenario): \(unknown)")
             throw ExitCode.failure
         }
-        logger.info("\(loader.routesFolder.summary())")
+        logger.info("\(loader.routesFolder.summary(in: loader.files))")
         for resource in snapshot.resources.all {
             // Not in the startup line, whose form tools read: one line per resource instead.
             var metadata: Logger.Metadata = [
@@ -116,7 +117,7 @@ extension ServeCommand {
         let recorder =
             proxy.record
             ? Recorder(
-                root: loader.root, routesDirectory: loader.routesFolder.forWriting(), overwrite: proxy.recordOverwrite,
+                root: loader.root, routesDirectory: loader.routesFolder.forWriting(in: loader.files), overwrite: proxy.recordOverwrite,
                 keptHeaders: proxy.recordHeaders, logger: logger)
             : nil
         return (ProxyMissHandler(proxy: UpstreamProxy(configuration: proxy, logger: logger), recorder: recorder, logger: logger), recorder)

@@ -40,11 +40,25 @@ struct AdminAPITests {
         }
 
         var context: AdminAPI.Context {
-            let report = reloadReport
-            let reloads = reloads
-            return AdminAPI.Context(
-                snapshot: snapshot, state: state, journal: journal, uptimeSeconds: uptime,
-                reloads: ReloadStub(report: report, last: lastReload, count: reloads))
+            AdminAPI.Context(snapshot: snapshot, state: state, journal: journal, uptimeSeconds: uptime, lastReload: lastReload)
+        }
+
+        /// Carries out the effects a step names as a server would, with no disk and no socket: a
+        /// reload counts and answers `reloadReport`; nothing else is available here.
+        func carryOut(_ step: AdminStep) -> BuiltResponse {
+            var next = step
+            while true {
+                switch next {
+                case .answer(let response): return response
+                case .reload(_, let then):
+                    reloads.increment()
+                    next = then(reloadReport)
+                case .writeMockFile(_, _, let then): next = then(.failed("no disk in core tests"))
+                case .openSessionPort(_, let then): next = then(.failure(SessionRefusal(status: 501, "no ports in core tests")))
+                case .closeSessionPort(_, let then): next = then(false)
+                case .readFiles(let then): next = then(MemoryFiles([:]))
+                }
+            }
         }
 
         func call(_ method: String, _ target: String, body: String = "") -> BuiltResponse {
@@ -56,7 +70,7 @@ struct AdminAPITests {
                     return (String(parts[0]), parts.count > 1 ? String(parts[1]) : nil)
                 }
             }
-            return AdminAPI.call(for: request(method, path, query: query, body: body)).answer(context)
+            return carryOut(AdminAPI.call(for: request(method, path, query: query, body: body)).answer(context))
         }
 
         func resolve(_ path: String, session: String? = nil) -> Resolution {
@@ -431,23 +445,5 @@ struct RequestJournalTests {
         #expect(RequestJournal(capacity: 3, bodyLimit: 8).bodyLimit == 8)
         #expect(RequestJournal().bodyLimit == 64 * 1024)
         #expect(RequestJournal().capacity == 1000)
-    }
-}
-
-/// A reloader that counts its calls and answers with a fixed report.
-final class ReloadStub: Reloading {
-    let report: ReloadReport
-    let lastReload: ReloadReport?
-    let count: AdminAPITests.Counter
-
-    init(report: ReloadReport, last: ReloadReport?, count: AdminAPITests.Counter) {
-        self.report = report
-        self.lastReload = last
-        self.count = count
-    }
-
-    func reload(trigger: String) -> ReloadReport {
-        count.increment()
-        return report
     }
 }

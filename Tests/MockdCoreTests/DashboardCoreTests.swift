@@ -52,9 +52,35 @@ struct DashboardCoreTests {
         #expect(
             AdminAPI.call(for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "x")])).work == .now,
             "answered at once with a 400")
-        #expect(AdminAPI.call(for: .make(method: "POST", path: "/__mockd/mocks")).work == .offThread)
-        #expect(AdminAPI.call(for: .make(method: "POST", path: "/__mockd/reload")).work == .offThread)
         #expect(AdminAPI.call(for: .make(path: "/__mockd/sources")).work == .now)
+    }
+
+    /// Writing a file and reloading are effects the core names, in order, for the adapter to
+    /// carry out off its threads; the core itself touches no file.
+    @Test func aNewMockIsAWriteThenAReloadNamedForTheAdapter() throws {
+        try withSnapshot(["mock_api_users_get.json": "[]"]) { snapshot, _ in
+            let context = AdminAPI.Context(
+                snapshot: snapshot, state: RuntimeState(), journal: RequestJournal(), uptimeSeconds: 0, writesMocks: true)
+            let body = Array(#"{"method": "GET", "path": "/api/new", "body": "{}"}"#.utf8)
+            let step = AdminAPI.call(for: .make(method: "POST", path: "/__mockd/mocks", body: body)).answer(context)
+            guard case .writeMockFile(let relativePath, let bytes, let then) = step else {
+                Issue.record("a new mock is not written as an effect: \(step)")
+                return
+            }
+            #expect(relativePath == "mock_api_new_get.json")
+            #expect(bytes == Array("{}\n".utf8), "the body as sent, with a final newline")
+            guard case .reload(let trigger, let answer) = then(.written) else {
+                Issue.record("a written mock is not reloaded")
+                return
+            }
+            #expect(trigger == "admin")
+            #expect(answer(.unavailable(trigger: "admin")).answer?.status == 201)
+            #expect(then(.exists).answer?.status == 409, "never over a file that appeared meanwhile")
+            guard case .reload = AdminAPI.call(for: .make(method: "POST", path: "/__mockd/reload")).answer(context) else {
+                Issue.record("a reload is not an effect")
+                return
+            }
+        }
     }
 
     @Test(arguments: [

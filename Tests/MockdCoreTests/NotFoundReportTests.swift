@@ -1,7 +1,6 @@
 import Foundation
 import MockdCore
 import Testing
-import TestSupport
 
 @Suite("NotFoundReport")
 struct NotFoundReportTests {
@@ -173,11 +172,11 @@ extension NotFoundReportTests {
         ("/api/feed", "Mock_api_feed_get.json", "case-sensitive"),
     ])
     func report_NamesMisnamedFilesAndWhyTheyAreNotServed(path: String, file: String, why: String) throws {
-        try withTemporaryFolder([
+        try withMemoryFolder([
             "mock_api_user_get.josn": "{}", "users/mock_api_users_GET.json": "[]", "Mock_api_feed_get.json": "{}",
             "mock_api_other_get.json": "{}",
         ]) { folder in
-            let loaded = MockDataLoader(root: folder.path).load()
+            let loaded = MockDataLoader(files: folder.files, root: folder.path).load()
             let snapshot = try #require(loaded.snapshot)
             // Each is also a warning at load, the capital M included.
             #expect(
@@ -194,8 +193,8 @@ extension NotFoundReportTests {
     }
 
     @Test func report_ListsNoUnservedFileForAnUnrelatedMiss() throws {
-        try withTemporaryFolder(["mock_api_user_get.josn": "{}", "mock_api_other_get.json": "{}"]) { folder in
-            let snapshot = try #require(MockDataLoader(root: folder.path).load().snapshot)
+        try withMemoryFolder(["mock_api_user_get.josn": "{}", "mock_api_other_get.json": "{}"]) { folder in
+            let snapshot = try #require(MockDataLoader(files: folder.files, root: folder.path).load().snapshot)
             let (json, _) = try Self.report(.make(method: "GET", path: "/api/totally/different"), in: snapshot)
             #expect((json["notServed"] as? [Any])?.isEmpty == true)
         }
@@ -204,11 +203,11 @@ extension NotFoundReportTests {
     /// The misspelt file of the same path comes first, ahead of another path's file two edits
     /// away; every not-served file meant for this request is listed, the hidden `.json.json` too.
     @Test func report_PutsTheFilesMeantForThisRequestFirst() throws {
-        try withTemporaryFolder([
+        try withMemoryFolder([
             "mock_api_meals_get.josn": "{}", "mock_api_goals_Get.json": "{}",
             "mock_api_profile_get.json.json": "{}", "old/mock_api_profile_GET.json": "{}",
         ]) { folder in
-            let loaded = MockDataLoader(root: folder.path).load()
+            let loaded = MockDataLoader(files: folder.files, root: folder.path).load()
             let snapshot = try #require(loaded.snapshot)
             let (meals, _) = try Self.report(.make(method: "GET", path: "/api/meals"), in: snapshot)
             let mealFiles = try #require(meals["notServed"] as? [[String: String]]).map { $0["file"] ?? "" }

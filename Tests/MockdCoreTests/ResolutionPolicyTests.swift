@@ -89,7 +89,9 @@ struct ResolutionPolicyTests {
                 Issue.record("health is not the admin API's")
                 return
             }
-            guard case .admin(let reload) = resolver.resolve(.make(method: "POST", path: "/__mockd/reload")), reload.work == .offThread
+            let context = AdminAPI.Context(snapshot: snapshot, state: RuntimeState(), journal: RequestJournal(), uptimeSeconds: 0)
+            guard case .admin(let reload) = resolver.resolve(.make(method: "POST", path: "/__mockd/reload")),
+                case .reload = reload.answer(context)
             else {
                 Issue.record("reload does not read files")
                 return

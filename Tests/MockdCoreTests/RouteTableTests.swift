@@ -1,32 +1,28 @@
 import Foundation
 import MockdCore
 import Testing
-import TestSupport
 
-/// A temporary folder with `MockData/` (the mock root) and `routes/` (route tables), as users lay it out.
+/// A folder in memory with `MockData/` (the mock root) and `routes/` (route tables), as users lay it out.
 struct RouteFixture: Sendable {
-    let folder: TemporaryFolder
+    let folder: MemoryFolder
     var root: String { folder.path + "/MockData" }
     var routes: String { folder.path + "/routes" }
 
-    func load() -> MockDataLoader.Result { MockDataLoader(root: root, routes: routes).load() }
+    func load() -> MockDataLoader.Result { MockDataLoader(files: folder.files, root: root, routes: routes).load() }
 
     /// The path of route table `name` as diagnostics and sources show it.
     func table(_ name: String) -> String { routes + "/" + name }
 }
 
-/// Writes `files` under `MockData/`, `tables` under `routes/` and `outside` next to both, runs `body`, removes it all.
+/// `files` under `MockData/`, `tables` under `routes/` and `outside` next to both, in memory.
 func withRouteFixture<T>(
     files: [String: String] = [:], tables: [String: String] = [:], outside: [String: String] = [:],
     _ body: (RouteFixture) throws -> T
 ) throws -> T {
-    try withTemporaryFolder(outside) { folder in
-        let fixture = RouteFixture(folder: folder)
-        try FileManager.default.createDirectory(atPath: fixture.root, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: fixture.routes, withIntermediateDirectories: true)
-        for (path, contents) in files { try folder.write("MockData/" + path, contents) }
-        for (path, contents) in tables { try folder.write("routes/" + path, contents) }
-        return try body(fixture)
+    try withMemoryFolder(outside, folders: ["MockData", "routes"]) { folder in
+        for (path, contents) in files { folder.write("MockData/" + path, contents) }
+        for (path, contents) in tables { folder.write("routes/" + path, contents) }
+        return try body(RouteFixture(folder: folder))
     }
 }
 

@@ -1,6 +1,5 @@
 @testable import MockdCore
 import Testing
-import TestSupport
 
 /// Which routes folder goes with a root when none is given.
 struct RoutesFolderTests {
@@ -19,37 +18,38 @@ struct RoutesFolderTests {
 
     @Test func givenWinsAndIsTheOnlyOneWatched() {
         let folder = RoutesFolder(given: "my-routes", root: "/x/MockData")
-        #expect(folder.current() == "my-routes")
+        #expect(folder.current(in: MemoryFiles([:])) == "my-routes")
         #expect(folder.watched == ["my-routes"])
-        #expect(folder.summary() == "routes from my-routes (--routes)")
+        #expect(folder.summary(in: MemoryFiles([:])) == "routes from my-routes (--routes)")
     }
 
-    @Test func besideTheRootComesBeforeTheWorkingDirectory() throws {
-        try withTemporaryFolder(["app/MockData/mock_a_get.json": "{}", "app/routes/t.json": #"{"routes": []}"#]) { folder in
+    @Test func besideTheRootComesBeforeTheWorkingDirectory() {
+        withMemoryFolder(["app/MockData/mock_a_get.json": "{}", "app/routes/t.json": #"{"routes": []}"#]) { folder in
             let routes = RoutesFolder(given: nil, root: folder.child("app/MockData"))
             #expect(routes.candidates == [folder.child("app/routes"), "routes"])
-            #expect(routes.current() == folder.child("app/routes"))
-            #expect(routes.summary() == "routes from \(folder.child("app/routes")) (beside the root)")
+            #expect(routes.current(in: folder.files) == folder.child("app/routes"))
+            #expect(routes.summary(in: folder.files) == "routes from \(folder.child("app/routes")) (beside the root)")
         }
     }
 
-    @Test func noneFoundIsNoErrorAndALaterLoadFindsIt() throws {
-        try withTemporaryFolder(["app/MockData/mock_a_get.json": "{}"]) { folder in
+    @Test func noneFoundIsNoErrorAndALaterLoadFindsIt() {
+        withMemoryFolder(["app/MockData/mock_a_get.json": "{}"]) { folder in
             let routes = RoutesFolder(candidates: [folder.child("app/routes"), folder.child("work/routes")])
-            let loader = MockDataLoader(root: folder.child("app/MockData"), routesFolder: routes)
+            let loader = MockDataLoader(files: folder.files, root: folder.child("app/MockData"), routesFolder: routes)
             let before = loader.load()
             #expect(before.diagnostics.isEmpty, "\(before.diagnostics)")
             #expect(before.snapshot?.routes.count == 0)
             #expect(
-                loader.routesFolder.summary().hasPrefix(
+                loader.routesFolder.summary(in: folder.files).hasPrefix(
                     "no routes folder: looked for \(folder.child("app/routes")) and \(folder.child("work/routes"))"))
-            try folder.write("app/routes/t.json", #"{"routes": [{"method": "GET", "path": "/t", "response": {"text": "t"}}]}"#)
-            #expect(loader.load().snapshot?.routes.count == 1)
+            folder.write("app/routes/t.json", #"{"routes": [{"method": "GET", "path": "/t", "response": {"text": "t"}}]}"#)
+            let after = MockDataLoader(files: folder.files, root: folder.child("app/MockData"), routesFolder: routes)
+            #expect(after.load().snapshot?.routes.count == 1)
         }
     }
 
     @Test func aGivenFolderThatIsMissingIsStillAnError() {
-        let loaded = MockDataLoader(root: "/nonexistent-root-\(#line)", routes: "/nonexistent-routes").load()
+        let loaded = MockDataLoader(files: MemoryFiles([:]), root: "/nonexistent-root-\(#line)", routes: "/nonexistent-routes").load()
         #expect(loaded.diagnostics.contains { $0.description.contains("the routes folder does not exist") })
     }
 }

@@ -1,6 +1,5 @@
 import MockdCore
 import Testing
-import TestSupport
 
 /// A file an earlier route always answers for can never be served: said at load (check, start,
 /// reload), in `mockd routes` and in the sources the dashboard lists.
@@ -27,8 +26,8 @@ struct ShadowedFileTests {
     ]
 
     @Test func aFileBehindAnUnconditionalRouteIsAWarningNamingTheRoute() throws {
-        try withTemporaryFolder(Self.files) { folder in
-            let loaded = MockDataLoader(root: folder.child("MockData"), routes: folder.child("routes")).load()
+        try withMemoryFolder(Self.files) { folder in
+            let loaded = MockDataLoader(files: folder.files, root: folder.child("MockData"), routes: folder.child("routes")).load()
             let snapshot = try #require(loaded.snapshot, "\(loaded.diagnostics)")
             let warnings = loaded.diagnostics.filter { $0.message.contains("never answers") }
             #expect(warnings.allSatisfy { $0.severity == .warning })
@@ -117,7 +116,7 @@ struct WrongFolderTests {
     @Test func aRoutesFolderThatIsTheRootIsAnError() throws {
         try withRouteFixture(files: ["mock_api_users_get.json": "[]"]) { fixture in
             for routes in [fixture.root, fixture.root + "/", fixture.folder.path] {
-                let result = MockDataLoader(root: fixture.root, routes: routes).load()
+                let result = MockDataLoader(files: fixture.folder.files, root: fixture.root, routes: routes).load()
                 #expect(result.snapshot == nil)
                 let errors = result.diagnostics.filter { $0.severity == .error }
                 #expect(errors.count == 1, "\(routes): \(errors)")

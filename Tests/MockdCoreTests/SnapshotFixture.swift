@@ -1,15 +1,14 @@
 import Foundation
 import MockdCore
 import Testing
-import TestSupport
 
 /// Loads `files` (relative to the mock root) from memory into a snapshot (the loader must
 /// accept them) and runs `body` with it and the root's path. No disk: the loader's reading of
 /// real folders is MockDataLoaderTests' subject.
 func withSnapshot<T>(_ files: [String: String], _ body: (Snapshot, MemoryRoot) throws -> T) throws -> T {
     let root = MemoryRoot()
-    var loader = MockDataLoader(root: root.path)
-    loader.files = MemoryFiles(Dictionary(uniqueKeysWithValues: files.map { (root.path + "/" + $0.key, $0.value) }))
+    let loader = MockDataLoader(
+        files: MemoryFiles(Dictionary(uniqueKeysWithValues: files.map { (root.path + "/" + $0.key, $0.value) })), root: root.path)
     let result = loader.load()
     let snapshot = try #require(result.snapshot, "fixture did not load: \(result.diagnostics)")
     return try body(snapshot, root)

@@ -1,6 +1,5 @@
 import MockdCore
 import Testing
-import TestSupport
 
 /// `mock_<path>_<method>.<status>.json`: an error dataset made of files.
 struct StatusInFileNameTests {
@@ -43,8 +42,8 @@ struct StatusInFileNameTests {
     }
 
     @Test func twoFilesForOneRequestAreAnError() throws {
-        try withTemporaryFolder(["mock_api_users_get.json": "[]", "more/mock_api_users_get.500.json": "{}"]) { folder in
-            let loaded = MockDataLoader(root: folder.path).load()
+        withMemoryFolder(["mock_api_users_get.json": "[]", "more/mock_api_users_get.500.json": "{}"]) { folder in
+            let loaded = MockDataLoader(files: folder.files, root: folder.path).load()
             #expect(loaded.snapshot == nil)
             #expect(
                 loaded.diagnostics.map(\.description) == [
@@ -54,8 +53,8 @@ struct StatusInFileNameTests {
     }
 
     @Test func aStatusOutOfRangeIsStillReportedAsNotServed() throws {
-        try withTemporaryFolder(["mock_api_users_get.999.json": "{}"]) { folder in
-            let loaded = MockDataLoader(root: folder.path).load()
+        withMemoryFolder(["mock_api_users_get.999.json": "{}"]) { folder in
+            let loaded = MockDataLoader(files: folder.files, root: folder.path).load()
             #expect(loaded.diagnostics.count == 1)
             #expect(loaded.diagnostics.first?.description.contains("not served") == true)
         }

@@ -3,6 +3,7 @@ import Foundation
     import FoundationNetworking
 #endif
 import MockdCore
+import MockdDisk
 import MockdHTTP
 import Testing
 import TestSupport
@@ -70,7 +71,7 @@ struct ReloadTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(Self.files)
-        let snapshot = try #require(MockDataLoader(root: folder.path).load().snapshot)
+        let snapshot = try #require(MockDataLoader(files: DiskFiles(), root: folder.path).load().snapshot)
         try await withServer(snapshot: snapshot, logger: silentLogger) { plain in
             try await withServer(snapshot: snapshot, configure: { $0.cors = true }, logger: silentLogger) { withCORS in
                 for port in [plain.port, withCORS.port, plain.port, withCORS.port] {

@@ -4,6 +4,7 @@ import Foundation
 #endif
 import Logging
 import MockdCore
+import MockdDisk
 import MockdHTTP
 @testable import mockd
 import Testing
@@ -81,7 +82,7 @@ func withRouteServer<T>(
         for (path, contents) in files { try folder.write("MockData/" + path, contents) }
         for (path, contents) in tables { try folder.write("routes/" + path, contents) }
     }
-    let loader = MockDataLoader(root: root, routes: routes)
+    let loader = MockDataLoader(files: DiskFiles(), root: root, routes: routes)
     let loaded = loader.load()
     let snapshot = try #require(loaded.snapshot, "fixture did not load: \(loaded.diagnostics)")
 

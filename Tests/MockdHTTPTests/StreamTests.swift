@@ -3,6 +3,7 @@ import Foundation
     import FoundationNetworking
 #endif
 import MockdCore
+import MockdDisk
 import MockdHTTP
 import Testing
 import TestSupport
@@ -161,7 +162,7 @@ struct StreamTests {
         try folder.write([
             "MockData/mock_a_get.json": "{}", "routes/s.json": routeTable(#"{"method": "GET", "path": "/s", "response": \#(response)}"#),
         ])
-        let loaded = MockDataLoader(root: folder.path + "/MockData", routes: folder.path + "/routes").load()
+        let loaded = MockDataLoader(files: DiskFiles(), root: folder.path + "/MockData", routes: folder.path + "/routes").load()
         let messages = loaded.diagnostics.map(\.description)
         #expect(messages.contains { $0.contains("routes[0].response.\(place):") }, "\(messages)")
     }

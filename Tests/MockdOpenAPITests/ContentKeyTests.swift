@@ -1,4 +1,5 @@
 import MockdCore
+import MockdDisk
 import MockdOpenAPI
 import Testing
 import TestSupport
@@ -37,7 +38,7 @@ import TestSupport
         defer { folder.remove() }
         try folder.write("api.yaml", Self.document)
         let loaded = MockDataLoader(
-            root: folder.child("MockData"),
+            files: DiskFiles(), root: folder.child("MockData"),
             operationSources: [
                 OpenAPIDocument(path: folder.child("api.yaml"), checkExamples: true)
             ]

@@ -1,4 +1,5 @@
 import MockdCore
+import MockdDisk
 import MockdOpenAPI
 import Testing
 import TestSupport
@@ -73,8 +74,10 @@ import TestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("api.yaml", document)
-        let result = MockDataLoader(root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))])
-            .load()
+        let result = MockDataLoader(
+            files: DiskFiles(), root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))]
+        )
+        .load()
         #expect(result.snapshot == nil)
         let messages = result.diagnostics.map(\.description)
         #expect(
@@ -88,7 +91,8 @@ import TestSupport
 
     @Test func swagger2IsConvertedAtLoad() throws {
         let loader = MockDataLoader(
-            root: "/nonexistent", operationSources: [OpenAPIDocument(path: SharedDocuments.path("swagger2-petstore.yaml"))])
+            files: DiskFiles(), root: "/nonexistent",
+            operationSources: [OpenAPIDocument(path: SharedDocuments.path("swagger2-petstore.yaml"))])
         let snapshot = try #require(loader.load().snapshot)
         let state = RuntimeState()
         let list = Resolver(snapshot: snapshot, state: state).resolve(MockRequest(method: "GET", path: "/v1/pets"))
@@ -106,7 +110,8 @@ import TestSupport
 
     @Test func aDocumentWithOnlyWebhooksLoadsWithAWarning() throws {
         let result = MockDataLoader(
-            root: "/nonexistent", operationSources: [OpenAPIDocument(path: SharedDocuments.path("webhook-example.yaml"))]
+            files: DiskFiles(), root: "/nonexistent",
+            operationSources: [OpenAPIDocument(path: SharedDocuments.path("webhook-example.yaml"))]
         ).load()
         let snapshot = try #require(result.snapshot)
         #expect(snapshot.operations.isEmpty)
@@ -114,14 +119,16 @@ import TestSupport
     }
 
     @Test func aBrokenDocumentIsAnErrorNamingTheFile() throws {
-        let result = MockDataLoader(root: "/nonexistent", operationSources: [OpenAPIDocument(path: "/nonexistent/api.yaml")]).load()
+        let result = MockDataLoader(
+            files: DiskFiles(), root: "/nonexistent", operationSources: [OpenAPIDocument(path: "/nonexistent/api.yaml")]
+        ).load()
         #expect(result.snapshot == nil)
         #expect(result.diagnostics.map(\.description) == ["/nonexistent/api.yaml: cannot read the file (does it exist?)"])
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("api.yaml", "openapi: 4.0.0\n")
         let wrongVersion = MockDataLoader(
-            root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))]
+            files: DiskFiles(), root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))]
         ).load()
         #expect(
             wrongVersion.diagnostics.map(\.description) == [
@@ -138,7 +145,8 @@ import TestSupport
         try folder.write(
             "api.yaml", "openapi: 3.0.0\ninfo: {title: t}\npaths:\n  /a:\n    get:\n      responses: {'200': {description: ok}}\n")
         let checked = MockDataLoader(
-            root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"), checkExamples: true)]
+            files: DiskFiles(), root: folder.child("MockData"),
+            operationSources: [OpenAPIDocument(path: folder.child("api.yaml"), checkExamples: true)]
         ).load()
         #expect(
             checked.diagnostics.map(\.description) == [
@@ -168,7 +176,8 @@ import TestSupport
                           examples: {bad: {value: {n: "x"}}}
             """)
         let checked = MockDataLoader(
-            root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"), checkExamples: true)]
+            files: DiskFiles(), root: folder.child("MockData"),
+            operationSources: [OpenAPIDocument(path: folder.child("api.yaml"), checkExamples: true)]
         ).load()
         #expect(
             checked.diagnostics.map(\.description) == [
@@ -177,7 +186,9 @@ import TestSupport
             ])
         // Serving does not spend time on it.
         #expect(
-            MockDataLoader(root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))]).load()
+            MockDataLoader(
+                files: DiskFiles(), root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))]
+            ).load()
                 .diagnostics.isEmpty)
     }
 }
@@ -205,7 +216,7 @@ import TestSupport
         ])
         let document = OpenAPIDocument(path: folder.child("spec/api.yaml"))
         #expect(document.watchedPaths == [folder.child("spec")])
-        let loaded = MockDataLoader(root: folder.child("MockData"), operationSources: [document]).load()
+        let loaded = MockDataLoader(files: DiskFiles(), root: folder.child("MockData"), operationSources: [document]).load()
         #expect(loaded.snapshot != nil, "\(loaded.diagnostics)")
         // spec/parts is inside spec, which is watched with everything under it.
         #expect(document.watchedPaths == [folder.child("spec"), folder.child("common"), folder.child("shared")])

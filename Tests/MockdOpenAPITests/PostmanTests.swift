@@ -1,5 +1,6 @@
 import Foundation
 import MockdCore
+import MockdDisk
 import MockdOpenAPI
 import Testing
 import TestSupport
@@ -76,7 +77,7 @@ import TestSupport
     /// Every problem is named with its place in the collection, and nothing is served.
     @Test func aBrokenCollectionNamesEveryProblem() throws {
         let path = Self.collection("broken")
-        let result = MockDataLoader(root: "/nonexistent", operationSources: [OpenAPIDocument(path: path)]).load()
+        let result = MockDataLoader(files: DiskFiles(), root: "/nonexistent", operationSources: [OpenAPIDocument(path: path)]).load()
         #expect(result.snapshot == nil)
         #expect(
             result.diagnostics.map(\.description) == [

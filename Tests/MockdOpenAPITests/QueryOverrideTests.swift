@@ -1,4 +1,5 @@
 import MockdCore
+import MockdDisk
 import MockdOpenAPI
 import Testing
 import TestSupport
@@ -29,7 +30,7 @@ import TestSupport
         try folder.write("api.yaml", Self.document)
         var document = OpenAPIDocument(path: folder.child("api.yaml"))
         document.queryOverrides = overrides
-        let result = MockDataLoader(root: folder.child("MockData"), operationSources: [document]).load()
+        let result = MockDataLoader(files: DiskFiles(), root: folder.child("MockData"), operationSources: [document]).load()
         let snapshot = try #require(result.snapshot, "did not load: \(result.diagnostics)")
         try body(OpenAPIFixture(snapshot: snapshot, diagnostics: result.diagnostics, folder: folder))
     }

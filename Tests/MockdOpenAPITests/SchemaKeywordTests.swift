@@ -8,7 +8,7 @@ import Testing
     /// Compiles `schema` (JSON text) as the only schema of a 3.1 document (3.0 when asked).
     static func compile(_ schema: String, openAPI30: Bool = false) throws -> (SchemaSet, Int) {
         let value = try JSONParser.parse(Array(schema.utf8))
-        let documents = Documents(root: "test.json", value: ["schema": value])
+        let documents = Documents(root: "test.json", value: ["schema": value], files: MemoryFiles([:]))
         var compiler = SchemaCompiler(documents: documents, openAPI30: openAPI30)
         let index = compiler.compile(value, at: Location(file: "test.json", pointer: "/schema"))
         #expect(compiler.problems.isEmpty)

@@ -4,6 +4,7 @@ import Foundation
 #endif
 import Logging
 import MockdCore
+import MockdDisk
 import MockdHTTP
 import MockdOpenAPI
 import Testing
@@ -28,7 +29,9 @@ import TestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(files)
-        let loaded = MockDataLoader(root: folder.path, operationSources: [OpenAPIDocument(path: SharedDocuments.path(document))]).load()
+        let loaded = MockDataLoader(
+            files: DiskFiles(), root: folder.path, operationSources: [OpenAPIDocument(path: SharedDocuments.path(document))]
+        ).load()
         let snapshot = try #require(loaded.snapshot, "did not load: \(loaded.diagnostics)")
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
@@ -123,7 +126,8 @@ import TestSupport
         let document =
             "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /n:\n    get:\n      responses:\n        '200': {$ref: 'answer.yaml'}\n"
         try folder.write(["api.yaml": document, "answer.yaml": "description: ok\ncontent: {application/json: {example: {n: 1}}}\n"])
-        let loader = MockDataLoader(root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))])
+        let loader = MockDataLoader(
+            files: DiskFiles(), root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))])
         let snapshot = try #require(loader.load().snapshot)
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }

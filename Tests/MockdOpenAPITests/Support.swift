@@ -1,5 +1,6 @@
 import Foundation
 import MockdCore
+import MockdDisk
 import MockdOpenAPI
 import Testing
 import TestSupport
@@ -15,7 +16,8 @@ func withDocument<T>(
     try folder.write(name, document)
     try folder.write(files)
     let loader = MockDataLoader(
-        root: folder.child("MockData"), operationSources: [OpenAPIDocument(path: folder.child(name), validation: validation)])
+        files: DiskFiles(), root: folder.child("MockData"),
+        operationSources: [OpenAPIDocument(path: folder.child(name), validation: validation)])
     let result = loader.load()
     let snapshot = try #require(result.snapshot, "did not load: \(result.diagnostics)")
     return try body(OpenAPIFixture(snapshot: snapshot, diagnostics: result.diagnostics, folder: folder))

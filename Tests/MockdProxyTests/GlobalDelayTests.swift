@@ -3,6 +3,7 @@ import Foundation
     import FoundationNetworking
 #endif
 import MockdCore
+import MockdDisk
 import MockdHTTP
 import MockdProxy
 import Testing
@@ -26,7 +27,7 @@ struct GlobalDelayTests {
             let proxy = UpstreamProxy(configuration: proxyConfiguration, logger: testLogger)
             defer { proxy.shutdown() }
             let missHandler = ProxyMissHandler(proxy: proxy, recorder: nil, logger: testLogger)
-            let snapshot = try #require(MockDataLoader(root: local.path).load().snapshot)
+            let snapshot = try #require(MockDataLoader(files: DiskFiles(), root: local.path).load().snapshot)
             try await withServer(snapshot: snapshot, configure: { $0.globalDelay = delay }, logger: testLogger, missHandler: missHandler) {
                 server in
                 try await body(server.port, server)

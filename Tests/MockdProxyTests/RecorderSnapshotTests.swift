@@ -1,5 +1,6 @@
 import Foundation
 import MockdCore
+import MockdDisk
 @testable import MockdProxy
 import Testing
 import TestSupport
@@ -11,7 +12,7 @@ struct RecorderSnapshotTests {
         let space = try RecorderTests.Workspace()
         defer { space.folder.remove() }
         try space.folder.write("root/users/mock_api_users_get.json", "[\"served\"]\n")
-        let served = try #require(MockDataLoader(root: space.root).load().snapshot)
+        let served = try #require(MockDataLoader(files: DiskFiles(), root: space.root).load().snapshot)
         // Gone from the disk, still served: the served mock is the one a recording would shadow.
         try FileManager.default.removeItem(atPath: space.root + "/users/mock_api_users_get.json")
         let recorder = Recorder(root: space.root, routesDirectory: space.routes, overwrite: false, logger: testLogger)

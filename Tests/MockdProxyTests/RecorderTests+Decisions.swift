@@ -1,5 +1,6 @@
 import Foundation
 import MockdCore
+import MockdDisk
 import MockdHTTP
 @testable import MockdProxy
 import Synchronization
@@ -23,7 +24,7 @@ extension RecorderTests {
         // A new run keeps what is there.
         #expect(space.recorder().record(feed("2"), Self.json(#"{"page":22}"#)) == .keptExisting(space.recorder().routesFile + "#0"))
 
-        let loaded = MockDataLoader(root: space.root, routes: space.recorder().routesDirectory).load()
+        let loaded = MockDataLoader(files: DiskFiles(), root: space.root, routes: space.recorder().routesDirectory).load()
         let snapshot = try #require(loaded.snapshot, "\(loaded.diagnostics)")
         let resolver = Resolver(snapshot: snapshot, state: RuntimeState())
         func body(_ request: MockRequest) -> String {
@@ -113,7 +114,7 @@ extension RecorderTests {
         #expect(file.hasSuffix(".png"))
         #expect(FileManager.default.contents(atPath: space.root + "/" + file).map(Array.init) == png)
 
-        let loaded = MockDataLoader(root: space.root, routes: space.routes).load()
+        let loaded = MockDataLoader(files: DiskFiles(), root: space.root, routes: space.routes).load()
         let snapshot = try #require(loaded.snapshot, "\(loaded.diagnostics)")
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
         guard

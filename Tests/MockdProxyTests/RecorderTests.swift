@@ -1,5 +1,6 @@
 import Foundation
 import MockdCore
+import MockdDisk
 import MockdHTTP
 @testable import MockdProxy
 import MockdSystem
@@ -25,7 +26,7 @@ struct RecorderTests {
         func recorder(overwrite: Bool = false) -> Recorder {
             let recorder = Recorder(root: root, routesDirectory: routes, overwrite: overwrite, logger: testLogger)
             let root = self.root
-            recorder.findMocks(in: { MockDataLoader(root: root).load().snapshot })
+            recorder.findMocks(in: { MockDataLoader(files: DiskFiles(), root: root).load().snapshot })
             return recorder
         }
 
@@ -262,7 +263,7 @@ struct RecorderTests {
         // A cycle that leads to no mock: the search must still end.
         try FileManager.default.createDirectory(atPath: space.root + "/cycle", withIntermediateDirectories: true)
         #expect(symlink(".", space.root + "/cycle/again") == 0)
-        #expect(MockDataLoader(root: space.root).load().snapshot?.fileCount == 1)
+        #expect(MockDataLoader(files: DiskFiles(), root: space.root).load().snapshot?.fileCount == 1)
 
         #expect(
             space.recorder().record(MockRequest(method: "GET", path: "/api/users"), Self.json(#"["new"]"#))
@@ -349,7 +350,7 @@ struct RecorderTests {
         let routes = try space.routeTable()
         #expect(routes.contains { ($0["path"] as? String)?.hasPrefix("/long/long/") == true && $0["method"] as? String == "GET" })
         // Everything written loads.
-        let loaded = MockDataLoader(root: space.root).load()
+        let loaded = MockDataLoader(files: DiskFiles(), root: space.root).load()
         #expect(loaded.snapshot != nil, "\(loaded.diagnostics)")
     }
 
@@ -435,7 +436,7 @@ struct RecorderTests {
             #expect(try JSONParser.parse(Array(written)).serialized == JSONParser.parse(original).serialized)
             // And the very bytes the upstream sent.
             #expect(Array(written) == Array(original.utf8))
-            let snapshot = try #require(MockDataLoader(root: space.root).load().snapshot)
+            let snapshot = try #require(MockDataLoader(files: DiskFiles(), root: space.root).load().snapshot)
             #expect(snapshot.files["mock_api_menu_get.json"]?.response.body.array == Array(written))
 
             // And a mockd on the recorded root serves those bytes.

@@ -4,6 +4,7 @@ import Foundation
 #endif
 import Logging
 import MockdCore
+import MockdDisk
 import MockdHTTP
 @testable import MockdProxy
 import Testing
@@ -520,7 +521,7 @@ struct ProxyTargetTests {
         let data = try TemporaryFolder()
         defer { data.remove() }
         try data.write("mock_api_users_get.json", "[]")
-        let loaded = MockDataLoader(root: data.path).load()
+        let loaded = MockDataLoader(files: DiskFiles(), root: data.path).load()
         let snapshot = try #require(loaded.snapshot)
         let proxyConfiguration = try ProxyConfiguration(upstream: "http://127.0.0.1:\(upstream.port)")
         let missHandler = ProxyMissHandler(

@@ -2,6 +2,7 @@ import Foundation
 package import Logging
 import MockdSystem
 package import MockdCore
+import MockdDisk
 package import MockdHTTP
 
 /// Suites run at once, and their in-process servers hold thousands of descriptors together (each
@@ -53,7 +54,7 @@ package func withServer<T>(
     logger: Logger,
     _ body: (HTTPServer) async throws -> T
 ) async throws -> T {
-    let loaded = MockDataLoader(root: root).load()
+    let loaded = MockDataLoader(files: DiskFiles(), root: root).load()
     guard let snapshot = loaded.snapshot else { throw ServerHarnessError("cannot load \(root): \(loaded.diagnostics)") }
     return try await withServer(snapshot: snapshot, configure: configure, logger: logger, body)
 }

@@ -22,7 +22,7 @@ extension AdminAPI {
                 } else {
                     .now
                 }
-            return AdminCall(work: work) { context in AdminAPI().events(query, context) }
+            return AdminCall(work: work) { context in .answer(AdminAPI().events(query, context)) }
         }
     }
 

@@ -4,20 +4,22 @@
 extension AdminAPI {
     static let sessionKeys = ["id", "scenario"]
 
-    func openSession(_ request: MockRequest, _ context: Context) -> BuiltResponse {
-        guard let ports = context.sessions else { return json(501, ["error": "this server cannot open session ports"]) }
+    func openSession(_ request: MockRequest, _ context: Context) -> AdminStep {
+        guard context.sessionPorts != nil else { return .answer(json(501, ["error": "this server cannot open session ports"])) }
         var body = JSONValue.object([])
         if !request.body.allSatisfy(JSONParser.isWhiteSpace) {
             guard let parsed = try? JSONParser.parse(request.body), case .object = parsed else {
-                return json(400, ["error": #"expected no body, or a JSON body like {"id": "sim-3", "scenario": "empty"} (both optional)"#])
+                return .answer(
+                    json(400, ["error": #"expected no body, or a JSON body like {"id": "sim-3", "scenario": "empty"} (both optional)"#]))
             }
             body = parsed
         }
-        if let refusal = unknownKeys(body, known: Self.sessionKeys) { return refusal }
+        if let refusal = unknownKeys(body, known: Self.sessionKeys) { return .answer(refusal) }
         var id: String?
         if let raw = body["id"] {
             guard case .string(let text) = raw, SessionID.isValid(text) else {
-                return json(400, ["error": .string("\"id\" must be 1-64 letters, digits, '-', '_' or '.', found \(raw.serialized)")])
+                return .answer(
+                    json(400, ["error": .string("\"id\" must be 1-64 letters, digits, '-', '_' or '.', found \(raw.serialized)")]))
             }
             id = text
         }
@@ -25,33 +27,38 @@ extension AdminAPI {
         if let raw = body["scenario"] {
             let known = knownScenarios(context)
             guard case .string(let name) = raw, known.contains(name) else {
-                return json(400, ["error": .string("unknown scenario \(raw.serialized)"), "known": .array(known.map { .string($0) })])
+                return .answer(
+                    json(400, ["error": .string("unknown scenario \(raw.serialized)"), "known": .array(known.map { .string($0) })]))
             }
             scenario = name
         }
-        switch ports.open(id: id) {
-        case .failure(let refusal):
-            return json(refusal.status, ["error": .string(refusal.message)])
-        case .success(let port):
-            context.state.reset(session: port.id)  // a new session starts clean, even with a reused id
-            if let scenario { context.state.setScenario(scenario, session: port.id) }
-            return json(201, describe(port, context))
+        return .openSessionPort(id: id) { [scenario] opened in
+            switch opened {
+            case .failure(let refusal):
+                return .answer(json(refusal.status, ["error": .string(refusal.message)]))
+            case .success(let port):
+                context.state.reset(session: port.id)  // a new session starts clean, even with a reused id
+                if let scenario { context.state.setScenario(scenario, session: port.id) }
+                return .answer(json(201, describe(port, context)))
+            }
         }
     }
 
     func listSessions(_ context: Context) -> BuiltResponse {
-        json(200, ["sessions": .array((context.sessions?.list() ?? []).map { describe($0, context) })])
+        json(200, ["sessions": .array((context.sessionPorts ?? []).map { describe($0, context) })])
     }
 
     /// Closes the port and forgets the session's scenario, sequences and stubs; its journal
     /// entries stay until the journal is cleared (they are what the test checks).
-    func closeSession(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+    func closeSession(_ request: MockRequest, _ context: Context) -> AdminStep {
         let id = String(request.path.dropFirst("/__mockd/sessions/".count))
-        guard let ports = context.sessions, ports.close(id: id) else {
-            return json(404, ["error": .string("no session \(JSONText.quoted(id)); GET /__mockd/sessions lists them")])
+        let missing = json(404, ["error": .string("no session \(JSONText.quoted(id)); GET /__mockd/sessions lists them")])
+        guard context.sessionPorts != nil else { return .answer(missing) }
+        return .closeSessionPort(id: id) { closed in
+            guard closed else { return .answer(missing) }
+            context.state.reset(session: id)
+            return .answer(json(200, ["id": .string(id), "deleted": true]))
         }
-        context.state.reset(session: id)
-        return json(200, ["id": .string(id), "deleted": true])
     }
 
     func describe(_ port: SessionPort, _ context: Context) -> JSONValue {
@@ -94,15 +101,7 @@ package struct SessionRefusal: Error, Sendable {
     }
 }
 
-/// Who opens and closes session ports (the HTTP adapter); the core decides the calls.
-package protocol SessionPorts: AnyObject, Sendable {
-    /// Opens a port for `id` (nil: an id is made up).
-    func open(id: String?) -> Result<SessionPort, SessionRefusal>
-    /// Closes the port; false when there is no such session.
-    func close(id: String) -> Bool
-    func list() -> [SessionPort]
-}
-
+/// The ids a session may have.
 enum SessionID {
     /// Ids go into URLs and headers as they are.
     static func isValid(_ id: String) -> Bool {

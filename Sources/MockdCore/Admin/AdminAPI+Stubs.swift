@@ -1,23 +1,34 @@
 /// `POST /__mockd/stubs`, `GET /__mockd/stubs`, `DELETE /__mockd/stubs/ID`: routes a test adds
 /// for itself (its session) or for everyone, answered before anything in the mock folder.
 extension AdminAPI {
-    func addStub(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+    func addStub(_ request: MockRequest, _ context: Context) -> AdminStep {
         guard let body = try? JSONParser.parse(request.body) else {
-            return json(
-                400,
-                [
-                    "error":
-                        #"expected one route as JSON, like {"method": "GET", "path": "/api/users", "response": {"json": []}, "session": "sim-3"}"#
-                ])
+            return .answer(
+                json(
+                    400,
+                    [
+                        "error":
+                            #"expected one route as JSON, like {"method": "GET", "path": "/api/users", "response": {"json": []}, "session": "sim-3"}"#
+                    ]))
         }
         let stubs = context.state.stubs
-        switch Stub.decode(body, id: stubs.nextID(), root: context.snapshot.rootDisplayPath) {
-        case .failure(let refusal):
-            return json(400, ["error": "the stub is not a route mockd can serve", "errors": .array(refusal.messages.map { .string($0) })])
-        case .success(let stub):
-            stubs.add(stub)
-            return json(201, describe(stub))
+        let id = stubs.nextID(), root = context.snapshot.rootDisplayPath
+        let added = { @Sendable (decoded: Result<Stub, StubErrors>) -> AdminStep in
+            switch decoded {
+            case .failure(let refusal):
+                return .answer(
+                    json(400, ["error": "the stub is not a route mockd can serve", "errors": .array(refusal.messages.map { .string($0) })]))
+            case .success(let stub):
+                stubs.add(stub)
+                return .answer(json(201, describe(stub)))
+            }
         }
+        // Decoded without files first: a stub whose body names a file is decoded again once the
+        // adapter gives the files, off the request's thread.
+        let unread = UnreadFiles()
+        let decoded = Stub.decode(body, id: id, root: root, files: unread)
+        guard unread.wereAsked else { return added(decoded) }
+        return .readFiles { files in added(Stub.decode(body, id: id, root: root, files: files)) }
     }
 
     func listStubs(_ context: Context) -> BuiltResponse {

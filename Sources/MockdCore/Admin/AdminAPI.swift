@@ -1,47 +1,40 @@
 /// The admin endpoints under `/__mockd/`: JSON in and out, errors as JSON with a message.
-/// Pure: `call(for:access:)` decides a request into an `AdminCall` (the access check first, then
-/// one table of endpoints), and the call answers from the context the adapter gives it.
+/// `call(for:access:)` decides a request into an `AdminCall` (the access check first, then one
+/// table of endpoints); the call answers from the facts the adapter gives it, and names any effect
+/// it needs (`AdminStep`) instead of carrying it out.
 package struct AdminAPI: Sendable {
     package static let prefix = "/__mockd/"
 
-    /// What an answer may read and change: facts the adapter has, never closures into it.
+    /// What an answer may read and change: facts the adapter has at the moment of the call.
+    /// The runtime state and the journal are changed in place; every other change is an effect
+    /// the answer names (`AdminStep`).
     package struct Context: Sendable {
         package var snapshot: Snapshot
         package var state: RuntimeState
         package var journal: RequestJournal
         package var uptimeSeconds: Double
-        /// Re-reads files and routes (`POST /__mockd/reload`, and after a new mock); nil: this server cannot.
-        package var reloads: (any Reloading)?
-        /// Writes new mock files (`POST /__mockd/mocks`); nil: this server cannot.
-        package var writer: (any MockFileWriting)?
+        /// What the last reload did; nil before the first.
+        package var lastReload: ReloadReport?
+        /// This server can write new mock files (`POST /__mockd/mocks`).
+        package var writesMocks: Bool
         /// Why writing is refused (mockd listens beyond loopback without `--admin-token`); nil: allowed.
         package var writeRefusal: String?
-        /// Opens and closes session ports (`POST /__mockd/sessions`); nil: this server cannot.
-        package var sessions: (any SessionPorts)?
+        /// The open session ports, by id; nil: this server cannot open any.
+        package var sessionPorts: [SessionPort]?
 
         package init(
             snapshot: Snapshot, state: RuntimeState, journal: RequestJournal, uptimeSeconds: Double,
-            reloads: (any Reloading)? = nil, writer: (any MockFileWriting)? = nil, writeRefusal: String? = nil,
-            sessions: (any SessionPorts)? = nil
+            lastReload: ReloadReport? = nil, writesMocks: Bool = false, writeRefusal: String? = nil, sessionPorts: [SessionPort]? = nil
         ) {
             self.snapshot = snapshot
             self.state = state
             self.journal = journal
             self.uptimeSeconds = uptimeSeconds
-            self.reloads = reloads
-            self.writer = writer
+            self.lastReload = lastReload
+            self.writesMocks = writesMocks
             self.writeRefusal = writeRefusal
-            self.sessions = sessions
+            self.sessionPorts = sessionPorts
         }
-
-        /// Reloads now, or says it cannot.
-        func reload(trigger: String) -> ReloadReport {
-            reloads?.reload(trigger: trigger)
-                ?? ReloadReport(
-                    time: 0, ok: false, files: 0, routes: 0, errors: ["reload is not available"], durationMilliseconds: 0, trigger: trigger)
-        }
-
-        var lastReload: ReloadReport? { reloads?.lastReload }
     }
 
     /// One endpoint: its method and path, and how a request for it becomes a call (most answer
@@ -67,15 +60,23 @@ package struct AdminAPI: Sendable {
             return AdminAPI.endpointPath(self.path) == path
         }
 
-        /// An endpoint answered at once, or off the server's threads (`work`), from the request and the context.
+        /// An endpoint answered at once from the request and the context.
         init(
-            _ method: String, _ path: String, listed: Bool = true, work: AdminWork = .now,
+            _ method: String, _ path: String, listed: Bool = true,
             _ answer: @escaping @Sendable (AdminAPI, MockRequest, Context) -> BuiltResponse
+        ) {
+            self.init(method, path, listed: listed, stepping: { api, request, context in .answer(answer(api, request, context)) })
+        }
+
+        /// An endpoint whose answer may need an effect first (a reload, a file, a session port).
+        init(
+            _ method: String, _ path: String, listed: Bool = true,
+            stepping answer: @escaping @Sendable (AdminAPI, MockRequest, Context) -> AdminStep
         ) {
             self.method = method
             self.path = path
             self.listed = listed
-            call = { request in AdminCall(work: work, changesState: method != "GET") { answer(AdminAPI(), request, $0) } }
+            call = { request in AdminCall(changesState: method != "GET") { answer(AdminAPI(), request, $0) } }
         }
 
         /// An endpoint that reads its arguments first (`GET /__mockd/events`).
@@ -98,21 +99,20 @@ package struct AdminAPI: Sendable {
         Endpoint("GET", "/__mockd/requests", calling: AdminAPI.requestsCall),
         Endpoint("DELETE", "/__mockd/requests") { api, request, context in api.clearRequests(request, context) },
         Endpoint("POST", "/__mockd/reset") { api, request, context in api.reset(request, context) },
-        // Reading 10,000 files takes a few hundred ms: not on a server thread.
-        Endpoint("POST", "/__mockd/reload", work: .offThread) { api, _, context in
-            let report = context.reload(trigger: "admin")
-            return api.json(report.ok ? 200 : 422, report.json)
-        },
+        Endpoint(
+            "POST", "/__mockd/reload",
+            stepping: { api, _, _ in
+                .reload(trigger: "admin") { report in .answer(api.json(report.ok ? 200 : 422, report.json)) }
+            }),
         Endpoint("GET", "/__mockd/") { api, request, _ in api.dashboard(request) ?? api.json(404, ["error": "no page"]) },
         Endpoint("GET", "/__mockd/sources") { api, _, context in api.sources(context) },
         Endpoint("GET", "/__mockd/source") { api, request, context in api.source(request, context) },
         Endpoint("GET", "/__mockd/events", calling: AdminAPI.eventsCall),
-        Endpoint("POST", "/__mockd/mocks", work: .offThread) { api, request, context in api.createMock(request, context) },
-        Endpoint("POST", "/__mockd/sessions") { api, request, context in api.openSession(request, context) },
+        Endpoint("POST", "/__mockd/mocks", stepping: { api, request, context in api.createMock(request, context) }),
+        Endpoint("POST", "/__mockd/sessions", stepping: { api, request, context in api.openSession(request, context) }),
         Endpoint("GET", "/__mockd/sessions") { api, _, context in api.listSessions(context) },
-        // Waits for the session's requests in flight: not on a server thread.
-        Endpoint("DELETE", "/__mockd/sessions/", work: .offThread) { api, request, context in api.closeSession(request, context) },
-        Endpoint("POST", "/__mockd/stubs") { api, request, context in api.addStub(request, context) },
+        Endpoint("DELETE", "/__mockd/sessions/", stepping: { api, request, context in api.closeSession(request, context) }),
+        Endpoint("POST", "/__mockd/stubs", stepping: { api, request, context in api.addStub(request, context) }),
         Endpoint("GET", "/__mockd/stubs") { api, _, context in api.listStubs(context) },
         Endpoint("DELETE", "/__mockd/stubs/") { api, request, context in api.removeStub(request, context) },
         Endpoint("GET", "/__mockd/resources") { api, request, context in api.resources(request, context) },
@@ -230,7 +230,7 @@ package struct AdminAPI: Sendable {
                 } else {
                     .now
                 }
-            return AdminCall(work: work) { context in api.requests(query, context) }
+            return AdminCall(work: work) { context in .answer(api.requests(query, context)) }
         }
     }
 
@@ -354,13 +354,4 @@ package struct ReloadReport: Sendable {
             ("errors", .array(errors.map { .string($0) })),
         ])
     }
-}
-
-/// Who reads the configuration again when `POST /__mockd/reload` asks (the executable's
-/// reloader), and what the last reload did, for `GET /__mockd/health`. A class: the server holds
-/// it weakly (the reloader holds the server).
-package protocol Reloading: AnyObject, Sendable {
-    func reload(trigger: String) -> ReloadReport
-    /// Read without waiting for a reload in progress (health checks must not stall).
-    var lastReload: ReloadReport? { get }
 }

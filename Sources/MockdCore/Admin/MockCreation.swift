@@ -1,11 +1,6 @@
 /// Writes new files under the root for `POST /__mockd/mocks`: the executable's, since the core
 /// does no I/O. A new file only: an existing one is never replaced.
-package protocol MockFileWriting: Sendable {
-    /// Writes `bytes` to `relativePath` under the root, making its folders; atomic (a reload
-    /// sees the whole file or none).
-    func writeNewFile(relativePath: String, bytes: [UInt8]) -> MockFileWriteResult
-}
-
+/// What writing a new mock file came to (`AdminStep.writeMockFile`).
 package enum MockFileWriteResult: Sendable, Equatable {
     case written
     /// Something has that name already (it appeared since the snapshot was read).
@@ -121,28 +116,35 @@ struct MockCreation: Equatable {
 extension AdminAPI {
     /// `POST /__mockd/mocks`: checks, writes the file, reloads, and answers 201 with the new file
     /// and the reload's report (so a request right after the answer gets the new mock).
-    func createMock(_ request: MockRequest, _ context: Context) -> BuiltResponse {
-        if let refusal = context.writeRefusal { return json(403, ["error": .string(refusal)]) }
-        guard let writer = context.writer else { return json(501, ["error": "this server cannot write files"]) }
+    func createMock(_ request: MockRequest, _ context: Context) -> AdminStep {
+        if let refusal = context.writeRefusal { return .answer(json(403, ["error": .string(refusal)])) }
+        guard context.writesMocks else { return .answer(json(501, ["error": "this server cannot write files"])) }
         let creation: MockCreation
         switch MockCreation.decode(request.body, snapshot: context.snapshot) {
         case .success(let checked): creation = checked
         case .failure(let refusal):
             var members: [(key: String, value: JSONValue)] = [("error", .string(refusal.message))]
             if let file = refusal.file { members.append(("file", .string(file))) }
-            return json(refusal.status, .object(members))
+            return .answer(json(refusal.status, .object(members)))
         }
         let shown = "\(context.snapshot.rootDisplayPath)/\(creation.relativePath)"
-        switch writer.writeNewFile(relativePath: creation.relativePath, bytes: creation.bytes) {
-        case .written:
-            let report = context.reload(trigger: "admin")
-            return json(201, .object([("file", .string(creation.relativePath)), ("path", .string(shown)), ("reload", report.json)]))
-        case .exists:
-            return json(
-                409,
-                .object([("error", .string("\(shown) exists; mockd never overwrites a file")), ("file", .string(creation.relativePath))]))
-        case .failed(let reason):
-            return json(500, ["error": .string("cannot write \(shown): \(reason)")])
+        return .writeMockFile(relativePath: creation.relativePath, bytes: creation.bytes) { written in
+            switch written {
+            case .written:
+                return .reload(trigger: "admin") { report in
+                    .answer(
+                        json(201, .object([("file", .string(creation.relativePath)), ("path", .string(shown)), ("reload", report.json)])))
+                }
+            case .exists:
+                return .answer(
+                    json(
+                        409,
+                        .object([
+                            ("error", .string("\(shown) exists; mockd never overwrites a file")), ("file", .string(creation.relativePath)),
+                        ])))
+            case .failed(let reason):
+                return .answer(json(500, ["error": .string("cannot write \(shown): \(reason)")]))
+            }
         }
     }
 }

@@ -1,7 +1,11 @@
 /// Where loading reads the mock root, the route tables and their body files from: the disk
-/// (`DiskFiles`), or memory (`MemoryFiles`), so a core test builds a snapshot without a disk.
-/// Called only while a snapshot is built, never for a request.
+/// (`DiskFiles`, in MockdDisk), or memory (`MemoryFiles`), so a core test builds a snapshot
+/// without a disk. The core has no other way to a file. Called while a snapshot is built, and
+/// by admin work the adapter runs off its request threads (a stub's body file), never on a
+/// request's own path.
 package protocol FileSource: Sendable {
+    /// Where relative paths are taken from (the process's working directory on disk); nil when unknown.
+    var workingDirectory: String? { get }
     /// A folder is at `path`.
     func isFolder(_ path: String) -> Bool
     /// Something (a file or a folder) is at `path`.
@@ -36,4 +40,9 @@ package struct FileReadError: Error, CustomStringConvertible {
     package let path: String
     package let reason: String
     package var description: String { reason }
+
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 }

@@ -3,15 +3,19 @@
 /// paths are compared as written, with `.` and `..` taken out by name (there are no links).
 package struct MemoryFiles: FileSource {
     private let files: [String: [UInt8]]
+    /// Folders that hold no file (`mkdir routes`).
+    private let emptyFolders: Set<String>
 
-    /// `files`: absolute path → contents (`"/MockData/mock_api_users_get.json": "[]"`).
-    package init(_ files: [String: String]) {
+    /// `files`: absolute path → contents (`"/MockData/mock_api_users_get.json": "[]"`);
+    /// `folders`: absolute paths of folders that exist even with no file in them.
+    package init(_ files: [String: String], folders: [String] = []) {
         self.files = Dictionary(uniqueKeysWithValues: files.map { (Self.normalized($0.key), Array($0.value.utf8)) })
+        emptyFolders = Set(folders.map(Self.normalized))
     }
 
     package func isFolder(_ path: String) -> Bool {
-        let prefix = Self.normalized(path) + "/"
-        return files.keys.contains { $0.hasPrefix(prefix) }
+        let path = Self.normalized(path), prefix = path + "/"
+        return emptyFolders.contains(path) || emptyFolders.contains { $0.hasPrefix(prefix) } || files.keys.contains { $0.hasPrefix(prefix) }
     }
 
     package func exists(_ path: String) -> Bool { files[Self.normalized(path)] != nil || isFolder(path) }
@@ -42,5 +46,8 @@ package struct MemoryFiles: FileSource {
     package func realPath(_ path: String) -> String? { exists(path) ? Self.normalized(path) : nil }
 
     /// Absolute paths only: a relative one would be taken against the working directory.
-    private static func normalized(_ path: String) -> String { WorkingDirectory.normalized(path) }
+    private static func normalized(_ path: String) -> String { WorkingDirectory.normalized(path, in: "/") }
+
+    /// Memory has no working directory: a relative path is taken from `/`.
+    package var workingDirectory: String? { "/" }
 }

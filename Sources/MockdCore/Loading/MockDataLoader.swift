@@ -7,20 +7,22 @@ package struct MockDataLoader: Sendable {
     package let routesFolder: RoutesFolder
     /// The folder of route tables loaded now, if any.
     package var routes: String? { routesFolder.current(in: files) }
-    /// Where files are read from: the disk, or memory in tests.
-    package var files: any FileSource = DiskFiles()
+    /// Where files are read from: the disk (`DiskFiles`), or memory in tests.
+    package var files: any FileSource
     /// API descriptions loaded after files and routes, into the same snapshot.
     package var operationSources: [any OperationSource]
     /// The wait between the events of a `mock_<path>_<method>.sse` file (`--stream-interval`).
     package var streamIntervalMilliseconds = ResponseStream.defaultIntervalMilliseconds
 
-    package init(root: String, routes: String? = nil, operationSources: [any OperationSource] = []) {
+    package init(files: any FileSource, root: String, routes: String? = nil, operationSources: [any OperationSource] = []) {
+        self.files = files
         self.root = root
         self.routesFolder = RoutesFolder(routes)
         self.operationSources = operationSources
     }
 
-    package init(root: String, routesFolder: RoutesFolder, operationSources: [any OperationSource] = []) {
+    package init(files: any FileSource, root: String, routesFolder: RoutesFolder, operationSources: [any OperationSource] = []) {
+        self.files = files
         self.root = root
         self.routesFolder = routesFolder
         self.operationSources = operationSources
@@ -43,7 +45,7 @@ package struct MockDataLoader: Sendable {
         var routeList: [Route] = []
         var resources: [Resource] = []
         var bodyFiles: Set<String> = []
-        if let routes, let overlap = Self.routesHoldTheRoot(routes, root: root) {
+        if let routes, let overlap = Self.routesHoldTheRoot(routes, root: root, in: self.files.workingDirectory) {
             diagnostics.append(Diagnostic(file: Self.displayPath(routes), overlap))
         } else if let routes {
             let tables = RouteTableLoader(directory: routes, root: root, files: self.files, overlays: files.overlays).load(into: &builder)
@@ -53,12 +55,12 @@ package struct MockDataLoader: Sendable {
             // A seed's file would answer the collection's GET before the resource does: the
             // resource answers for it now.
             if !tables.seedFiles.isEmpty { files.remove(tables.seedFiles) }
-            if tables.diagnostics.contains(where: { $0.severity == .error }), let note = routesFolder.fallbackNote() {
+            if tables.diagnostics.contains(where: { $0.severity == .error }), let note = routesFolder.fallbackNote(in: self.files) {
                 diagnostics.append(Diagnostic(.warning, file: Self.displayPath(routes), note))
             }
             diagnostics += tables.diagnostics
         }
-        let operations = OperationSources.load(operationSources, into: &builder)
+        let operations = OperationSources.load(operationSources, files: self.files, into: &builder)
         diagnostics += operations.diagnostics
         let shadowed = ShadowedFiles.find(files: files.base, overlays: files.overlays, routes: routeList, bodyFiles: bodyFiles)
         diagnostics += shadowed.map { ShadowedFiles.diagnostic($0, rootDisplay: Self.displayPath(root)) }
@@ -71,7 +73,7 @@ package struct MockDataLoader: Sendable {
                 routes: routeList, resources: ResourceIndex(resources), operations: operations.table, warnings: diagnostics,
                 rootDisplayPath: Self.displayPath(root), unserved: files.unserved,
                 shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
-                rootPath: WorkingDirectory.normalized(root), routesPath: routes.map(WorkingDirectory.normalized))
+                rootPath: normalized(root), routesPath: routes.map(normalized))
         return Result(snapshot: snapshot, diagnostics: diagnostics)
     }
 
@@ -189,18 +191,21 @@ package struct MockDataLoader: Sendable {
 
     /// Route tables in the root (or around it) would read every mock as a table, and recording
     /// would write mocks among the tables: refused, at check and at start.
-    static func routesHoldTheRoot(_ routes: String, root: String) -> String? {
-        let routesPath = WorkingDirectory.normalized(routes), rootPath = WorkingDirectory.normalized(root)
+    static func routesHoldTheRoot(_ routes: String, root: String, in directory: String?) -> String? {
+        let routesPath = WorkingDirectory.normalized(routes, in: directory), rootPath = WorkingDirectory.normalized(root, in: directory)
         guard routesPath == rootPath || rootPath.hasPrefix(routesPath == "/" ? "/" : routesPath + "/") else { return nil }
         return "the routes folder must not be the mock root or hold it (\(displayPath(root))); give the route tables a folder "
             + "of their own, such as \(RoutesFolder.besideRoot(root)), with --routes DIR"
     }
 
+    /// `path` made absolute against the file source's working directory.
+    private func normalized(_ path: String) -> String { WorkingDirectory.normalized(path, in: files.workingDirectory) }
+
     /// A route table saved under the root is never read (tables come from the routes folder):
     /// said, with where it belongs. Tables in a routes folder inside the root are in place.
     private func misplacedRouteTable(_ relativePath: String, in folder: FileFolder) -> String? {
-        let routes = self.routes.map(WorkingDirectory.normalized)
-        if let routes, (WorkingDirectory.normalized(root) + "/" + relativePath).hasPrefix(routes + "/") { return nil }
+        let routes = self.routes.map(normalized)
+        if let routes, (normalized(root) + "/" + relativePath).hasPrefix(routes + "/") { return nil }
         guard let body = try? files.read(relativePath, in: folder), RouteTableLoader.isRouteTable(body.bytes) else { return nil }
         let destination = self.routes ?? routesFolder.given ?? routesFolder.candidates.first
         return "a route table under the mock root is not read; move it to "

@@ -37,20 +37,21 @@ package struct RoutesFolder: Sendable, Equatable {
 
     /// The folder in use is `./routes` of the working directory, a last resort that is as often
     /// someone else's as the user's.
-    package var isWorkingDirectoryFallback: Bool {
-        guard given == nil, candidates.count > 1, let found = current() else { return false }
+    package func isWorkingDirectoryFallback(in files: any FileSource) -> Bool {
+        guard given == nil, candidates.count > 1, let found = current(in: files) else { return false }
         return found != candidates[0]
     }
 
     /// Said with the errors of a fallback folder: where it is, why it was used, how to choose.
-    package func fallbackNote() -> String? {
-        guard isWorkingDirectoryFallback, let found = current() else { return nil }
-        return "these route tables are the working directory's routes folder (\(WorkingDirectory.absolute(found))), used because "
+    package func fallbackNote(in files: any FileSource) -> String? {
+        guard isWorkingDirectoryFallback(in: files), let found = current(in: files) else { return nil }
+        return
+            "these route tables are the working directory's routes folder (\(WorkingDirectory.absolute(found, in: files.workingDirectory))), used because "
             + "there is no \(candidates[0]) beside the root; give --routes DIR for the right folder, or --no-routes for none"
     }
 
     /// The folder to load now: the given one, else the first candidate that exists, else nil.
-    package func current(in files: any FileSource = DiskFiles()) -> String? {
+    package func current(in files: any FileSource) -> String? {
         given ?? candidates.first(where: files.isFolder)
     }
 
@@ -59,15 +60,15 @@ package struct RoutesFolder: Sendable, Equatable {
     package var watched: [String] { given.map { [$0] } ?? candidates }
 
     /// Where recorded routes go: the folder in use, else where a default one would be.
-    package func forWriting() -> String {
-        current() ?? candidates.first ?? "routes"
+    package func forWriting(in files: any FileSource) -> String {
+        current(in: files) ?? candidates.first ?? "routes"
     }
 
     /// One line for the startup log: which folder and why, or where it looked.
-    package func summary() -> String {
+    package func summary(in files: any FileSource) -> String {
         if let given { return "routes from \(given) (--routes)" }
         guard !candidates.isEmpty else { return "no routes (--no-routes)" }
-        guard let found = current() else {
+        guard let found = current(in: files) else {
             return
                 "no routes folder: looked for \(candidates.joined(separator: " and ")); create \(candidates[0]) for route tables (a reload picks it up) or give --routes DIR"
         }

@@ -12,8 +12,9 @@ package final class ResponseBody: Sendable {
         bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<source.count])
     }
 
-    /// Takes ownership of memory allocated with `UnsafeMutableRawBufferPointer.allocate`.
-    init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int) {
+    /// Takes ownership of memory allocated with `UnsafeMutableRawBufferPointer.allocate` (a file
+    /// read straight into response memory).
+    package init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int) {
         bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
     }
 

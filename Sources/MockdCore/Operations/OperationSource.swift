@@ -3,7 +3,8 @@
 package protocol OperationSource: Sendable {
     /// The files it read, so a watcher can reload when one of them changes.
     var watchedPaths: [String] { get }
-    func load(into builder: inout ResponseBuilder) -> OperationSources.Loaded
+    /// Reads its documents through `files`, as the rest of the snapshot is read.
+    func load(files: any FileSource, into builder: inout ResponseBuilder) -> OperationSources.Loaded
 }
 
 package enum OperationSources {
@@ -25,7 +26,7 @@ package enum OperationSources {
     }
 
     /// Every source, in order: an earlier document's operation wins over a later one's.
-    static func load(_ sources: [any OperationSource], into builder: inout ResponseBuilder) -> (
+    static func load(_ sources: [any OperationSource], files: any FileSource, into builder: inout ResponseBuilder) -> (
         table: OperationTable, diagnostics: [Diagnostic]
     ) {
         guard !sources.isEmpty else { return (OperationTable(), []) }
@@ -36,7 +37,7 @@ package enum OperationSources {
         var seen = Set<String>()
         var queryOverrides = false
         for source in sources {
-            let loaded = source.load(into: &builder)
+            let loaded = source.load(files: files, into: &builder)
             diagnostics += loaded.diagnostics
             validation = loaded.validation
             queryOverrides = queryOverrides || loaded.queryOverrides

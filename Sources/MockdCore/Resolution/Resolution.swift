@@ -24,11 +24,9 @@ package enum Resolution: Sendable {
 
 /// When an admin answer can be made.
 package enum AdminWork: Sendable, Equatable {
-    /// At once, on the request's thread.
+    /// At once, on the request's thread; the effects its steps name (a reload, a new mock file,
+    /// a session port) are carried out off the server's threads.
     case now
-    /// It reads or writes the configuration's files (reload, a new mock), which takes long
-    /// enough (a few hundred ms for 10,000 files) that it must not run on a server thread.
-    case offThread
     /// A dashboard's long poll (`GET /__mockd/events`): answer once the journal has an entry
     /// numbered after `after` or the runtime state's `changes` differ from `state`, or after `wait`.
     case waitForNews(after: UInt64, state: UInt64?, wait: Duration)

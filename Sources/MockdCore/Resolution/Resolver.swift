@@ -1,4 +1,6 @@
-/// Decides the answer to a request from a snapshot. Pure: no I/O, no sockets.
+/// Decides the answer to a request from a snapshot. It does no I/O and opens no socket; it does
+/// change the runtime state it is given (sequence positions, what requests wrote to resources),
+/// which is why two requests of one session see each other.
 ///
 /// Precedence, first hit wins: a CORS preflight (`--cors`; never on `/__mockd/`), the admin API
 /// (`/__mockd/`), then stubs a test added (its session's first), then for a request in scenario S: routes with `"scenario": S`, files under

@@ -18,7 +18,7 @@ package struct Stub: Sendable {
 
     /// A stub from the JSON a test sent: one route object and an optional `"session"`, or every
     /// problem, each with its place in that JSON (`stub.response.status: expected …`).
-    static func decode(_ body: JSONValue, id: Int, root: String) -> Result<Stub, StubErrors> {
+    static func decode(_ body: JSONValue, id: Int, root: String, files: any FileSource) -> Result<Stub, StubErrors> {
         guard case .object(var members) = body else {
             return .failure(
                 StubErrors([
@@ -35,11 +35,13 @@ package struct Stub: Sendable {
             members.remove(at: index)
         }
         let definition = JSONValue.object(members)
-        var decoder = RouteDecoder(file: "stub", root: root, files: DiskFiles(), builder: ResponseBuilder(), firstOrder: 0)
+        var decoder = RouteDecoder(file: "stub", root: root, files: files, builder: ResponseBuilder(), firstOrder: 0)
         decoder.sourceLabel = ""
         let decoded = decoder.decodeRoute(definition, index: id, at: "stub")
         // `stub.response.status: expected …`: the place in the JSON the test sent, not a file.
-        let errors = decoder.diagnostics.filter { $0.severity == .error }.map { ($0.location.map { "\($0): " } ?? "stub: ") + $0.message }
+        let errors = decoder.diagnostics.filter { $0.severity == .error }.map { diagnostic -> String in
+            (diagnostic.location.map { "\($0): " } ?? "stub: ") + diagnostic.message
+        }
         guard let decoded, errors.isEmpty else { return .failure(StubErrors(errors)) }
         // Its own sequence counters: two stubs of the same shape must not share a place.
         let route = Route(

@@ -1,5 +1,3 @@
-import MockdSystem
-
 extension RouteDecoder {
     static let resourceKeys = ["resource", "seed", "id", "scenario", "delayMs"]
 

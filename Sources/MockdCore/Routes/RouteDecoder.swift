@@ -1,5 +1,3 @@
-import MockdSystem
-
 /// Turns one parsed route table into routes. Keeps going after an error so that every
 /// problem in the file is reported at once, each as `file: json.path: expected …, found …`.
 struct RouteDecoder {

@@ -4,6 +4,7 @@ import Foundation
 #endif
 import Logging
 import MockdCore
+import MockdDisk
 import MockdHTTP
 import Testing
 import TestSupport
@@ -101,7 +102,7 @@ func withTestServer<T>(
     defer { folder.remove() }
     try folder.write(files)
     let rootPath = root ?? folder.path
-    let loaded = MockDataLoader(root: rootPath).load()
+    let loaded = MockDataLoader(files: DiskFiles(), root: rootPath).load()
     let snapshot = try #require(loaded.snapshot, "fixture did not load: \(loaded.diagnostics)")
     let session = URLSession(configuration: .ephemeral)
     defer { session.invalidateAndCancel() }

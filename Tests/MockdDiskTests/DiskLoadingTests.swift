@@ -1,5 +1,6 @@
 import Foundation
 import MockdCore
+import MockdDisk
 import Testing
 import TestSupport
 
@@ -15,7 +16,7 @@ struct MockDataLoaderTests {
             "users/deeper/still/mock_api_user_123_get.json": Self.userJSON,
             "mock_api_health_get.json": #"{"status": "ok"}"#,
         ]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
             let snapshot = try #require(result.snapshot)
             #expect(snapshot.fileCount == 3)
@@ -27,7 +28,7 @@ struct MockDataLoaderTests {
 
     @Test func load_PreparesResponsesWithTheFileBytesAndHeaders() throws {
         try withTemporaryFolder(["users/mock_api_users_get.json": Self.usersJSON]) { folder in
-            let snapshot = try #require(MockDataLoader(root: folder.path).load().snapshot)
+            let snapshot = try #require(MockDataLoader(files: DiskFiles(), root: folder.path).load().snapshot)
             let response = try #require(snapshot.files["mock_api_users_get.json"]?.response)
             #expect(response.status == 200)
             #expect(response.body.array == Array(Self.usersJSON.utf8))
@@ -45,7 +46,7 @@ struct MockDataLoaderTests {
             "scenarios/empty/nested/mock_api_episodes_get.json": Self.emptyJSON,
             "scenarios/error/mock_api_users_get.json": #"{"error": "boom"}"#,
         ]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             // An overlay repeating a base file's name is the point of an overlay, not an error.
             #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
             let snapshot = try #require(result.snapshot)
@@ -67,7 +68,7 @@ struct MockDataLoaderTests {
         // The stray comma is on line 3.
         let broken = "{\n  \"id\": 1,\n  \"name\": \"Ada\",,\n  \"x\": 2\n}\n"
         try withTemporaryFolder(["users/mock_api_users_get.json": broken]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             #expect(result.snapshot == nil)
             let diagnostic = try #require(result.diagnostics.first)
             #expect(result.diagnostics.count == 1)
@@ -98,7 +99,7 @@ struct MockDataLoaderTests {
         ])
     func load_RejectsWhatIsNotStrictJSON(text: String, line: Int) throws {
         try withTemporaryFolder(["mock_api_users_get.json": text]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             #expect(result.snapshot == nil, "accepted \(text.debugDescription)")
             let diagnostic = try #require(result.diagnostics.first)
             #expect(diagnostic.location?.hasPrefix("line \(line), column ") == true, "\(diagnostic)")
@@ -110,7 +111,7 @@ struct MockDataLoaderTests {
         arguments: ["[]", "{}", "\"text\"", "42", "-1.5e3", "true", "null", " \n{\"a\": [1, {\"b\": null}], \"c\": \"\\u00e9\"}\n "])
     func load_AcceptsAnyJSONValue(text: String) throws {
         try withTemporaryFolder(["mock_api_users_get.json": text]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             #expect(result.diagnostics.isEmpty, "\(text.debugDescription): \(result.diagnostics)")
             #expect(result.snapshot?.files["mock_api_users_get.json"]?.response.body.array == Array(text.utf8))
         }
@@ -118,7 +119,7 @@ struct MockDataLoaderTests {
 
     @Test func load_ReportsAnEmptyFileAsInvalidJSON() throws {
         try withTemporaryFolder(["mock_api_users_get.json": ""]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             #expect(result.snapshot == nil)
             let diagnostic = try #require(result.diagnostics.first)
             #expect(diagnostic.location == "line 1, column 1")
@@ -131,7 +132,7 @@ struct MockDataLoaderTests {
             "a/mock_api_users_get.json": Self.usersJSON,
             "b/mock_api_users_get.json": Self.emptyJSON,
         ]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             #expect(result.snapshot == nil)
             let errors = result.diagnostics.filter { $0.severity == .error }
             #expect(errors.count == 1)
@@ -148,7 +149,7 @@ struct MockDataLoaderTests {
             // The same name in another scenario is fine.
             "scenarios/error/mock_api_users_get.json": Self.emptyJSON,
         ]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             #expect(result.snapshot == nil)
             let errors = result.diagnostics.filter { $0.severity == .error }
             #expect(errors.count == 1)
@@ -167,7 +168,7 @@ struct MockDataLoaderTests {
             "y/mock_api_user_123_get.json": Self.userJSON,
             "mock_api_episodes_get.json": "[]",
         ]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             #expect(result.snapshot == nil)
             let errors = result.diagnostics.filter { $0.severity == .error }
             #expect(errors.count == 3, "\(result.diagnostics)")
@@ -192,7 +193,7 @@ struct MockDataLoaderTests {
             "users/user.json": Self.userJSON,
             "README.md": "# mocks",
         ]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             let snapshot = try #require(result.snapshot)
             #expect(Set(snapshot.files.keys) == ["mock_api_users_get.json"])
             #expect(result.diagnostics.allSatisfy { $0.severity == .warning }, "\(result.diagnostics)")
@@ -213,7 +214,7 @@ struct MockDataLoaderTests {
             "mock_api_users_get.json": Self.usersJSON,
             "bodies/user.json": "{ not json",
         ]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             #expect(result.diagnostics.isEmpty)
             #expect(result.snapshot?.fileCount == 1)
         }
@@ -225,7 +226,7 @@ struct MockDataLoaderTests {
             ".git/mock_api_users_get.json": "{ broken",
             ".mock_api_user_1_get.json": "{ broken",
         ]) { folder in
-            let result = MockDataLoader(root: folder.path).load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path).load()
             #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
             #expect(result.snapshot.map { Set($0.files.keys) } == ["mock_api_users_get.json"])
         }
@@ -233,7 +234,7 @@ struct MockDataLoaderTests {
 
     @Test func load_FailsWhenTheRootDoesNotExist() throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("mockd-missing-\(UUID().uuidString)").path
-        let result = MockDataLoader(root: missing).load()
+        let result = MockDataLoader(files: DiskFiles(), root: missing).load()
         #expect(result.snapshot == nil)
         #expect(result.diagnostics.count == 1)
         #expect(result.diagnostics.first?.file == missing)
@@ -242,7 +243,7 @@ struct MockDataLoaderTests {
 
     @Test func load_ShowsTheRootWithoutTrailingSlash() throws {
         try withTemporaryFolder(["mock_api_users_get.json": "{"]) { folder in
-            let result = MockDataLoader(root: folder.path + "/").load()
+            let result = MockDataLoader(files: DiskFiles(), root: folder.path + "/").load()
             #expect(result.diagnostics.first?.file == folder.path + "/mock_api_users_get.json")
         }
     }

@@ -1,9 +1,14 @@
+package import MockdCore
 import MockdSystem
 
 /// The files on disk, in the core's terms (`ResponseBody`, errors that read as a message); the
-/// system calls themselves are the system layer's (`FileReading`, `DirectoryWalker`).
+/// system calls themselves are the system layer's (`FileReading`, `DirectoryWalker`). The core
+/// reads only through a `FileSource` it is given, so this is the one place its reads touch a disk.
 package struct DiskFiles: FileSource {
     package init() {}
+
+    /// Asked at each use: relative paths in messages are taken from where mockd runs now.
+    package var workingDirectory: String? { FileReading.workingDirectory() }
 
     package func isFolder(_ path: String) -> Bool { DirectoryWalker.isFolder(path) }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MockdCore
+import MockdDisk
 import Testing
 import TestSupport
 
@@ -39,9 +40,10 @@ import TestSupport
 
     @Test func aTreeInMemoryLoadsAsTheSameTreeOnDisk() throws {
         let onDisk = try withTemporaryFolder(Self.tree) { folder in
-            Self.facts(MockDataLoader(root: folder.child("MockData"), routes: folder.child("routes")), root: folder.path)
+            Self.facts(
+                MockDataLoader(files: DiskFiles(), root: folder.child("MockData"), routes: folder.child("routes")), root: folder.path)
         }
-        var loader = MockDataLoader(root: "/memory-root/MockData", routes: "/memory-root/routes")
+        var loader = MockDataLoader(files: DiskFiles(), root: "/memory-root/MockData", routes: "/memory-root/routes")
         loader.files = MemoryFiles(Dictionary(uniqueKeysWithValues: Self.tree.map { ("/memory-root/" + $0.key, $0.value) }))
         let inMemory = Self.facts(loader, root: "/memory-root")
         // The missing body file is an error, so there is no snapshot: diagnostics are compared.
@@ -54,9 +56,10 @@ import TestSupport
         var tree = Self.tree
         tree["routes/a.json"] = tree["routes/a.json"]!.replacingOccurrences(of: "bodies/none.json", with: "bodies/profile.json")
         let onDisk = try withTemporaryFolder(tree) { folder in
-            Self.facts(MockDataLoader(root: folder.child("MockData"), routes: folder.child("routes")), root: folder.path)
+            Self.facts(
+                MockDataLoader(files: DiskFiles(), root: folder.child("MockData"), routes: folder.child("routes")), root: folder.path)
         }
-        var loader = MockDataLoader(root: "/memory-root/MockData", routes: "/memory-root/routes")
+        var loader = MockDataLoader(files: DiskFiles(), root: "/memory-root/MockData", routes: "/memory-root/routes")
         loader.files = MemoryFiles(Dictionary(uniqueKeysWithValues: tree.map { ("/memory-root/" + $0.key, $0.value) }))
         let inMemory = Self.facts(loader, root: "/memory-root")
         #expect(inMemory.contains("files 5, routes 2"), "\(inMemory)")
@@ -65,7 +68,7 @@ import TestSupport
     }
 
     @Test func aMissingRootIsSaidAsOnDisk() {
-        var loader = MockDataLoader(root: "/memory-root/MockData")
+        var loader = MockDataLoader(files: DiskFiles(), root: "/memory-root/MockData")
         loader.files = MemoryFiles(["/memory-root/other/mock_a_get.json": "{}"])
         #expect(
             loader.load().diagnostics.map(\.description) == [
