@@ -83,6 +83,27 @@ struct DashboardCoreTests {
         }
     }
 
+    /// A stub whose body names a file asks the adapter for the files first (the core reads no
+    /// disk, and the request's thread must not either); one without a file is added at once.
+    @Test func aStubWithABodyFileAsksForTheFilesFirst() throws {
+        try withSnapshot(["bodies/profile.json": #"{"name": "Ada"}"#]) { snapshot, root in
+            let state = RuntimeState()
+            let context = AdminAPI.Context(snapshot: snapshot, state: state, journal: RequestJournal(), uptimeSeconds: 0)
+            let plain = Array(#"{"method": "GET", "path": "/api/plain", "response": {"text": "x"}}"#.utf8)
+            #expect(AdminAPI.call(for: .make(method: "POST", path: "/__mockd/stubs", body: plain)).answer(context).answer?.status == 201)
+            let withFile = Array(#"{"method": "GET", "path": "/api/profile", "response": {"file": "bodies/profile.json"}}"#.utf8)
+            let step = AdminAPI.call(for: .make(method: "POST", path: "/__mockd/stubs", body: withFile)).answer(context)
+            guard case .readFiles(let then) = step else {
+                Issue.record("a stub's body file was not asked for: \(step)")
+                return
+            }
+            #expect(state.stubs.all().count == 1, "not added before its file is read")
+            let files = MemoryFiles([root.path + "/bodies/profile.json": #"{"name": "Ada"}"#])
+            #expect(then(files).answer?.status == 201)
+            #expect(state.stubs.all().count == 2)
+        }
+    }
+
     @Test(arguments: [
         ("/api/feed", nil as String?), ("/", nil), ("/api/users/", nil), ("/a b/ü", nil),
         ("api/feed", "must start with '/'"), ("/api/../x", "'..'"), ("/api/./x", "'..'"), ("/..", "'..'"),

@@ -41,6 +41,29 @@ struct StubTests {
         }
     }
 
+    /// A stub's body `"file"` is read under the root by the admin executor, off the server's
+    /// threads; what it read is served, and a file that is not there is refused with its place.
+    @Test func aStubsBodyFileIsReadUnderTheRootAndServed() async throws {
+        try await AdminHTTPTests.withServer { server in
+            let added = try await server.admin(
+                "POST", "/__mockd/stubs",
+                body: #"{"method": "GET", "path": "/api/profile", "response": {"file": "users/mock_api_users_get.json"}}"#)
+            #expect(added.status == 201, "\(added.object)")
+            let served = try await server.request("GET", "/api/profile")
+            #expect(served.status == 200)
+            #expect(served.text == #"[{"id": 1, "name": "Ada"}]"#)
+            #expect(served.header("Content-Type")?.hasPrefix("application/json") == true)
+
+            let missing = try await server.admin(
+                "POST", "/__mockd/stubs", body: #"{"method": "GET", "path": "/api/none", "response": {"file": "bodies/none.json"}}"#)
+            #expect(missing.status == 400)
+            let errors = (missing.object["errors"] as? [String]) ?? []
+            #expect(
+                errors.contains { $0.hasPrefix("stub.response.file: no such file: ") && $0.hasSuffix("/bodies/none.json") }, "\(errors)")
+            #expect(try await server.request("GET", "/api/none").status == 404, "a refused stub answers nothing")
+        }
+    }
+
     @Test func aStubWithoutASessionAnswersEveryoneAndTheSessionsOwnComesFirst() async throws {
         try await AdminHTTPTests.withServer { server in
             let r3 = try await server.admin(
