@@ -13,6 +13,8 @@ package struct AccessRecord: CustomStringConvertible, Sendable {
     package var path: String
     package var status: Int
     package var source: String
+    /// The source is the status itself (the 404 report, the 501): said once, not `404 404`.
+    package var repeatsStatus: Bool
     package var durationMicroseconds: UInt64
     /// The raw query, without `?`; empty when there was none.
     package var query: String = ""
@@ -22,9 +24,10 @@ package struct AccessRecord: CustomStringConvertible, Sendable {
     package var session: String?
 
     package init(
-        method: String, path: String, status: Int, source: String, durationMicroseconds: UInt64,
+        method: String, path: String, status: Int, source: String, repeatsStatus: Bool = false, durationMicroseconds: UInt64,
         query: String = "", scenario: String = "", session: String? = nil
     ) {
+        self.repeatsStatus = repeatsStatus
         self.method = method
         self.path = path
         self.status = status
@@ -37,8 +40,6 @@ package struct AccessRecord: CustomStringConvertible, Sendable {
 
     /// Shown only when it says something: not the default scenario.
     var shownScenario: String? { scenario.isEmpty || scenario == "default" ? nil : scenario }
-    /// The 404 report's and the 501's source is their status: said once, not `404 404`.
-    var sourceRepeatsStatus: Bool { source.utf8.count == 3 && source == String(status) }
 
     /// `GET /api/users?page=2 200 file users/mock_api_users_get.json 0.080ms scenario=empty session=sim-3`
     package var description: String {
@@ -70,7 +71,7 @@ package struct AccessRecord: CustomStringConvertible, Sendable {
         line.put(UInt8(ascii: " "))
         Digits.put(UInt64(max(0, status)), into: &line)
         line.put(UInt8(ascii: " "))
-        if !sourceRepeatsStatus {
+        if !repeatsStatus {
             line.put(source)
             line.put(UInt8(ascii: " "))
         }

@@ -95,7 +95,7 @@ extension HTTPServer {
             status: 503,
             #"{"error":"request bodies in memory are at the limit (\#(bodyBudget.limit) bytes, --max-body-memory); try again shortly"}"#
                 + "\n",
-            source: "refused: body memory")
+            origin: .refusal("body memory"))
         response.headers.append(HTTPHeader("Retry-After", "1"))
         response.headers.append(HTTPHeader("Connection", "close"))
         return response

@@ -7,6 +7,7 @@ import CMicroHTTPD
 import Dispatch
 import Logging
 import MockdSystem
+import MockdCore
 import MockdLock
 import Synchronization
 
@@ -219,7 +220,7 @@ final class ConnectionGuard: Sendable {
                         record,
                         timeout:
                             #"{"error":"the request body came slower than \#(minimumBodyRate) bytes/s over \#(bodyRateWindowSeconds) s (--min-body-rate)"}"#,
-                        source: "refused: slow body")
+                        origin: .refusal("slow body"))
                     count += 1
                 }
             }
@@ -233,17 +234,17 @@ final class ConnectionGuard: Sendable {
         close(
             record,
             timeout: withTimeout ? #"{"error":"the request head did not arrive within \#(headTimeoutSeconds) s (--head-timeout)"}"# : nil,
-            source: "refused: head timeout")
+            origin: .refusal("head timeout"))
     }
 
     /// `timeout`: the 408's JSON body, or nil to close without an answer.
-    private func close(_ record: ConnectionRecord, timeout: String?, source: String) {
+    private func close(_ record: ConnectionRecord, timeout: String?, origin: Origin) {
         var bytes: [UInt8] = []
         if let timeout {
             let body = timeout + "\n"
             let message =
                 "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
-                + "Connection: close\r\nX-Mockd-Source: \(source)\r\n\r\n" + body
+                + "Connection: close\r\nX-Mockd-Source: \(origin.label)\r\n\r\n" + body
             bytes = Array(message.utf8)
         }
         ConnectionSocket.sendLastAndShut(record.fd, bytes)

@@ -74,7 +74,7 @@ extension HTTPServer {
             let response = BuiltResponse.json(
                 status: 503,
                 #"{"error":"too many parked requests (--max-parked \#(configuration.maxParked)): delays, timeout faults and upstream calls wait in parallel up to that limit"}"#
-                    + "\n", source: "refused: too many parked requests")
+                    + "\n", origin: .refusal("too many parked requests"))
             return send(
                 .respond(Reply(.built(response), scenario: "")), for: request, serving: serving, admin: admin, connection: connection,
                 state: state)
@@ -92,7 +92,7 @@ extension HTTPServer {
 
     /// What work (an upstream call, a reload) that cannot run or finish answers while mockd stops.
     static var stopping: Resolution {
-        var response = BuiltResponse.json(status: 503, #"{"error":"mockd is stopping"}"# + "\n", source: "refused: stopping")
+        var response = BuiltResponse.json(status: 503, #"{"error":"mockd is stopping"}"# + "\n", origin: .refusal("stopping"))
         response.headers.append(HTTPHeader("Connection", "close"))
         return .respond(Reply(.built(response), scenario: ""))
     }
@@ -114,36 +114,40 @@ extension HTTPServer {
         let extraHeaders = admin ? [] : configuration.corsHeaders
         switch consume resolution {
         case .close(let reason):
-            log.record(request, status: 0, source: reason, scenario: "", state: state)
+            log.record(request, status: 0, origin: .closed(reason), scenario: "", state: state)
             return .NO
         case .refuse(let status, let reason):
-            log.record(request, status: status, source: "refused: \(reason)", scenario: "", state: state)
-            var body = BuiltResponse.json(status: status, #"{"error":\#(JSONText.quoted(reason))}"# + "\n", source: "refused")
+            log.record(request, status: status, origin: .refusal(reason), scenario: "", state: state)
+            var body = BuiltResponse.json(status: status, #"{"error":\#(JSONText.quoted(reason))}"# + "\n", origin: .refusal(""))
             body.headers.append(HTTPHeader("Connection", "close"))
             return queue(MHDResponse(built: body, extraHeaders: extraHeaders), status: status, on: connection)
         case .fault(.reset, let reply, _):
             if reply.warning != nil { warn(reply, request) }
-            log.record(request, status: 0, source: reply.source + " (fault reset)", scenario: reply.scenario, state: state)
+            log.record(
+                request, status: 0, origin: reply.origin, label: reply.source + " (fault reset)", scenario: reply.scenario, state: state)
             Self.resetOnClose(connection)
             return .NO
         case .fault(.truncated, let reply, _):
             if reply.warning != nil { warn(reply, request) }
             log.record(
-                request, status: reply.status, source: reply.source + " (fault truncated)", scenario: reply.scenario, state: state,
+                request, status: reply.status, origin: reply.origin, label: reply.source + " (fault truncated)", scenario: reply.scenario,
+                state: state,
                 response: reply.builtResponse)
             return queue(MHDResponse(truncating: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
         case .respond(let reply), .fault(_, let reply, _):  // a timeout fault never gets here: it is parked, then closed
             if reply.warning != nil { warn(reply, request) }
             if closing {
                 log.record(
-                    request, status: reply.status, source: reply.source, scenario: reply.scenario, state: state,
+                    request, status: reply.status, origin: reply.origin, label: reply.source, scenario: reply.scenario, state: state,
                     response: reply.builtResponse)
                 return queue(MHDResponse(closing: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
             }
             // One switch for what is logged and what is sent (the reply's accessors are calls into the core).
             switch reply.response {
             case .prepared(let prepared):
-                log.record(request, status: prepared.status, source: prepared.source, scenario: reply.scenario, state: state)
+                log.record(
+                    request, status: prepared.status, origin: prepared.origin, label: prepared.source, scenario: reply.scenario,
+                    state: state)
                 guard let serving, let response = serving.response(for: prepared) else { return .NO }
                 return MHD_queue_response(connection, UInt32(prepared.status), response)
             case .streamed(let streamed):
@@ -152,7 +156,7 @@ extension HTTPServer {
                     streamed.stream, built: streamed.head, scenario: reply.scenario, extraHeaders: extraHeaders, for: request,
                     connection: connection, state: state)
             case .built(let built):
-                log.record(request, status: built.status, source: built.source, scenario: reply.scenario, state: state, response: built)
+                log.record(request, status: built.status, origin: built.origin, scenario: reply.scenario, state: state, response: built)
                 if let id = built.reuseID, let serving {
                     return queue(
                         serving.reusedResponse(id, { MHDResponse(built: built, extraHeaders: extraHeaders) }),

@@ -38,10 +38,15 @@ final class RequestLog: Sendable {
         }
     }
 
-    /// `status` 0: no answer was sent (the connection was closed or reset). `response`: an
-    /// answer built for this request, which the journal keeps for the dashboard.
-    func record(_ request: MockRequest, status: Int, source: String, scenario: String, state: RequestState, response: BuiltResponse? = nil)
-    {
+    /// `status` 0: no answer was sent (the connection was closed or reset). `label`: what the
+    /// access line and the journal say answered, `origin`'s label unless given (a prepared
+    /// answer's, made at load; with how a fault or a stream ended). `response`: an answer built
+    /// for this request, which the journal keeps for the dashboard.
+    func record(
+        _ request: MockRequest, status: Int, origin: Origin, label: String? = nil, scenario: String, state: RequestState,
+        response: BuiltResponse? = nil
+    ) {
+        let source = label ?? origin.label
         let monotonic = RequestState.monotonicNanoseconds()
         state.loggedNanoseconds = monotonic
         let micros = (monotonic - state.startNanoseconds) / 1000
@@ -51,7 +56,8 @@ final class RequestLog: Sendable {
             // One metadata value carrying typed fields: the handler lays it out as text or JSON,
             // and a request costs one small dictionary instead of five hashed keys.
             let record = AccessRecord(
-                method: request.method, path: request.path, status: status, source: source, durationMicroseconds: micros,
+                method: request.method, path: request.path, status: status, source: source, repeatsStatus: origin.isMiss,
+                durationMicroseconds: micros,
                 query: request.rawQuery, scenario: scenario, session: session)
             if let accessWriter {
                 accessWriter.write(record, at: time)
@@ -66,7 +72,7 @@ final class RequestLog: Sendable {
                 time: Self.seconds(time), method: request.method, path: request.path, query: request.rawQuery,
                 headers: redactsCredentials ? CredentialRedactor.redact(request.headers) : request.headers,
                 body: truncated ? Array(request.body.prefix(journal.bodyLimit)) : request.body, bodyTruncated: truncated,
-                scenario: scenario, session: session, source: source, status: status, durationMicroseconds: micros,
+                scenario: scenario, session: session, source: source, kind: origin.kind, status: status, durationMicroseconds: micros,
                 response: response.map(journaled)))
         news.announce()
         requestWaits.announce()

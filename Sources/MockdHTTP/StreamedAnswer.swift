@@ -18,7 +18,7 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
     private let connection: OpaquePointer
     private let request: MockRequest
     private let status: Int
-    private let source: String
+    private let origin: Origin
     private let scenario: String
     /// The next piece to start.
     private var next = 0
@@ -38,7 +38,7 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
 
     init(
         _ stream: ResponseStream, server: HTTPServer, state: RequestState, connection: OpaquePointer, request: MockRequest,
-        status: Int, source: String, scenario: String
+        status: Int, origin: Origin, scenario: String
     ) {
         self.stream = stream
         self.server = server
@@ -46,7 +46,7 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
         self.connection = connection
         self.request = request
         self.status = status
-        self.source = source
+        self.origin = origin
         self.scenario = scenario
     }
 
@@ -122,7 +122,8 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
         guard !logged else { return }
         logged = true
         server.log.record(
-            request, status: status, source: "\(source) (stream: \(next) of \(stream.defined) \(stream.unit), \(ending))",
+            request, status: status, origin: origin,
+            label: "\(origin.label) (stream: \(next) of \(stream.defined) \(stream.unit), \(ending))",
             scenario: scenario, state: state)
     }
 
@@ -140,7 +141,7 @@ extension HTTPServer {
     ) -> MHD_Result {
         let answer = StreamedAnswer(
             stream, server: self, state: state, connection: connection, request: request,
-            status: built.status, source: built.source, scenario: scenario)
+            status: built.status, origin: built.origin, scenario: scenario)
         let context = Unmanaged.passRetained(answer).toOpaque()
         // Unknown size: chunked transfer encoding, each piece sent as it is read.
         guard let raw = MHD_create_response_from_callback(UInt64.max, 4096, readStream, context, releaseStream) else {

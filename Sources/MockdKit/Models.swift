@@ -77,9 +77,17 @@ public struct MockdRequest: Sendable, Equatable, Hashable, Decodable {
     public var scenario: String?
     /// The session the request belonged to, or `nil`.
     public var session: String?
-    /// What answered: `file mock_api_users_get.json`, `route routes/auth.json#2`, `stub#stub-1`,
-    /// `proxy`, `404`…
+    /// What answered, for people to read: `file mock_api_users_get.json`,
+    /// `route routes/auth.json#2`, `stub#2`, `proxy 12ms`, `404`… Decide on ``kind``, not on this.
     public var source: String?
+    /// What kind of source answered: ``SourceKind/file``, ``SourceKind/notFound``,
+    /// ``SourceKind/proxy``…; `nil` from a mockd that does not say.
+    ///
+    /// ```swift
+    /// let feed = try await mockd.requests(MockdRequestFilter(path: "/api/feed"))
+    /// #expect(feed.allSatisfy { $0.kind != .notFound })
+    /// ```
+    public var kind: SourceKind?
     /// The status of the answer.
     public var status: Int
     /// How long answering took, in milliseconds.
@@ -104,7 +112,7 @@ public struct MockdRequest: Sendable, Equatable, Hashable, Decodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, time, method, path, query, headers, body, bodyTruncated, scenario, session, source, status, durationMs, response
+        case id, time, method, path, query, headers, body, bodyTruncated, scenario, session, source, kind, status, durationMs, response
     }
 
     /// Decodes a journal entry; missing optional fields take their empty value.
@@ -121,6 +129,7 @@ public struct MockdRequest: Sendable, Equatable, Hashable, Decodable {
         scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
         session = try container.decodeIfPresent(String.self, forKey: .session)
         source = try container.decodeIfPresent(String.self, forKey: .source)
+        kind = try container.decodeIfPresent(String.self, forKey: .kind).map(SourceKind.init(rawValue:))
         status = try container.decode(Int.self, forKey: .status)
         durationMs = try container.decodeIfPresent(Double.self, forKey: .durationMs) ?? 0
         response = try container.decodeIfPresent(Response.self, forKey: .response)
@@ -199,4 +208,41 @@ public struct MockdStub: Sendable, Equatable, Hashable, Decodable {
         }
         path = try? container.decodeIfPresent(String.self, forKey: .path)
     }
+}
+
+/// What kind of source answered a request: the journal's `kind`. A string underneath, so a kind a
+/// newer mockd adds decodes too; compare with the constants.
+public struct SourceKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A mock file under the root.
+    public static let file = SourceKind(rawValue: "file")
+    /// A route of a route table.
+    public static let route = SourceKind(rawValue: "route")
+    /// A stub a test added (``MockdClient/stub(route:session:)``).
+    public static let stub = SourceKind(rawValue: "stub")
+    /// A resource a route table declares.
+    public static let resource = SourceKind(rawValue: "resource")
+    /// An operation of an `--openapi` document or a Postman collection.
+    public static let operation = SourceKind(rawValue: "operation")
+    /// The admin API.
+    public static let admin = SourceKind(rawValue: "admin")
+    /// A CORS preflight (`--cors`).
+    public static let preflight = SourceKind(rawValue: "preflight")
+    /// Nothing answered: the 404 report.
+    public static let notFound = SourceKind(rawValue: "notFound")
+    /// A method no file can serve: the 501.
+    public static let unknownMethod = SourceKind(rawValue: "unknownMethod")
+    /// mockd refused the request (framing, limits, stopping).
+    public static let refusal = SourceKind(rawValue: "refusal")
+    /// Closed without an answer (a timeout fault, a stop).
+    public static let closed = SourceKind(rawValue: "closed")
+    /// The upstream answered (`--proxy`).
+    public static let proxy = SourceKind(rawValue: "proxy")
+    /// The upstream could not be asked: mockd's own 502 or 504.
+    public static let proxyFailure = SourceKind(rawValue: "proxyFailure")
+
+    public var description: String { rawValue }
 }

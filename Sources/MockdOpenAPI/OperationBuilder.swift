@@ -68,7 +68,7 @@ struct OperationBuilder {
             let prepared = builder.prepare(
                 status: 501, contentType: ContentType.json, headers: [],
                 body: ResponseBody(Array("{\"error\":\"\(method) \(path) documents no response\"}\n".utf8)),
-                source: "\(source) no response")
+                origin: .operation("\(source) no response"))
             responses.append(OperationResponse(status: 501, prepared: prepared))
         }
         let validator = RequestValidatorBuilder.build(operation, at: location, shared: shared, builder: &self)
@@ -152,7 +152,7 @@ struct OperationBuilder {
         }
         guard !content.isEmpty else {
             let prepared = builder.prepare(
-                status: numeric, contentType: nil, headers: headers, body: ResponseBody([]), source: "\(source) empty")
+                status: numeric, contentType: nil, headers: headers, body: ResponseBody([]), origin: .operation("\(source) empty"))
             var response = OperationResponse(status: status, prepared: prepared)
             response.dynamicHeaders = dynamicHeaders
             return response
@@ -224,14 +224,14 @@ struct OperationBuilder {
             isEvents ? bytes.withUnsafeBytes { ResponseStream.events(inText: $0) } : nil
         }
         let prepared = builder.prepare(
-            status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(bytes), source: "\(source) \(how)",
+            status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(bytes), origin: .operation("\(source) \(how)"),
             stream: events(bytes))
         var examples: [(name: String, response: PreparedResponse)] = []
         for example in named {
             let exampleBytes = encoded(example.value)
             let response = builder.prepare(
                 status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(exampleBytes),
-                source: "\(source) example \(JSONText.quoted(example.name))", stream: events(exampleBytes))
+                origin: .operation("\(source) example \(JSONText.quoted(example.name))"), stream: events(exampleBytes))
             examples.append((example.name, response))
         }
         var dynamic: (@Sendable (UInt64) -> [UInt8])?

@@ -77,7 +77,7 @@ struct PostmanCollection {
             ])
             let prepared = builder.prepare(
                 status: 501, contentType: ContentType.json, headers: [],
-                body: ResponseBody(Array((body.prettyPrinted + "\n").utf8)), source: "\(source) no example")
+                body: ResponseBody(Array((body.prettyPrinted + "\n").utf8)), origin: .operation("\(source) no example"))
             return [OperationResponse(status: 501, prepared: prepared)]
         }
         var statuses = [chosen.status]
@@ -88,7 +88,7 @@ struct PostmanCollection {
                     name: example.name,
                     response: builder.prepare(
                         status: status, contentType: example.contentType, headers: example.headers,
-                        body: ResponseBody(example.body), source: "\(source) example \(JSONText.quoted(example.name))")
+                        body: ResponseBody(example.body), origin: .operation("\(source) example \(JSONText.quoted(example.name))"))
                 )
             }
             return OperationResponse(status: status, prepared: named[0].response, examples: named)

@@ -19,7 +19,7 @@ package final class ProxyMissHandler: MissHandler {
         var response = outcome.response
         let milliseconds =
             Double(outcome.upstreamDuration.components.attoseconds) / 1e15 + Double(outcome.upstreamDuration.components.seconds) * 1000
-        response.source += " \(Int(milliseconds.rounded()))ms"
+        response.origin = response.origin.noting("\(Int(milliseconds.rounded()))ms")
         if let recorder {
             // The recorder writes with fsync: off libmicrohttpd's threads and off the Swift pool.
             // It decides from the outcome what is worth saving (mockd's own 502/504 is not).

@@ -85,7 +85,7 @@ package final class UpstreamProxy: Sendable {
             let relayed = BuiltResponse(
                 status: status,
                 headers: ForwardingRules.relayedResponseHeaders(headers, bodyDecoded: upstreamRequest.decodeAnswer),
-                body: body, source: "proxy")
+                body: body, origin: .proxy(note: ""))
             logger.debug(
                 "proxied",
                 metadata: [
@@ -163,7 +163,7 @@ package final class UpstreamProxy: Sendable {
             ]).prettyPrinted + "\n"
         let response = BuiltResponse(
             status: failure.status, headers: [HTTPHeader("Content-Type", ContentType.json)],
-            body: Array(body.utf8), source: "proxy error")
+            body: Array(body.utf8), origin: .proxyFailure(note: ""))
         return ProxyOutcome(response: response, upstreamDuration: elapsed, failure: failure)
     }
 

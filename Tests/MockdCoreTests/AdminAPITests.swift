@@ -99,7 +99,7 @@ struct AdminAPITests {
             time: 1_700_000_000.5, method: method, path: path, query: "a=1",
             headers: [HTTPHeader("Accept", "*/*"), HTTPHeader("X-Many", "1"), HTTPHeader("X-Many", "2")],
             body: Array(body.utf8), bodyTruncated: truncated, scenario: "default", session: session,
-            source: "file mock_x_get.json", status: 200, durationMicroseconds: 1500)
+            source: "file mock_x_get.json", kind: .file, status: 200, durationMicroseconds: 1500)
     }
 
     // MARK: - health

@@ -10,7 +10,7 @@ struct MockFileTableTests {
             name: name, relativePath: folder + "/" + name,
             response: PreparedResponse(
                 id: 0, status: 200, contentType: "application/json", customHeaders: [],
-                body: ResponseBody([UInt8]()), source: "file " + name))
+                body: ResponseBody([UInt8]()), origin: .file(name)))
     }
 
     private func table(_ names: [String]) -> MockFileTable {

@@ -58,7 +58,7 @@ extension Resolution {
     /// Nothing matched: the 404 report, the 501 for an unknown method, or the upstream.
     var isMiss: Bool {
         if case .forward = self { return true }
-        return source == "404" || source == "501"
+        return reply?.origin.isMiss ?? false
     }
 
     /// The body bytes of a prepared (file) answer, nil for a built one.

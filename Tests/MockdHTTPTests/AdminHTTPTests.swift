@@ -152,6 +152,7 @@ struct AdminHTTPTests {
             #expect(login["session"] as? String == "A")
             #expect(login["status"] as? Int == 200)
             #expect(login["source"] as? String == "file mock_api_v1_login_post.json")
+            #expect(login["kind"] as? String == "file")
             #expect((login["headers"] as? [String: String])?["X-Mock-Session"] == "A")
             #expect((login["durationMs"] as? Double).map { $0 >= 0 } == true)
             #expect(
@@ -160,6 +161,7 @@ struct AdminHTTPTests {
             #expect(entries[2]["scenario"] as? String == "empty")
             #expect(entries[3]["status"] as? Int == 404)
             #expect(entries[3]["source"] as? String == "404")
+            #expect(entries[3]["kind"] as? String == "notFound")
 
             #expect(Self.paths(try await server.admin("GET", "/__mockd/requests?method=POST").object) == ["/api/v1/login"])
             #expect(Self.paths(try await server.admin("GET", "/__mockd/requests?session=A").object) == ["/api/users", "/api/v1/login"])

@@ -26,7 +26,8 @@ struct LogFormatTests {
     static let plain = AccessRecord(
         method: "GET", path: "/api/users", status: 200, source: "file users/mock_api_users_get.json",
         durationMicroseconds: 80, scenario: "default")
-    static let miss = AccessRecord(method: "GET", path: "/api/nothing", status: 404, source: "404", durationMicroseconds: 80)
+    static let miss = AccessRecord(
+        method: "GET", path: "/api/nothing", status: 404, source: "404", repeatsStatus: true, durationMicroseconds: 80)
 
     /// `2026-11-23T18:00:00.123Z ` and the rest.
     static func withoutTimestamp(_ line: String) throws -> String {

@@ -60,6 +60,7 @@ struct ClientTests {
             #expect(post.status == 200)
             #expect(post.header("x-api-key") == "k")
             #expect(post.source?.contains("auth.json") == true)
+            #expect(post.kind == .route)
             struct Login: Decodable { var email: String }
             #expect(try post.decodeBody(Login.self).email == "ada@example.com")
             #expect(try await client.requests(MockdRequestFilter(limit: 1)).count == 1)

@@ -56,7 +56,7 @@ struct PartsTests {
         let text = #"""
             {"id":2,"time":"2026-11-25T01:06:10.373Z","method":"POST","path":"/api/v1/login","query":"",
              "headers":{"Host":"127.0.0.1","Content-Type":"application/json"},"body":"{}","scenario":"default",
-             "session":null,"source":"route routes/auth.json#2","status":401,"durationMs":0.171,
+             "session":null,"source":"route routes/auth.json#2","kind":"route","status":401,"durationMs":0.171,
              "response":{"contentType":"application/json","body":"{\"error\":\"x\"}"},"somethingNew":[1,2]}
             """#
         let entry = try JSONDecoder().decode(MockdRequest.self, from: Data(text.utf8))
@@ -66,8 +66,13 @@ struct PartsTests {
         #expect(entry.header("content-type") == "application/json")
         #expect(entry.response?.contentType == "application/json")
         #expect(entry.bodyTruncated == false)
+        #expect(entry.kind == .route)
+        #expect(
+            try JSONDecoder().decode(
+                MockdRequest.self, from: Data(#"{"id":1,"method":"GET","path":"/","status":200,"kind":"newKind"}"#.utf8)
+            ).kind?.rawValue == "newKind", "a kind a newer mockd adds")
         let minimal = try JSONDecoder().decode(MockdRequest.self, from: Data(#"{"id":1,"method":"GET","path":"/","status":200}"#.utf8))
-        #expect(minimal.body.isEmpty && minimal.headers.isEmpty && minimal.query.isEmpty)
+        #expect(minimal.body.isEmpty && minimal.headers.isEmpty && minimal.query.isEmpty && minimal.kind == nil)
     }
 
     @Test("a filter sends only what it sets")

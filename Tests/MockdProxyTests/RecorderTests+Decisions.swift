@@ -106,7 +106,7 @@ extension RecorderTests {
         defer { space.folder.remove() }
         let recorder = space.recorder()
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE]
-        let image = BuiltResponse(status: 200, headers: [HTTPHeader("Content-Type", "image/png")], body: png, source: "proxy")
+        let image = BuiltResponse(status: 200, headers: [HTTPHeader("Content-Type", "image/png")], body: png, origin: .proxy(note: ""))
         #expect(recorder.record(MockRequest(method: "GET", path: "/logo"), image, undoneCoding: "gzip") == .wroteRoute(0))
         let route = try #require(try space.routeTable().first)
         #expect(route["name"] as? String == "recorded GET /logo (gzip undone)")

@@ -40,7 +40,7 @@ struct RecorderTests {
     static func json(_ body: String, status: Int = 200, headers: [HTTPHeader] = [HTTPHeader("Content-Type", "application/json")])
         -> BuiltResponse
     {
-        BuiltResponse(status: status, headers: headers, body: Array(body.utf8), source: "proxy")
+        BuiltResponse(status: status, headers: headers, body: Array(body.utf8), origin: .proxy(note: ""))
     }
 
     /// A compact and a pretty-printed answer are saved as the upstream sent them: same bytes,
@@ -132,13 +132,15 @@ struct RecorderTests {
         #expect(
             recorder.record(
                 MockRequest(method: "POST", path: "/old"),
-                BuiltResponse(status: 302, headers: [HTTPHeader("Location", "https://example.com/new")], source: "proxy")) == .wroteRoute(1)
+                BuiltResponse(status: 302, headers: [HTTPHeader("Location", "https://example.com/new")], origin: .proxy(note: "")))
+                == .wroteRoute(1)
         )
         #expect(
             recorder.record(
                 MockRequest(method: "GET", path: "/hello"),
                 BuiltResponse(
-                    status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: Array("hi there".utf8), source: "proxy"))
+                    status: 200, headers: [HTTPHeader("Content-Type", "text/plain")], body: Array("hi there".utf8), origin: .proxy(note: "")
+                ))
                 == .wroteRoute(2))
         #expect(
             recorder.record(
@@ -148,7 +150,7 @@ struct RecorderTests {
         #expect(
             recorder.record(
                 MockRequest(method: "GET", path: "/users/:id"),
-                BuiltResponse(status: 500, body: Array("boom".utf8), source: "proxy")) == .wroteRoute(4))
+                BuiltResponse(status: 500, body: Array("boom".utf8), origin: .proxy(note: ""))) == .wroteRoute(4))
 
         let missingBody = "recorded/" + Recorder.bodyFileName(method: "GET", path: "/api/missing", extension: "json")
         let document = try #require(space.folder.read("routes/recorded.json"))
@@ -297,8 +299,8 @@ struct RecorderTests {
         let recorder = space.recorder()
         let skipped: [(MockRequest, BuiltResponse)] = [
             (MockRequest(method: "HEAD", path: "/x"), Self.json("{}")),
-            (MockRequest(method: "GET", path: "/x"), BuiltResponse(status: 304, source: "proxy")),
-            (MockRequest(method: "GET", path: "/x"), BuiltResponse(status: 206, body: [1], source: "proxy")),
+            (MockRequest(method: "GET", path: "/x"), BuiltResponse(status: 304, origin: .proxy(note: ""))),
+            (MockRequest(method: "GET", path: "/x"), BuiltResponse(status: 206, body: [1], origin: .proxy(note: ""))),
         ]
         for (request, response) in skipped {
             guard case .skipped = recorder.record(request, response) else {
@@ -309,7 +311,7 @@ struct RecorderTests {
         // mockd's own answer to a failed forward is told by the outcome's failure, whatever its
         // label: a 200 with an upstream-looking source is still not recorded.
         let failed = ProxyOutcome(
-            response: BuiltResponse.json(status: 200, "{}", source: "proxy"), upstreamDuration: .zero,
+            response: BuiltResponse.json(status: 200, "{}", origin: .proxy(note: "")), upstreamDuration: .zero,
             failure: ProxyFailure(.unreachable, reason: "refused"))
         #expect(
             recorder.record(MockRequest(method: "GET", path: "/x"), failed)
@@ -330,7 +332,7 @@ struct RecorderTests {
         for (index, path) in paths.enumerated() {
             let json = recorder.record(MockRequest(method: "GET", path: path), Self.json(#"{"i":\#(index)}"#))
             let text = recorder.record(
-                MockRequest(method: "PUT", path: path), BuiltResponse(status: 400, body: Array("no".utf8), source: "proxy"))
+                MockRequest(method: "PUT", path: path), BuiltResponse(status: 400, body: Array("no".utf8), origin: .proxy(note: "")))
             guard case .wroteRoute = text else { Issue.record("PUT \(path): \(text)"); continue }
             switch json {
             case .wroteMock(let file):
@@ -378,7 +380,7 @@ struct RecorderTests {
         for index in 1...100 {
             let outcome = recorder.record(
                 MockRequest(method: "GET", path: "/item/\(index)"),
-                BuiltResponse(status: 404, body: Array("missing \(index)".utf8), source: "proxy"))
+                BuiltResponse(status: 404, body: Array("missing \(index)".utf8), origin: .proxy(note: "")))
             #expect(outcome == .wroteRoute(index))
         }
         stop.store(true, ordering: .releasing)

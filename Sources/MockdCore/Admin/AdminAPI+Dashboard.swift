@@ -27,7 +27,7 @@ extension AdminAPI {
         guard let asset = Self.assets[request.path] else {
             return BuiltResponse(
                 status: 308, headers: [HTTPHeader("Location", "/__mockd/"), HTTPHeader("Content-Type", ContentType.json)],
-                body: Array(#"{"location":"/__mockd/"}"#.utf8) + [UInt8(ascii: "\n")], source: "admin")
+                body: Array(#"{"location":"/__mockd/"}"#.utf8) + [UInt8(ascii: "\n")], origin: .admin)
         }
         // no-cache: a new mockd's page is fetched after an upgrade, with nothing to configure.
         // The policy keeps the page to its own origin: it loads nothing from anywhere else.
@@ -37,7 +37,7 @@ extension AdminAPI {
                 HTTPHeader("Content-Type", asset.contentType), HTTPHeader("Cache-Control", "no-cache"),
                 HTTPHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
                 HTTPHeader("X-Content-Type-Options", "nosniff"),
-            ], body: asset.bytes, source: "admin")
+            ], body: asset.bytes, origin: .admin)
     }
 
     /// `GET /__mockd/sources`: everything that can answer, in resolution order, with the known

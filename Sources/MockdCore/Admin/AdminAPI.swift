@@ -312,13 +312,13 @@ package struct AdminAPI: Sendable {
     func compactJSON(_ status: Int, _ value: JSONValue) -> BuiltResponse {
         BuiltResponse(
             status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
-            body: Array((value.serialized + "\n").utf8), source: "admin")
+            body: Array((value.serialized + "\n").utf8), origin: .admin)
     }
 
     func json(_ status: Int, _ value: JSONValue) -> BuiltResponse {
         BuiltResponse(
             status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
-            body: Array((value.prettyPrinted + "\n").utf8), source: "admin")  // for people, like the 404 report
+            body: Array((value.prettyPrinted + "\n").utf8), origin: .admin)  // for people, like the 404 report
     }
 }
 

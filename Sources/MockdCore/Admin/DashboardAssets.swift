@@ -528,7 +528,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
     $('requests-empty').hidden = entries.size > 0;
     $('requests-count').textContent = entries.size ? String(entries.size) : '';
     if (list.some((entry) => entry.session)) renderTargets();
-    if (list.some((entry) => /^resource /.test(entry.source || '') && entry.method !== 'GET' && entry.method !== 'HEAD')) resourcesChanged();
+    if (list.some((entry) => entry.kind === 'resource' && entry.method !== 'GET' && entry.method !== 'HEAD')) resourcesChanged();
     markSelection();
   }
 
@@ -551,11 +551,12 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
 
   // `file X` -> X, `route routes/a.json#2` -> routes/a.json#2; an OpenAPI answer's whole source
   // (`openapi doc.yaml GET /p 200 example "cat"`) names its operation.
-  function originOf(source) {
-    const text = String(source || '');
-    if (text.startsWith('file ')) return text.slice(5);
-    if (text.startsWith('route ')) { const match = /^route (.+?#\d+)/.exec(text); return match ? match[1] : text.slice(6); }
-    if (text.startsWith('openapi ')) return text;
+  // The name `GET /__mockd/source?origin=` takes for what answered an entry, from its kind and label.
+  function originOf(entry) {
+    const text = String(entry.source || '');
+    if (entry.kind === 'file') return text.slice('file '.length);
+    if (entry.kind === 'route') { const match = /^route (.+?#\d+)/.exec(text); return match ? match[1] : text.slice('route '.length); }
+    if (entry.kind === 'operation') return text;
     return null;
   }
 
@@ -568,11 +569,12 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
     const nodes = [];
     const response = entry.response;
     let report = null;
-    if (entry.source === '404' && response) { try { report = JSON.parse(response.body); } catch { report = null; } }
+    const isMiss = entry.kind === 'notFound';
+    if (isMiss && response) { try { report = JSON.parse(response.body); } catch { report = null; } }
     if (report) nodes.push(missNodes(report));
-    // A proxied answer can be saved as a mock; a failed forward (`proxy error`) is mockd's own 502/504.
-    const isProxy = /^proxy\b/.test(entry.source) && !/^proxy error/.test(entry.source);
-    if (entry.source === '404' || isProxy) {
+    // A proxied answer can be saved as a mock; a failed forward (kind proxyFailure) is mockd's own 502/504.
+    const isProxy = entry.kind === 'proxy';
+    if (isMiss || isProxy) {
       const prefill = isProxy && response && response.body ? pretty(response.body) : '{}';
       nodes.push(mockEditor(entry, prefill, isProxy));
     }
@@ -588,7 +590,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
     if (response) {
       answer.append(el('p', { class: 'muted', text: response.contentType || '' }), bodyBlock(response.body, 'answer-body'));
     } else {
-      const origin = originOf(entry.source);
+      const origin = originOf(entry);
       if (origin) {
         answer.append(el('p', { class: 'muted', text: 'loading ' + origin + '…' }));
         api('GET', 'source?origin=' + encodeURIComponent(origin)).then((result) => answer.replaceChildren(el('p', { class: 'muted' }, 'from ', el('code', { text: origin })), ...sourceNodes(result, origin).flat(Infinity)));

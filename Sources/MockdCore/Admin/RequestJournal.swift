@@ -23,7 +23,10 @@ package final class RequestJournal: Sendable {
         package let bodyTruncated: Bool
         package let scenario: String
         package let session: String?
+        /// What answered, as people read it (`file users/mock_api_users_get.json`).
         package let source: String
+        /// What kind of source answered, for programs to decide on (`file`, `notFound`, `proxy`…).
+        package let kind: Origin.Kind
         package let status: Int
         package let durationMicroseconds: UInt64
         /// The answer, when it was built for this request (a 404 report, an upstream's answer, a
@@ -32,7 +35,8 @@ package final class RequestJournal: Sendable {
 
         package init(
             time: Double, method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8], bodyTruncated: Bool,
-            scenario: String, session: String?, source: String, status: Int, durationMicroseconds: UInt64, response: Response? = nil
+            scenario: String, session: String?, source: String, kind: Origin.Kind, status: Int, durationMicroseconds: UInt64,
+            response: Response? = nil
         ) {
             self.time = time
             self.method = method
@@ -44,6 +48,7 @@ package final class RequestJournal: Sendable {
             self.scenario = scenario
             self.session = session
             self.source = source
+            self.kind = kind
             self.status = status
             self.durationMicroseconds = durationMicroseconds
             self.response = response
@@ -202,6 +207,7 @@ extension RequestJournal.Entry {
             ("scenario", .string(scenario)),
             ("session", session.map { .string($0) } ?? .null),
             ("source", .string(source)),
+            ("kind", .string(kind.rawValue)),
             ("status", .number(status)),
             ("durationMs", .number(String(Double(durationMicroseconds) / 1000))),
         ]

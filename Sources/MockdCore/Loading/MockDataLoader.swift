@@ -179,7 +179,7 @@ package struct MockDataLoader: Sendable {
             let response = builder.prepare(
                 status: withStatus?.status ?? 200, contentType: isEvents ? "text/event-stream" : ContentType.json,
                 headers: isEvents ? [HTTPHeader("Cache-Control", "no-cache")] : [], body: body,
-                source: "file \(relativePath)", stream: stream)  // which of several same names answered
+                origin: .file(relativePath), stream: stream)  // which of several same names answered
             let file = MockFile(name: fileName, relativePath: relativePath, response: response)
             if let scenario {
                 loaded.overlays[scenario, default: [:]].insert(file)
@@ -249,12 +249,12 @@ package struct ResponseBuilder {
     package init() {}
 
     package mutating func prepare(
-        status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, source: String,
+        status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, origin: Origin,
         stream: ResponseStream? = nil
     ) -> PreparedResponse {
         let response = PreparedResponse(
             id: responses.count, status: status, contentType: contentType, customHeaders: headers, body: body,
-            source: source, stream: stream)
+            origin: origin, stream: stream)
         responses.append(response)
         return response
     }

@@ -8,13 +8,15 @@ package final class PreparedResponse: Sendable {
     /// Headers a route asked for; empty for mock files (an empty array allocates nothing).
     package let customHeaders: [HTTPHeader]
     package let body: ResponseBody
-    /// What answered, as shown in `X-Mockd-Source` and the access log.
+    /// What answered.
+    package let origin: Origin
+    /// `origin`'s label, as shown in `X-Mockd-Source` and the access log: made once, at load.
     package let source: String
     /// A `mock_<path>_<method>.sse` file: its events, sent as a stream (`body` holds them all, for listings).
     package let stream: ResponseStream?
 
     package init(
-        id: Int, status: Int, contentType: String?, customHeaders: [HTTPHeader], body: ResponseBody, source: String,
+        id: Int, status: Int, contentType: String?, customHeaders: [HTTPHeader], body: ResponseBody, origin: Origin,
         stream: ResponseStream? = nil
     ) {
         self.stream = stream
@@ -23,7 +25,8 @@ package final class PreparedResponse: Sendable {
         self.contentType = customHeaders.first(named: "Content-Type") == nil ? contentType : nil
         self.customHeaders = customHeaders
         self.body = body
-        self.source = source
+        self.origin = origin
+        self.source = origin.label
     }
 
     /// Every header sent: Content-Type, the custom ones, X-Mockd-Source. Built when asked (once,
@@ -53,29 +56,33 @@ package struct BuiltResponse: Sendable {
     package var status: Int
     package var headers: [HTTPHeader]
     package var body: [UInt8]
-    package var source: String
+    /// What answered.
+    package var origin: Origin
     /// Set when these bytes answer every request like this one until the next reload (a
     /// cached 404 report): the adapter may build its response once and keep it under this
     /// number (unique per `NotFoundCache`, so per server and snapshot).
     package var reuseID: Int?
 
-    package init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], source: String) {
+    package init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], origin: Origin) {
         self.status = status
         self.headers = headers
         self.body = body
-        self.source = source
+        self.origin = origin
     }
+
+    /// `origin`'s label, as `X-Mockd-Source` and the access log show it.
+    package var source: String { origin.label }
 
     /// `prepared` as a response of this request's own (to add a header, to change the status,
     /// or because it is not among the snapshot's prepared responses); the adapter adds
     /// `X-Mockd-Source` from `source`.
     package init(copying prepared: PreparedResponse, status: Int? = nil) {
         self.init(
-            status: status ?? prepared.status, headers: prepared.headersWithoutSource, body: prepared.body.array, source: prepared.source)
+            status: status ?? prepared.status, headers: prepared.headersWithoutSource, body: prepared.body.array, origin: prepared.origin)
     }
 
-    package static func json(status: Int, _ body: String, source: String) -> BuiltResponse {
-        BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json)], body: Array(body.utf8), source: source)
+    package static func json(status: Int, _ body: String, origin: Origin) -> BuiltResponse {
+        BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json)], body: Array(body.utf8), origin: origin)
     }
 }
 

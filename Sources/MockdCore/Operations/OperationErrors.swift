@@ -8,7 +8,7 @@ enum OperationErrors {
         var response = problem(
             status: 405, title: "Method Not Allowed",
             detail: "\(request.method) is not documented for \(request.path); allowed: \(allow)", violations: [],
-            source: "openapi 405")
+            origin: .operation("openapi 405"))
         response.headers.insert(HTTPHeader("Allow", allow), at: 0)
         return response
     }
@@ -26,8 +26,8 @@ enum OperationErrors {
         var response =
             documented(operation, statuses: [401], fallback: 401)
             ?? problem(
-                status: 401, title: "Unauthorized", detail: detail, violations: [], source: "")
-        response.source = "\(operation.source) 401 missing credentials"
+                status: 401, title: "Unauthorized", detail: detail, violations: [], origin: .operation(""))
+        response.origin = .operation("\(operation.source) 401 missing credentials")
         for challenge in unique { response.headers.append(HTTPHeader("WWW-Authenticate", challenge)) }
         return response
     }
@@ -44,7 +44,7 @@ enum OperationErrors {
             let example = operation.responses.first(where: { $0.status == status })?.examples.first(where: { $0.name == name })
         {
             var response = BuiltResponse(copying: example.response, status: status)
-            response.source = "\(operation.source) \(status) invalid request: \(violations.joined(separator: "; "))"
+            response.origin = .operation("\(operation.source) \(status) invalid request: \(violations.joined(separator: "; "))")
             return response
         }
         var response =
@@ -52,8 +52,8 @@ enum OperationErrors {
             ?? problem(
                 status: 422, title: "Unprocessable Content",
                 detail: "the request does not match \(operation.method) \(operation.pathTemplate)",
-                violations: violations, source: "")
-        response.source = "\(operation.source) \(response.status) invalid request: \(violations.joined(separator: "; "))"
+                violations: violations, origin: .operation(""))
+        response.origin = .operation("\(operation.source) \(response.status) invalid request: \(violations.joined(separator: "; "))")
         return response
     }
 
@@ -69,7 +69,7 @@ enum OperationErrors {
         return nil
     }
 
-    static func problem(status: Int, title: String, detail: String, violations: [String], source: String) -> BuiltResponse {
+    static func problem(status: Int, title: String, detail: String, violations: [String], origin: Origin) -> BuiltResponse {
         var members: [(key: String, value: JSONValue)] = [
             ("type", "about:blank"), ("title", .string(title)), ("status", .number(status)),
             ("detail", .string(detail)),
@@ -77,6 +77,6 @@ enum OperationErrors {
         if !violations.isEmpty { members.append(("errors", .array(violations.map { .string($0) }))) }
         return BuiltResponse(
             status: status, headers: [HTTPHeader("Content-Type", "application/problem+json")],
-            body: Array((JSONValue.object(members).prettyPrinted + "\n").utf8), source: source)
+            body: Array((JSONValue.object(members).prettyPrinted + "\n").utf8), origin: origin)
     }
 }

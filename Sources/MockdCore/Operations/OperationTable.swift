@@ -99,7 +99,7 @@ package final class OperationTable: Sendable {
                     OperationErrors.problem(
                         status: 404, title: "Not Found",
                         detail: "\(operation.method) \(operation.pathTemplate) documents no \(code) answer (__code)",
-                        violations: [], source: "\(operation.source) __code=\(code) not documented")), scenario: scenario)
+                        violations: [], origin: .operation("\(operation.source) __code=\(code) not documented"))), scenario: scenario)
         }
         var response = operation.responses[0]
         var applied: [String] = []
@@ -167,8 +167,8 @@ package final class OperationTable: Sendable {
     private func built(_ prepared: PreparedResponse, status: Int, body: [UInt8], applied: [String], warning: String) -> BuiltResponse {
         var headers = prepared.headersWithoutSource
         if !applied.isEmpty { headers.append(HTTPHeader("Preference-Applied", applied.joined(separator: ", "))) }
-        let source = prepared.source + (applied.isEmpty ? "" : " prefer \(applied.joined(separator: " "))") + warning
-        return BuiltResponse(status: status, headers: headers, body: status == 204 || status == 304 ? [] : body, source: source)
+        let label = prepared.source + (applied.isEmpty ? "" : " prefer \(applied.joined(separator: " "))") + warning
+        return BuiltResponse(status: status, headers: headers, body: status == 204 || status == 304 ? [] : body, origin: .operation(label))
     }
 
     /// Operations whose path looks like `path`, for the 404 report: same literal segments, most

@@ -16,7 +16,7 @@ package enum NotFoundReport {
             body(
                 for: request, scenario: scenario, in: snapshot, nearRoutes: near, cache: cache,
                 failedReload: failedReload),
-            source: "404")
+            origin: .notFound)
         return near.isEmpty ? cache.keep(report, for: key) : report
     }
 

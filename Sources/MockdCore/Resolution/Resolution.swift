@@ -118,6 +118,14 @@ package struct Reply: Sendable {
         case .streamed(let streamed): streamed.head.source
         }
     }
+
+    package var origin: Origin {
+        switch response {
+        case .prepared(let prepared): prepared.origin
+        case .built(let built): built.origin
+        case .streamed(let streamed): streamed.head.origin
+        }
+    }
 }
 
 /// What a server does beside serving its snapshot; the resolver weighs these against it.

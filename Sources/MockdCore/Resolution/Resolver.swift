@@ -103,7 +103,7 @@ package final class Resolver: Sendable {
                 "no route answers \(request.method) \(request.path); files only serve \(MockFileName.knownMethods.joined(separator: ", ")), so add a route with \"method\": \"\(request.method)\" or \"*\""
             return delayed(
                 Reply(
-                    .built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", source: "501")),
+                    .built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", origin: .unknownMethod)),
                     scenario: scenario), by: globalDelay)
         }
         return delayed(
@@ -131,7 +131,7 @@ package final class Resolver: Sendable {
     @inline(__always)
     static func fileReply(_ response: PreparedResponse, scenario: String) -> Reply {
         guard let stream = response.stream else { return Reply(.prepared(response), scenario: scenario) }
-        let head = BuiltResponse(status: response.status, headers: response.headersWithoutSource, source: response.source)
+        let head = BuiltResponse(status: response.status, headers: response.headersWithoutSource, origin: response.origin)
         return Reply(.streamed(StreamedResponse(head: head, stream: stream)), scenario: scenario)
     }
 
@@ -170,7 +170,7 @@ package final class Resolver: Sendable {
                 HTTPHeader("Access-Control-Allow-Methods", method),
                 HTTPHeader("Access-Control-Allow-Headers", request.headers.first(named: "Access-Control-Request-Headers") ?? "*"),
                 HTTPHeader("Access-Control-Max-Age", "600"),
-            ], source: "cors preflight")
+            ], origin: .preflight)
     }
 
     private func delayed(_ reply: Reply, by delay: Duration) -> Resolution {
@@ -191,9 +191,9 @@ package final class Resolver: Sendable {
         case .template(let template):
             reply = Reply(.built(template.render(request: request, parameters: parameters)), scenario: scenario)
         case .none:
-            reply = Reply(.built(BuiltResponse(status: response.status, source: route.answerSource)), scenario: scenario)
-        case .stream(let stream, let headers, let source):
-            let head = BuiltResponse(status: response.status, headers: headers, source: source)
+            reply = Reply(.built(BuiltResponse(status: response.status, origin: route.origin)), scenario: scenario)
+        case .stream(let stream, let headers, let origin):
+            let head = BuiltResponse(status: response.status, headers: headers, origin: origin)
             reply = Reply(
                 .streamed(StreamedResponse(head: head, stream: stream.rendered(request: request, parameters: parameters))),
                 scenario: scenario)

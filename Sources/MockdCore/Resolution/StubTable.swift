@@ -36,7 +36,7 @@ package struct Stub: Sendable {
         }
         let definition = JSONValue.object(members)
         var decoder = RouteDecoder(file: "stub", root: root, files: files, builder: ResponseBuilder(), firstOrder: 0)
-        decoder.sourceLabel = ""
+        decoder.decodesStubs = true
         let decoded = decoder.decodeRoute(definition, index: id, at: "stub")
         // `stub.response.status: expected …`: the place in the JSON the test sent, not a file.
         let errors = decoder.diagnostics.filter { $0.severity == .error }.map { diagnostic -> String in
@@ -47,7 +47,7 @@ package struct Stub: Sendable {
         let route = Route(
             order: 0, name: decoded.name, source: decoded.source, identity: "stub#\(id)", methods: decoded.methods,
             path: decoded.path, conditions: decoded.conditions, scenario: decoded.scenario, responses: decoded.responses,
-            sequence: decoded.sequence)
+            sequence: decoded.sequence, origin: decoded.origin)
         return .success(Stub(id: id, session: session, route: route, definition: definition))
     }
 }

@@ -23,8 +23,8 @@ package struct Resource: Sendable {
     package let seeds: [String: ResourceItems]
     package let delay: Delay?
 
-    /// What `X-Mockd-Source`, the journal and the access log name it.
-    package let answerSource: String
+    /// Where its answers say they came from.
+    package var origin: Origin { .resource(source) }
     /// Survives a reload while the table keeps the path and scenario: state is kept under it.
     package var identity: String { path + "|" + (scenario ?? "") }
 
@@ -39,7 +39,6 @@ package struct Resource: Sendable {
         self.seedFile = seedFile
         self.seeds = seeds
         self.delay = delay
-        self.answerSource = "resource " + source
     }
 
     /// Which seed a request in `scenario` starts from: that scenario's overlay, else the seed file.

@@ -72,7 +72,7 @@ struct ResourceAnswer {
             }
         case "DELETE":
             return store.write(resource, seed: seed, session: session) { items in
-                items.remove(key: id) ? (BuiltResponse(status: 204, source: resource.answerSource), true) : (missing(id), false)
+                items.remove(key: id) ? (BuiltResponse(status: 204, origin: resource.origin), true) : (missing(id), false)
             }
         default:
             return notAllowed(request, ["GET", "HEAD", "PUT", "PATCH", "DELETE"])
@@ -168,6 +168,6 @@ struct ResourceAnswer {
     }
 
     private func json(_ status: Int, _ body: [UInt8]) -> BuiltResponse {
-        BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json)], body: body, source: resource.answerSource)
+        BuiltResponse(status: status, headers: [HTTPHeader("Content-Type", ContentType.json)], body: body, origin: resource.origin)
     }
 }

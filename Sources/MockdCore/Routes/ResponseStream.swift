@@ -196,7 +196,7 @@ extension RouteDecoder {
                 templates = try pieces.map { piece in
                     let text = String(decoding: piece.bytes, as: UTF8.self)
                     return try ResponseTemplate(
-                        text: text, json: unit == "events" && text.contains("{"), status: 200, headers: [], source: "")
+                        text: text, json: unit == "events" && text.contains("{"), status: 200, headers: [], origin: .route(""))
                 }
             } catch {
                 self.error(at, "a piece does not parse as a template: \(error)")

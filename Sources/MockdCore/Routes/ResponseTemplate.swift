@@ -13,24 +13,24 @@ package struct ResponseTemplate: Sendable {
     let template: MustacheTemplate
     package let status: Int
     package let headers: [HTTPHeader]
-    package let source: String
+    package let origin: Origin
     /// The template as written, for the dashboard.
     package let text: String
 
     /// Parses `text`; values are escaped for JSON strings when the body is JSON, left alone otherwise.
-    init(text: String, json: Bool, status: Int, headers: [HTTPHeader], source: String) throws {
+    init(text: String, json: Bool, status: Int, headers: [HTTPHeader], origin: Origin) throws {
         JSONStringContentType.registerOnce()
         let pragma = json ? "{{% CONTENT_TYPE: JSON_STRING }}" : "{{% CONTENT_TYPE: TEXT }}"
         template = try MustacheTemplate(string: pragma + text)
         self.status = status
         self.headers = headers
-        self.source = source
+        self.origin = origin
         self.text = text
     }
 
     package func render(request: MockRequest, parameters: [String: String]) -> BuiltResponse {
         let body = template.render(Self.context(request: request, parameters: parameters))
-        return BuiltResponse(status: status, headers: headers, body: Array(body.utf8), source: source)
+        return BuiltResponse(status: status, headers: headers, body: Array(body.utf8), origin: origin)
     }
 
     /// What a template can name. Header names are there as sent and in lower case.

@@ -15,8 +15,8 @@ package struct Route: Sendable {
     package let responses: [RouteResponse]
     package let sequence: SequenceMode
 
-    /// What answers say they came from: `route routes/auth.json#2`, or a stub's own name (`stub#3`).
-    package var answerSource: String { source.hasPrefix(Stub.originPrefix) ? source : "route \(source)" }
+    /// What its answers say they came from: a route of a table, or a stub a test added.
+    package let origin: Origin
 }
 
 package enum SequenceMode: String, Sendable {
@@ -110,7 +110,7 @@ package struct RouteResponse: Sendable {
         /// No response at all (`fault` says what happens instead).
         case none
         /// Sent in pieces over time (`"stream"`), with these headers.
-        case stream(ResponseStream, headers: [HTTPHeader], source: String)
+        case stream(ResponseStream, headers: [HTTPHeader], origin: Origin)
     }
 
     package let body: Body

@@ -9,9 +9,8 @@ struct RouteDecoder {
     let firstOrder: Int
     var routes: [Route] = []
     var diagnostics: [Diagnostic] = []
-    /// What `X-Mockd-Source` and the journal say before a route's source (`route routes/a.json#0`);
-    /// a stub from a test is named by itself (`stub#3`).
-    var sourceLabel = "route "
+    /// The routes are stubs a test sent (`stub#3`), not routes of a table (`routes/a.json#0`).
+    var decodesStubs = false
     /// Body files read, relative to the root (as the root's walk names them).
     var bodyFiles: Set<String> = []
     /// Resources declared (`{"resource": …}` entries).
@@ -102,7 +101,12 @@ struct RouteDecoder {
             separator: "|")
         return Route(
             order: firstOrder + routes.count, name: name, source: source, identity: identity, methods: methods, path: path,
-            conditions: conditions, scenario: scenario, responses: responses, sequence: sequence)
+            conditions: conditions, scenario: scenario, responses: responses, sequence: sequence, origin: origin(source))
+    }
+
+    /// Where the answers of the route or response at `place` say they came from.
+    func origin(_ place: String) -> Origin {
+        decodesStubs ? .stub(place) : .route(place)
     }
 
     mutating func decodeMethods(_ value: JSONValue?, at: String) -> MethodSet? {
@@ -312,7 +316,7 @@ struct RouteDecoder {
             let type = stream.contentType ?? (bodyBytes == nil ? nil : contentType)
             if let type, all.first(named: "Content-Type") == nil { all.insert(HTTPHeader("Content-Type", type), at: 0) }
             if stream.unit == "events", all.first(named: "Cache-Control") == nil { all.append(HTTPHeader("Cache-Control", "no-cache")) }
-            body = .stream(stream, headers: all, source: sourceLabel + source)
+            body = .stream(stream, headers: all, origin: origin(source))
         } else if fault == .reset || fault == .timeout {
             body = .none
         } else if template, let bytes = bodyBytes {
@@ -323,7 +327,7 @@ struct RouteDecoder {
                 body = .template(
                     try ResponseTemplate(
                         text: String(decoding: bytes, as: UTF8.self), json: effectiveType.contains("json"),
-                        status: status, headers: all, source: sourceLabel + source))
+                        status: status, headers: all, origin: origin(source)))
             } catch {
                 self.error(at, "the template does not parse: \(error)")
                 return nil
@@ -332,7 +336,7 @@ struct RouteDecoder {
             body = .prepared(
                 builder.prepare(
                     status: status, contentType: bodyBytes == nil ? nil : contentType, headers: headers,
-                    body: ResponseBody(bodyBytes ?? []), source: sourceLabel + source))
+                    body: ResponseBody(bodyBytes ?? []), origin: origin(source)))
         }
         return RouteResponse(body: body, delay: delay, fault: fault, status: status)
     }

@@ -14,12 +14,12 @@ package struct AdminAccess: Sendable {
     /// The answer refusing `request`, or nil when it may go on. `isPage`: a dashboard page or file.
     func refusal(_ request: MockRequest, isPage: Bool) -> BuiltResponse? {
         if let host = request.headers.first(named: "Host"), !hosts.allows(host: host) {
-            return BuiltResponse.json(status: 403, AdminHostGuard.refusal(host: host), source: "admin")
+            return BuiltResponse.json(status: 403, AdminHostGuard.refusal(host: host), origin: .admin)
         }
         if let token, !isPage, request.headers.first(named: "Authorization") != "Bearer \(token)" {
             var response = BuiltResponse.json(
                 status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n",
-                source: "admin")
+                origin: .admin)
             response.headers.append(HTTPHeader("WWW-Authenticate", #"Bearer realm="mockd admin""#))
             return response
         }

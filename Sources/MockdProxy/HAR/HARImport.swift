@@ -216,7 +216,7 @@ package struct HARImport {
             request.rawQuery = target.rawQuery
             request.query = target.query
         }
-        let built = BuiltResponse(status: response.status, headers: headers, body: body, source: "har")
+        let built = BuiltResponse(status: response.status, headers: headers, body: body, origin: .capture)
         if let why = Recorder.notRecordable(request, built) { return .failure(EntryProblem(message: why, isError: false)) }
         return .success(Exchange(request: request, host: target.host, response: built, undoneCoding: undone))
     }
