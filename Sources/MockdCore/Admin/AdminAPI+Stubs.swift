@@ -10,6 +10,7 @@ extension AdminAPI {
                         #"expected one route as JSON, like {"method": "GET", "path": "/api/users", "response": {"json": []}, "session": "sim-3"}"#
                 ])
         }
+        if let refusal = AdminKeys.stubs.refusal(body) { return refusal }
         let stubs = context.state.stubs
         switch Stub.decode(body, id: stubs.nextID(), root: context.snapshot.rootDisplayPath) {
         case .failure(let refusal):
