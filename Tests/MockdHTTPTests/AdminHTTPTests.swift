@@ -212,6 +212,22 @@ struct AdminHTTPTests {
             #expect(Self.paths(try await server.admin("GET", "/__mockd/requests").object) == ["/api/seq", "/api/seq"])
         }
     }
+
+    /// A mock file answers every session: asked for one session's mock, mockd must write
+    /// nothing rather than a file that answers all of them.
+    @Test func aMockForOneSessionIsRefusedAndNoFileIsWritten() async throws {
+        try await Self.withServer { server in
+            let before = try DashboardHTTPTests.filesUnder(server.root + "/..")
+            let refused = try await server.admin(
+                "POST", "/__mockd/mocks", body: #"{"method": "GET", "path": "/api/feed", "body": "{}", "session": "sim-3"}"#)
+            #expect(refused.status == 400)
+            #expect((refused.object["error"] as? String)?.hasPrefix(#"unknown key "session""#) == true, "\(refused.object)")
+            #expect(refused.object["known"] as? [String] == ["method", "path", "body", "status", "scenario"])
+            #expect(try DashboardHTTPTests.filesUnder(server.root + "/..") == before)
+            #expect(!FileManager.default.fileExists(atPath: server.root + "/mock_api_feed_get.json"))
+            #expect(try await server.request("GET", "/api/feed", headers: ["X-Mock-Session": "sim-4"]).status == 404)
+        }
+    }
 }
 
 extension ISO8601DateFormatter {

@@ -56,6 +56,10 @@ struct SessionIsolationTests {
             ("POST", "/__mockd/reset", #"{"sesion": "A"}"#),
             ("GET", "/__mockd/requests?methd=POST", nil),
             ("DELETE", "/__mockd/requests?sesion=A", nil),
+            ("GET", "/__mockd/scenario?sesion=A", nil),
+            ("GET", "/__mockd/events?after=0&wiat=1", nil),
+            ("POST", "/__mockd/sessions", #"{"id": "A", "senario": "empty"}"#),
+            ("POST", "/__mockd/stubs", #"{"method": "GET", "path": "/api/users", "response": {"json": []}, "sesion": "A"}"#),
         ] as [(String, String, String?)])
     func aMisspeltKeyIsRefusedAndNothingChanges(method: String, target: String, body: String?) async throws {
         try await Self.withServer { server in

@@ -55,6 +55,7 @@ extension AdminAPI {
 
     /// `GET /__mockd/source?origin=routes/auth.json%230`: one source's responses in full.
     func source(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+        if let refusal = AdminKeys.source.refusal(request) { return refusal }
         guard let origin = request.query.first(where: { $0.name == "origin" })?.value, !origin.isEmpty else {
             return json(400, ["error": "name the source: ?origin=routes/auth.json%230 or ?origin=users/mock_api_users_get.json"])
         }

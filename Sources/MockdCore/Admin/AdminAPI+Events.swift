@@ -8,10 +8,11 @@ extension AdminAPI {
     static let defaultEventsWait = 25
     static let maximumEventsWait = 60
 
-    /// The events call: its arguments read once, for when to answer and for the answer. A
-    /// malformed one is answered at once (400); without `after` (a dashboard's first call) or
-    /// with `wait=0` there is nothing to wait for.
+    /// The events call: its arguments read once, for when to answer and for the answer. An
+    /// unknown or malformed one is answered at once (400); without `after` (a dashboard's first
+    /// call) or with `wait=0` there is nothing to wait for.
     static func eventsCall(_ request: MockRequest) -> AdminCall {
+        if let refusal = AdminKeys.events.refusal(request) { return .answered(refusal) }
         switch EventsQuery.parse(request) {
         case .failure(let refusal):
             return .answered(AdminAPI().json(400, ["error": .string(refusal.message)]))
@@ -52,7 +53,7 @@ extension AdminAPI {
                     }
                     query.wait = min(value, AdminAPI.maximumEventsWait)
                 default:
-                    continue
+                    continue  // refused before parsing (`AdminKeys.events`)
                 }
             }
             return .success(query)

@@ -2,7 +2,7 @@
 /// `?path=` the items one session sees now, so a test can assert the state without the app.
 extension AdminAPI {
     func resources(_ request: MockRequest, _ context: Context) -> BuiltResponse {
-        if let refusal = unknownArguments(request, known: ["path", "session", "scenario"]) { return refusal }
+        if let refusal = AdminKeys.resources.refusal(request) { return refusal }
         func argument(_ name: String) -> String? {
             request.query.first { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 }
         }

@@ -2,8 +2,6 @@
 /// is a base URL. Each has a port of its own, and every request that arrives there belongs to
 /// it as if it carried `X-Mock-Session`, so an app under test needs no header of its own.
 extension AdminAPI {
-    static let sessionKeys = ["id", "scenario"]
-
     func openSession(_ request: MockRequest, _ context: Context) -> AdminStep {
         guard context.sessionPorts != nil else { return .answer(json(501, ["error": "this server cannot open session ports"])) }
         var body = JSONValue.object([])
@@ -14,7 +12,7 @@ extension AdminAPI {
             }
             body = parsed
         }
-        if let refusal = unknownKeys(body, known: Self.sessionKeys) { return .answer(refusal) }
+        if let refusal = AdminKeys.sessions.refusal(body) { return .answer(refusal) }
         var id: String?
         if let raw = body["id"] {
             guard case .string(let text) = raw, SessionID.isValid(text) else {

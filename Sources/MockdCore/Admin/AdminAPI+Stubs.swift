@@ -11,6 +11,7 @@ extension AdminAPI {
                             #"expected one route as JSON, like {"method": "GET", "path": "/api/users", "response": {"json": []}, "session": "sim-3"}"#
                     ]))
         }
+        if let refusal = AdminKeys.stubs.refusal(body) { return .answer(refusal) }
         let stubs = context.state.stubs
         let id = stubs.nextID(), root = context.snapshot.rootDisplayPath
         let added = { @Sendable (decoded: Result<Stub, StubErrors>) -> AdminStep in

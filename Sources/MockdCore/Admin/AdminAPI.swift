@@ -91,9 +91,7 @@ package struct AdminAPI: Sendable {
     static let endpoints: [Endpoint] = [
         Endpoint("GET", "/__mockd/health") { api, _, context in api.health(context) },
         Endpoint("GET", "/__mockd/routes") { api, _, context in api.json(200, RouteDescription.table(context.snapshot)) },
-        Endpoint("GET", "/__mockd/scenario") { api, request, context in
-            api.scenario(session: request.query.first { $0.name == "session" }?.value, context)
-        },
+        Endpoint("GET", "/__mockd/scenario") { api, request, context in api.scenario(request, context) },
         Endpoint("PUT", "/__mockd/scenario") { api, request, context in api.setScenario(request, context) },
         Endpoint("POST", "/__mockd/scenario", listed: false) { api, request, context in api.setScenario(request, context) },
         Endpoint("GET", "/__mockd/requests", calling: AdminAPI.requestsCall),
@@ -181,8 +179,9 @@ package struct AdminAPI: Sendable {
             ])
     }
 
-    func scenario(session: String??, _ context: Context) -> BuiltResponse {
-        let session = session.flatMap { $0 }
+    func scenario(_ request: MockRequest, _ context: Context) -> BuiltResponse {
+        if let refusal = AdminKeys.scenario.refusal(request) { return refusal }
+        let session = request.query.first { $0.name == "session" }?.value
         return json(
             200,
             [
@@ -193,10 +192,13 @@ package struct AdminAPI: Sendable {
     }
 
     func setScenario(_ request: MockRequest, _ context: Context) -> BuiltResponse {
-        guard let body = try? JSONParser.parse(request.body), case .string(let name)? = body["scenario"], !name.isEmpty else {
-            return json(400, ["error": #"expected a JSON body like {"scenario": "error"} or {"scenario": "error", "session": "sim-3"}"#])
-        }
-        if let refusal = unknownKeys(body, known: ["scenario", "session"]) { return refusal }
+        let expected: JSONValue = [
+            "error": #"expected a JSON body like {"scenario": "error"} or {"scenario": "error", "session": "sim-3"}"#
+        ]
+        guard let body = try? JSONParser.parse(request.body) else { return json(400, expected) }
+        // Before the scenario is looked for: a misspelt "scenario" is named as such.
+        if let refusal = AdminKeys.setScenario.refusal(body) { return refusal }
+        guard case .string(let name)? = body["scenario"], !name.isEmpty else { return json(400, expected) }
         var session: String?
         if let raw = body["session"] {
             guard case .string(let text) = raw else { return json(400, ["error": "\"session\" must be a string"]) }
@@ -219,7 +221,7 @@ package struct AdminAPI: Sendable {
     /// `wait` once that many have come (a long poll: the adapter parks the request meanwhile).
     static func requestsCall(_ request: MockRequest) -> AdminCall {
         let api = AdminAPI()
-        if let refusal = api.unknownArguments(request, known: RequestsQuery.known) { return .answered(refusal) }
+        if let refusal = AdminKeys.requests.refusal(request) { return .answered(refusal) }
         switch RequestsQuery.parse(request) {
         case .failure(let refusal):
             return .answered(api.json(400, ["error": .string(refusal.message)]))
@@ -252,7 +254,7 @@ package struct AdminAPI: Sendable {
 
     /// `DELETE /__mockd/requests`: the whole journal, or one session's entries (`?session=ID`).
     func clearRequests(_ request: MockRequest, _ context: Context) -> BuiltResponse {
-        if let refusal = unknownArguments(request, known: ["session"]) { return refusal }
+        if let refusal = AdminKeys.clearRequests.refusal(request) { return refusal }
         if let session = request.query.first(where: { $0.name == "session" })?.value, !session.isEmpty {
             return json(200, ["cleared": .number(context.journal.clear(session: session)), "session": .string(session)])
         }
@@ -272,7 +274,7 @@ package struct AdminAPI: Sendable {
         guard let body = try? JSONParser.parse(request.body), case .object = body else {
             return json(400, ["error": #"expected no body (everything), or a JSON body like {"session": "sim-3"} (one session)"#])
         }
-        if let refusal = unknownKeys(body, known: ["session"]) { return refusal }
+        if let refusal = AdminKeys.reset.refusal(body) { return refusal }
         guard case .string(let session)? = body["session"], !session.isEmpty else {
             return json(400, ["error": "\"session\" must be a session's id (a non-empty string)"])
         }
@@ -280,33 +282,6 @@ package struct AdminAPI: Sendable {
         context.journal.clear(session: session)
         return json(
             200, ["reset": true, "session": .string(session), "scenario": .string(context.state.runtimeScenario(session: session))])
-    }
-
-    /// A 400 naming the keys of `body` that the call does not know, with the ones it does: a
-    /// misspelt key must fail the test that sent it, not quietly act on something else.
-    func unknownKeys(_ body: JSONValue, known: [String]) -> BuiltResponse? {
-        guard case .object(let members) = body else { return nil }
-        let unknown = members.map(\.key).filter { !known.contains($0) }
-        guard !unknown.isEmpty else { return nil }
-        return json(
-            400,
-            [
-                "error": .string("unknown key\(unknown.count == 1 ? "" : "s") \(unknown.map(JSONText.quoted).joined(separator: ", "))"),
-                "known": .array(known.map { .string($0) }),
-            ])
-    }
-
-    /// The same for query arguments (a misspelt filter would otherwise match everything).
-    func unknownArguments(_ request: MockRequest, known: [String]) -> BuiltResponse? {
-        let unknown = request.query.map(\.name).filter { !known.contains($0) }
-        guard !unknown.isEmpty else { return nil }
-        return json(
-            400,
-            [
-                "error": .string(
-                    "unknown query argument\(unknown.count == 1 ? "" : "s") \(unknown.map(JSONText.quoted).joined(separator: ", "))"),
-                "known": .array(known.map { .string($0) }),
-            ])
     }
 
     func compactJSON(_ status: Int, _ value: JSONValue) -> BuiltResponse {

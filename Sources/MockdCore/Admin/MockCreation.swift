@@ -18,9 +18,10 @@ struct MockCreation: Equatable {
 
     /// The request's fields checked, or a 400/409 answer saying what is wrong.
     static func decode(_ body: [UInt8], snapshot: Snapshot) -> Result<MockCreation, Refusal> {
-        guard let value = try? JSONParser.parse(body), case .object = value else {
+        guard let value = try? JSONParser.parse(body), case .object(let members) = value else {
             return .failure(.init(400, #"expected a JSON object like {"method": "GET", "path": "/api/feed", "body": "{}"}"#))
         }
+        if let unknown = AdminKeys.mocks.unknown(members.map(\.key)) { return .failure(.init(unknown)) }
         guard case .string(let method)? = value["method"], !method.isEmpty,
             method.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
         else {
@@ -104,11 +105,18 @@ struct MockCreation: Equatable {
         let status: Int
         let message: String
         var file: String?
+        /// The keys a request may send, when it sent another.
+        var known: [String]?
 
         init(_ status: Int, _ message: String, file: String? = nil) {
             self.status = status
             self.message = message
             self.file = file
+        }
+
+        init(_ unknown: UnknownKeys) {
+            self.init(400, unknown.message)
+            known = unknown.known
         }
     }
 }
@@ -124,6 +132,7 @@ extension AdminAPI {
         case .success(let checked): creation = checked
         case .failure(let refusal):
             var members: [(key: String, value: JSONValue)] = [("error", .string(refusal.message))]
+            if let known = refusal.known { members.append(("known", .array(known.map { .string($0) }))) }
             if let file = refusal.file { members.append(("file", .string(file))) }
             return .answer(json(refusal.status, .object(members)))
         }

@@ -31,7 +31,6 @@ package struct RequestFilter: Sendable, Equatable {
 /// `GET /__mockd/requests` read from its query: the filter, `limit`, and for a test that waits
 /// for its app, `count` (how many entries it expects) and `wait` (how long it may wait for them).
 struct RequestsQuery: Sendable {
-    static let known = ["method", "path", "session", "status", "limit", "count", "wait"]
     /// The longest wait one call may ask for: a test's whole budget, not a server's.
     static let maximumWait = 60
 
@@ -78,7 +77,7 @@ struct RequestsQuery: Sendable {
                 case .failure(let refusal): return .failure(refusal)
                 }
             default:
-                continue  // refused before parsing (`unknownArguments`)
+                continue  // refused before parsing (`AdminKeys.requests`)
             }
         }
         query.filter = RequestFilter(method: method, path: path, session: session, status: status)

@@ -420,11 +420,9 @@ struct RouteDecoder {
         guard case .object(let members) = value else { return }
         for member in members where !allowed.contains(member.key) {
             let place = at.isEmpty ? member.key : at + "." + member.key
-            let suggestion =
-                allowed.first { $0.lowercased() == member.key.lowercased() }
-                ?? allowed.compactMap { key in EditDistance.bounded(Array(key.utf8), member.key.utf8, bound: 2).map { (key, $0) } }
-                .min { $0.1 < $1.1 }?.0
-            let hint = suggestion.map { "; did you mean \"\($0)\"?" } ?? "; known keys: \(allowed.joined(separator: ", "))"
+            let hint =
+                EditDistance.nearest(to: member.key, in: allowed).map { "; did you mean \"\($0)\"?" }
+                ?? "; known keys: \(allowed.joined(separator: ", "))"
             error(place, "unknown key \(JSONText.quoted(member.key))\(hint)")
         }
     }
