@@ -33,12 +33,12 @@ final class BodyBudget: Sendable {
 
 extension HTTPServer {
     /// On the handler's first call: how much of this request's body to hold, decided on its head
-    /// (the origin-form path, and the configuration it is served with): all of it when anything
-    /// may read it (a route, a resource, an OpenAPI operation, a stub, the upstream, the admin
-    /// API), else what the journal keeps.
-    func bodyKeepLimit(path: String?, serving: ServingState, hasBody: Bool) -> Int {
+    /// (whether the admin API takes it, and the configuration it is served with): all of it when
+    /// anything may read it (a route, a resource, an OpenAPI operation, a stub, the upstream, the
+    /// admin API), else what the journal keeps.
+    func bodyKeepLimit(isAdmin: Bool, serving: ServingState, hasBody: Bool) -> Int {
         if !hasBody { return Int.max }
-        if missHandler != nil || serving.snapshot.readsRequestBodies || path.map(AdminAPI.isAdminPath) == true { return Int.max }
+        if missHandler != nil || serving.snapshot.readsRequestBodies || isAdmin { return Int.max }
         // Stubs come and go at run time, after the snapshot was built: while any exists, one may
         // read the body (one relaxed load).
         if !runtime.stubs.isEmpty { return Int.max }

@@ -75,11 +75,12 @@ extension HTTPServer {
         }
         let path = String(validatingCString: url).map(Self.originForm)
         let serving = current.withLock { $0 }
-        let keepLimit = bodyKeepLimit(path: path, serving: serving, hasBody: hasBody)
+        let isAdmin = configuration.adminEnabled && path.map(AdminAPI.isAdminPath) == true
+        let keepLimit = bodyKeepLimit(isAdmin: isAdmin, serving: serving, hasBody: hasBody)
         // Consumed: the head's parts move into the reader, not copied (a retain and a release each).
         state.reader = RequestReader(
             head: RequestHead(
-                method: consume methodName, path: consume path, headers: consume headers, hasBody: hasBody,
+                method: consume methodName, path: consume path, headers: consume headers, isAdmin: isAdmin, hasBody: hasBody,
                 declaredLength: declaredLength, serving: consume serving),
             keepLimit: keepLimit)
         if let bytes = declaredLength {

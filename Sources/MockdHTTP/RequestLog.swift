@@ -51,7 +51,7 @@ final class RequestLog: Sendable {
         state.loggedNanoseconds = monotonic
         let micros = (monotonic - state.startNanoseconds) / 1000
         let time = Timestamp.realtime()  // one reading for the access line and the journal
-        let session = request.session  // a pass over the headers: once for both
+        let session = request.session
         if logsRequests {
             // One metadata value carrying typed fields: the handler lays it out as text or JSON,
             // and a request costs one small dictionary instead of five hashed keys.
@@ -65,7 +65,7 @@ final class RequestLog: Sendable {
                 logger.info("request", metadata: [AccessRecord.metadataKey: .stringConvertible(record)])
             }
         }
-        guard journal.isEnabled, !AdminAPI.isAdminPath(request.path) else { return }
+        guard journal.isEnabled, !request.isAdmin else { return }
         let truncated = request.body.count > journal.bodyLimit
         journal.append(
             RequestJournal.Entry(

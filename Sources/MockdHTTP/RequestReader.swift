@@ -9,6 +9,9 @@ struct RequestHead: Sendable {
     /// Percent-decoded, in origin form (`http://host:port/a` → `/a`); nil when it is not UTF-8.
     let path: String?
     let headers: [HTTPHeader]
+    /// The admin API takes it (its path is under `/__mockd/` and the admin API is on): decided
+    /// here, once, for how much body to keep, who answers and whether it is journaled.
+    let isAdmin: Bool
     /// The body's framing facts, once the framing rules accepted the head: whether a body
     /// follows, and its declared `Content-Length` (nil when chunked or absent).
     let hasBody: Bool
@@ -47,6 +50,6 @@ struct RequestReader: Sendable {
     consuming func request(path: String, target: RequestTarget, query: [(name: String, value: String?)]) -> MockRequest {
         MockRequest(
             method: head.method, path: path, query: query, rawQuery: target.rawQuery, headers: head.headers, body: body,
-            rawPath: target.rawPath.map(HTTPServer.originForm))
+            rawPath: target.rawPath.map(HTTPServer.originForm), isAdmin: head.isAdmin)
     }
 }

@@ -126,6 +126,21 @@ struct AdminHTTPTests {
         }
     }
 
+    /// With `--no-admin`, `/__mockd/` is a path like any other: a mock there answers, and the
+    /// request is journaled like every mocked one (the adapter decides admin-ness once).
+    @Test func adminDisabled_AMockUnderThePrefixIsServedAndJournaled() async throws {
+        let files = Self.files.merging(["mock___mockd_health_get.json": #"{"mocked": true}"#]) { $1 }
+        try await withRouteServer(files: files, tables: ["a.json": Self.table], configure: { $0.adminEnabled = false }) { server in
+            let response = try await server.request("GET", "/__mockd/health")
+            #expect(response.status == 200)
+            #expect(response.text == #"{"mocked": true}"#)
+            #expect(response.header("X-Mockd-Source") == "file mock___mockd_health_get.json")
+            let entries = server.server.journal.entries()
+            #expect(entries.map(\.path) == ["/__mockd/health"])
+            #expect(entries.first?.kind == .file)
+        }
+    }
+
     @Test func journal_KeepsTheNewestWithinItsBound() async throws {
         try await Self.withServer(journal: RequestJournal(capacity: 3)) { server in
             for index in 1...5 { _ = try await server.request("GET", "/api/users?n=\(index)") }

@@ -41,12 +41,12 @@ package final class Resolver: Sendable {
     /// `onSessionPort`: the request came to a session's own port, which serves mocks only.
     package func resolve(_ request: MockRequest, onSessionPort: Bool = false) -> Resolution {
         // No preflight for the admin API: `--cors` must not let a page of another origin read it.
-        if policy.answersPreflight, request.method == "OPTIONS", !AdminAPI.isAdminPath(request.path),
+        if policy.answersPreflight, request.method == "OPTIONS", !request.isAdmin,
             let asked = request.headers.first(named: "Access-Control-Request-Method")
         {
             return .respond(Reply(.built(Self.preflight(request, method: asked)), scenario: ""))
         }
-        if policy.adminEnabled && AdminAPI.isAdminPath(request.path) {
+        if policy.adminEnabled && request.isAdmin {
             // The admin API stays on the main port.
             if onSessionPort { return .respond(Reply(.built(AdminAPI.notOnSessionPort(request)), scenario: "")) }
             return .admin(AdminAPI.call(for: request, access: policy.adminAccess))
@@ -237,12 +237,12 @@ package final class Resolver: Sendable {
         lookup(request, in: snapshot.files)
     }
 
-    /// HEAD uses `_head.json` when there is one, else `_get.json`. Only the response is taken
+    /// HEAD uses `_head.json` when there is one, else `_get.json` (`HTTPMethods.alsoAnsweredAs`). Only the response is taken
     /// from the entry: with 10,000 files its other fields are cold memory, not worth touching.
     private func lookup(_ request: MockRequest, in files: MockFileTable) -> PreparedResponse? {
         if let response = files.response(method: request.method, path: request.path) { return response }
-        if request.method == "HEAD" { return files.response(method: "GET", path: request.path) }
-        return nil
+        guard let other = HTTPMethods.alsoAnsweredAs(request.method) else { return nil }
+        return files.response(method: other, path: request.path)
     }
 }
 

@@ -31,8 +31,7 @@ package final class RuntimeState: Sendable {
     /// The scenario a request runs in: its `X-Mock-Scenario` header, else the runtime scenario
     /// of its session, else the global runtime scenario, else `--scenario`, else `default`.
     package func scenario(for request: MockRequest) -> String {
-        let (requested, session) = request.mockHeaders
-        return requested ?? runtimeScenario(session: session)
+        request.askedScenario ?? runtimeScenario(session: request.session)
     }
 
     /// The runtime scenario for a session (or the global one when `session` is nil).
