@@ -18,7 +18,7 @@ extension AdminAPI {
     /// The page and its files hold no data, so they need no token (a browser cannot send one
     /// when it opens a page); the page asks for the token and sends it on every call.
     package static func isDashboardAsset(_ request: MockRequest) -> Bool {
-        (request.method == "GET" || request.method == "HEAD") && (request.path == "/__mockd" || assets[request.path] != nil)
+        HTTPMethods.answers(request.method, as: "GET") && (request.path == "/__mockd" || assets[request.path] != nil)
     }
 
     /// The page, a file of it, or the redirect from `/__mockd` to `/__mockd/`; nil for other paths.

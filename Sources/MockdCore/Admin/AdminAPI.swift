@@ -139,7 +139,7 @@ package struct AdminAPI: Sendable {
         if let refusal = access.refusal(request, isPage: isPage) { return .answered(refusal) }
         if isPage, let page = AdminAPI().dashboard(request) { return .answered(page) }
         let path = endpointPath(request.path)
-        let method = request.method == "HEAD" ? "GET" : request.method
+        let method = HTTPMethods.alsoAnsweredAs(request.method) ?? request.method
         if let endpoint = endpoints.first(where: { $0.method == method && $0.serves(path) }) {
             return endpoint.call(request)
         }

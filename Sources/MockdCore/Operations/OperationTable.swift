@@ -51,7 +51,8 @@ package final class OperationTable: Sendable {
             // template. The walk stops at the answer: the list of every match is made only for a 405.
             let found =
                 tree.first(bytes, parts, where: { operations[$0].method == method })
-                ?? (method == "HEAD" ? tree.first(bytes, parts, where: { operations[$0].method == "GET" }) : nil)
+                ?? HTTPMethods.alsoAnsweredAs(method).flatMap { other in tree.first(bytes, parts, where: { operations[$0].method == other })
+                }
             return (parts, found)
         }
         guard let index = found else {
@@ -195,7 +196,7 @@ package final class OperationTable: Sendable {
     /// request left out or added, and that base path (`/v1`; `-/v1` when the request has it extra).
     package func differingByBasePath(method: String, path: String) -> (operation: APIOperation, basePath: String)? {
         let parts = PathPattern.split(path)
-        for operation in operations where operation.method == method || (method == "HEAD" && operation.method == "GET") {
+        for operation in operations where HTTPMethods.answers(method, as: operation.method) {
             if let base = Self.basePath(of: operation, toReach: parts) { return (operation, base) }
         }
         return nil

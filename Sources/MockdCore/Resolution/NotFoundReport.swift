@@ -24,7 +24,7 @@ package enum NotFoundReport {
         for request: MockRequest, scenario: String, in snapshot: Snapshot, nearRoutes: [JSONValue] = [],
         cache: NotFoundCache = NotFoundCache(), failedReload: FailedReload? = nil
     ) -> String {
-        let name = MockFileName.forRequest(method: request.method == "HEAD" ? "GET" : request.method, path: request.path)
+        let name = MockFileName.forRequest(method: HTTPMethods.alsoAnsweredAs(request.method) ?? request.method, path: request.path)
         var lookedFor: [String] = []
         if snapshot.overlays[scenario] != nil || scenario != Scenario.default {
             lookedFor.append("\(snapshot.rootDisplayPath)/\(MockDataLoader.scenariosFolder)/\(scenario)/\(name)")
@@ -102,7 +102,7 @@ package enum NotFoundReport {
     /// Files for the same path with another method: `[{"method": "POST", "file": "mock_…_post.json"}]`.
     static func otherMethods(path: String, except method: String, in snapshot: Snapshot) -> [(method: String, file: String)] {
         MockFileName.knownMethods.compactMap { other in
-            guard other != method, !(method == "HEAD" && other == "GET") else { return nil }
+            guard !HTTPMethods.answers(method, as: other) else { return nil }
             let name = MockFileName.forRequest(method: other, path: path)
             return snapshot.files[name] == nil ? nil : (other, name)
         }

@@ -34,7 +34,7 @@ package enum MethodSet: Sendable, Equatable {
     package func contains(_ method: String) -> Bool {
         switch self {
         case .any: true
-        case .only(let methods): methods.contains(method) || (method == "HEAD" && methods.contains("GET"))
+        case .only(let methods): methods.contains { HTTPMethods.answers(method, as: $0) }
         }
     }
 
@@ -50,7 +50,7 @@ package enum MethodSet: Sendable, Equatable {
         switch (self, other) {
         case (.any, _): true
         case (.only, .any): false
-        case (.only(let mine), .only(let theirs)): theirs.allSatisfy { mine.contains($0) || ($0 == "HEAD" && mine.contains("GET")) }
+        case (.only(let mine), .only(let theirs)): theirs.allSatisfy { MethodSet.only(mine).contains($0) }
         }
     }
 }

@@ -39,7 +39,8 @@ struct RouteIndex: Sendable {
     /// `PathPattern.split`.
     func candidates(method: String, parts: [Substring]) -> [Route] {
         let first = parts.first ?? ""
-        let methods: [Substring] = method == "HEAD" ? [Substring(method), "*", "GET"] : [Substring(method), "*"]
+        let methods: [Substring] =
+            HTTPMethods.alsoAnsweredAs(method).map { [Substring(method), "*", Substring($0)] } ?? [Substring(method), "*"]
         var lists: [[Int]] = []
         for candidate in methods {
             if let list = buckets[Key(method: candidate, segment: first)] { lists.append(list) }
