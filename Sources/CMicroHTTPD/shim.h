@@ -39,7 +39,8 @@ static inline uint16_t cmhd_daemon_bound_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
-/// The socket of a connection, for SO_LINGER resets.
+/// The socket of a connection: for SO_LINGER resets, the connection guard's 408 and closes, and
+/// a stream's check for a client that left and its cut (`shutdown`).
 static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);

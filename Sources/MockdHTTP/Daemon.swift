@@ -46,7 +46,7 @@ final class Daemon: Sendable {
             // request differently, and every client that follows the RFCs (URLSession, curl,
             // browsers) is still served. 2 and 3 refuse beyond what the RFCs let a server refuse
             // (libmicrohttpd: "for testing of HTTP clients"); 0 lets more through. 0.9.75 has
-            // no such option; mockd's own head checks (RequestHeadCheck) apply on every version.
+            // no such option; mockd's own framing rules (`RequestFraming`) apply on every version.
             if MicroHTTPDVersion.running.hasClientDiscipline {
                 options.append(cmhd_client_discipline_option(1))
             }

@@ -4,8 +4,8 @@ import MockdLock
 import MockdSystem
 import Synchronization
 
-/// Requests suspended in libmicrohttpd (delays, timeout faults, upstream calls, slow admin
-/// work), one lot per server; the process's one timer thread resumes the timed ones (each
+/// Requests suspended in libmicrohttpd (delays, timeout faults, upstream calls, the effects of
+/// admin answers, long polls, and streams between their pieces), one lot per server; the process's one timer thread resumes the timed ones (each
 /// wake resumes every request due, a stream's next event costs no system call to arm). No
 /// thread waits for a parked request:
 /// a timer or the work resumes it. Shutdown resumes them all first: stopping a daemon with a

@@ -250,8 +250,8 @@ struct BadInputTests {
     }
 
     /// RFC 9112 section 3.2.2: a server MUST accept the absolute form (`GET http://host/path`), which
-    /// clients send when mockd is set as their HTTP proxy. Known bug: mockd names the file after the
-    /// whole URL (`mockhttp:__127.0.0.1:PORT_api_users_get.json`) and answers 404.
+    /// clients send when mockd is set as their HTTP proxy: it is answered by its path, as the
+    /// origin form is (`HTTPServer.originForm`).
     @Test func absoluteFormTarget_IsServedByItsPath() async throws {
         try await withTestServer { server in
             let response = try await server.raw("GET", "http://127.0.0.1:\(server.port)/api/users?page=2")

@@ -8,8 +8,9 @@
 /// pieces are framed at load (an event's `event:`/`id:`/`data:` lines are bytes by then); the
 /// adapter sends each when its time comes, with the connection suspended in between.
 ///
-/// A class: `BuiltResponse` and `PreparedResponse` carry it as one optional reference, so
-/// every other answer copies one pointer more, not a struct of arrays and strings.
+/// A class: a `PreparedResponse` (a `.sse` file) carries it as one optional reference and a
+/// stream's `Reply` holds it in its own case, so every other answer copies one pointer more at
+/// most, not a struct of arrays and strings.
 package final class ResponseStream: Sendable {
     package struct Piece: Sendable {
         package let bytes: [UInt8]
