@@ -18,20 +18,24 @@ extension HTTPServer {
     /// `serving` is nil only for refusals, which never send a prepared response. `admin`: the
     /// admin API answers (its answers never carry `--cors` headers), also once resumed.
     func execute(
-        _ resolution: consuming Resolution, for request: MockRequest, serving: ServingState?, admin: Bool = false,
+        _ execution: consuming Execution, for request: MockRequest, serving: ServingState?, admin: Bool = false,
         connection: OpaquePointer, state: RequestState
     ) -> MHD_Result {
+        guard case .resolved(let resolution) = execution else {
+            return send(execution, for: request, serving: serving, admin: admin, connection: connection, state: state)
+        }
         switch resolution {
         case .respondAfter(let delay, let reply):
-            return park(connection, state: state, request: request, serving: serving, .timer(delay, then: .respond(reply)))
+            return park(connection, state: state, request: request, serving: serving, .timer(delay), then: .respond(reply))
         case .fault(.timeout, _, _):
             // No answer: held until the stall limit, so a client that never gives up cannot pin a slot forever.
             return park(
-                connection, state: state, request: request, serving: serving,
-                .timer(configuration.stallLimit, then: .close(reason: "closed: timeout fault")))
+                connection, state: state, request: request, serving: serving, .timer(configuration.stallLimit),
+                then: .close(reason: "closed: timeout fault"))
         case .fault(let fault, let reply, let delay) where delay > .zero:
             return park(
-                connection, state: state, request: request, serving: serving, .timer(delay, then: .fault(fault, reply, after: .zero)))
+                connection, state: state, request: request, serving: serving, .timer(delay),
+                then: .resolved(.fault(fault, reply, after: .zero)))
         case .forward(let scenario, let delay, let warning):
             guard let missHandler else { return .NO }  // the policy forwards only when there is one
             return park(
@@ -48,25 +52,23 @@ extension HTTPServer {
                 })
         case .admin(let call):
             return executeAdmin(call, for: request, serving: serving, connection: connection, state: state)
-        case .respond, .fault, .refuse, .close:
-            return send(resolution, for: request, serving: serving, admin: admin, connection: connection, state: state)
+        case .respond, .fault:
+            return send(.resolved(resolution), for: request, serving: serving, admin: admin, connection: connection, state: state)
         }
     }
 
-    /// Suspends the connection until `wait` is over (see `ParkingLot`). When it cannot be
-    /// parked: 503 past `--max-parked`; while stopping, a delay is cut short, a stall is
-    /// closed, and work (an upstream call) is refused.
+    /// Suspends the connection until `wait` is over (see `ParkingLot`), then carries out `then`.
+    /// Work replaces `then` when it is done (`finishWork`): only a resume at the shutdown
+    /// deadline finds work's `then` unchanged, and closes. When it cannot be parked: 503 past
+    /// `--max-parked`; while stopping, a delay is cut short, a stall is closed, and work (an
+    /// upstream call) is refused.
     func park(
         _ connection: OpaquePointer, state: RequestState, request: MockRequest, serving: ServingState?, admin: Bool = false,
-        _ wait: ParkingLot.Wait
+        _ wait: ParkingLot.Wait, then: Execution = .close(reason: "closed: stopping")
     ) -> MHD_Result {
-        // What to do when resumed: a timer's is known now; work replaces this one when done
-        // (only a resume at the shutdown deadline finds it unchanged). Parked requests were
-        // resolved, so they have a serving state.
+        // Parked requests were resolved, so they have a serving state.
         guard let serving else { return .NO }
-        let then: Resolution
-        if case .timer(_, let resolution) = wait { then = resolution } else { then = .close(reason: "closed: stopping") }
-        state.pending.withLock { $0 = RequestState.Pending(resolution: then, request: request, serving: serving, admin: admin) }
+        state.pending.withLock { $0 = RequestState.Pending(execution: then, request: request, serving: serving, admin: admin) }
         switch parking.park(state, connection: connection, wait) {
         case .parked:
             return .YES
@@ -79,40 +81,38 @@ extension HTTPServer {
                 .respond(Reply(.built(response), scenario: "")), for: request, serving: serving, admin: admin, connection: connection,
                 state: state)
         case .closed:
-            let resolution: Resolution
+            let now: Execution
             switch wait {
-            case .timer(_, let then):
-                resolution = then
-            case .work:
-                resolution = Self.stopping
+            case .timer: now = then
+            case .work: now = Self.stopping
             }
-            return send(resolution, for: request, serving: serving, admin: admin, connection: connection, state: state)
+            return send(now, for: request, serving: serving, admin: admin, connection: connection, state: state)
         }
     }
 
     /// What work (an upstream call, a reload) that cannot run or finish answers while mockd stops.
-    static var stopping: Resolution {
+    static var stopping: Execution {
         var response = BuiltResponse.json(status: 503, #"{"error":"mockd is stopping"}"# + "\n", origin: .refusal("stopping"))
         response.headers.append(HTTPHeader("Connection", "close"))
         return .respond(Reply(.built(response), scenario: ""))
     }
 
     /// Hands a parked request what to send, and resumes it.
-    func finishWork(_ state: RequestState, _ resolution: Resolution) {
-        state.pending.withLock { pending in pending?.resolution = resolution }
+    func finishWork(_ state: RequestState, _ execution: Execution) {
+        state.pending.withLock { pending in pending?.execution = execution }
         parking.resume(state)
     }
 
     /// Sends an answer that is due now, or breaks the connection; logs the request first.
     private func send(
-        _ resolution: consuming Resolution, for request: MockRequest, serving: ServingState?, admin: Bool,
+        _ execution: consuming Execution, for request: MockRequest, serving: ServingState?, admin: Bool,
         connection: OpaquePointer, state: RequestState
     ) -> MHD_Result {
         state.phase = .answered
         // Stopping: every answer closes its connection, so the drain ends with the requests in flight.
         let closing = parking.isClosed
         let extraHeaders = admin ? [] : configuration.corsHeaders
-        switch consume resolution {
+        switch consume execution {
         case .close(let reason):
             log.record(request, status: 0, origin: .closed(reason), scenario: "", state: state)
             return .NO
@@ -121,20 +121,20 @@ extension HTTPServer {
             var body = BuiltResponse.json(status: status, #"{"error":\#(JSONText.quoted(reason))}"# + "\n", origin: .refusal(""))
             body.headers.append(HTTPHeader("Connection", "close"))
             return queue(MHDResponse(built: body, extraHeaders: extraHeaders), status: status, on: connection)
-        case .fault(.reset, let reply, _):
+        case .resolved(.fault(.reset, let reply, _)):
             if reply.warning != nil { warn(reply, request) }
             log.record(
                 request, status: 0, origin: reply.origin, label: reply.source + " (fault reset)", scenario: reply.scenario, state: state)
             Self.resetOnClose(connection)
             return .NO
-        case .fault(.truncated, let reply, _):
+        case .resolved(.fault(.truncated, let reply, _)):
             if reply.warning != nil { warn(reply, request) }
             log.record(
                 request, status: reply.status, origin: reply.origin, label: reply.source + " (fault truncated)", scenario: reply.scenario,
                 state: state,
                 response: reply.builtResponse)
             return queue(MHDResponse(truncating: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
-        case .respond(let reply), .fault(_, let reply, _):  // a timeout fault never gets here: it is parked, then closed
+        case .resolved(.respond(let reply)), .resolved(.fault(_, let reply, _)):  // a timeout fault never gets here: it is parked, then closed
             if reply.warning != nil { warn(reply, request) }
             if closing {
                 log.record(
@@ -164,8 +164,8 @@ extension HTTPServer {
                 }
                 return queue(MHDResponse(built: built, extraHeaders: extraHeaders), status: built.status, on: connection)
             }
-        case let waiting:  // .respondAfter, .forward, .admin: `execute` parks them and sends what they leave
-            return execute(waiting, for: request, serving: serving, admin: admin, connection: connection, state: state)
+        case .resolved(let waiting):  // .respondAfter, .forward, .admin: `execute` parks them and sends what they leave
+            return execute(.resolved(waiting), for: request, serving: serving, admin: admin, connection: connection, state: state)
         }
     }
 

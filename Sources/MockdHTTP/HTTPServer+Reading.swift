@@ -31,7 +31,7 @@ extension HTTPServer {
             // Resumed: carry out what the timer, the upstream call or shutdown left.
             guard let pending = state.pending.withLock({ $0 }) else { return .NO }
             return execute(
-                pending.resolution, for: pending.request, serving: pending.serving, admin: pending.admin,
+                pending.execution, for: pending.request, serving: pending.serving, admin: pending.admin,
                 connection: connection, state: state)
         case .answered:
             return .YES
@@ -138,7 +138,7 @@ extension HTTPServer {
             path: path, target: state.target,
             query: state.target.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection))
         return execute(
-            serving.resolver.resolve(request, onSessionPort: state.sessionPort != nil), for: request, serving: serving,
+            .resolved(serving.resolver.resolve(request, onSessionPort: state.sessionPort != nil)), for: request, serving: serving,
             connection: connection, state: state)
     }
 

@@ -13,8 +13,8 @@ import Synchronization
 final class ParkingLot: Sendable {
     /// How long a request waits, and who resumes it.
     enum Wait: Sendable {
-        /// Resumed by a timer after `delay`; then `then` is carried out.
-        case timer(Duration, then: Resolution)
+        /// Resumed by a timer after the duration.
+        case timer(Duration)
         /// Resumed by `start`'s work (an upstream call, a reload), which must end with
         /// `HTTPServer.finishWork`; shutdown leaves it to end by itself until its deadline.
         case work(start: @Sendable () -> Void)
@@ -74,7 +74,7 @@ final class ParkingLot: Sendable {
         }
         guard admission == .parked else { return admission }
         switch wait {
-        case .timer(let delay, _):
+        case .timer(let delay):
             timers.schedule(afterNanoseconds: Self.nanoseconds(delay)) { [self] in resume(state) }
         case .work(let start):
             start()

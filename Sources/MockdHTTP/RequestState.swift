@@ -28,7 +28,7 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
 
     /// What a parked request does once it is resumed: the part of its resolution that was left.
     struct Pending: Sendable {
-        var resolution: Resolution
+        var execution: Execution
         var request: MockRequest
         var serving: ServingState
         /// The admin API answers it (no `--cors` headers).

@@ -79,7 +79,7 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
                 // Resumed by the timer, the reader is asked again. At most a second at a time: a
                 // suspended connection is not watched, so a client that left is seen within two.
                 if left > .zero,
-                    server.parking.park(state, connection: connection, .timer(min(left, Self.longestPark), then: .close(reason: "stream")))
+                    server.parking.park(state, connection: connection, .timer(min(left, Self.longestPark)))
                         == .parked
                 {
                     return 0

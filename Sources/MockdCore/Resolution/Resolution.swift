@@ -16,10 +16,6 @@ package enum Resolution: Sendable {
     /// The admin API (`/__mockd/`) answers: the call is decided (guard, endpoint, arguments),
     /// and `AdminCall.work` says when its answer can be made.
     case admin(AdminCall)
-    /// The request cannot be read (framing, limits): a JSON reason and `Connection: close`.
-    case refuse(status: Int, reason: String)
-    /// Close without an answer (a timeout fault ran out, or mockd is stopping); `reason` is what the log says.
-    case close(reason: String)
 }
 
 /// When an admin answer can be made.

@@ -147,7 +147,7 @@ package final class Resolver: Sendable {
         case .respond(let reply): return .respond(built(reply))
         case .respondAfter(let delay, let reply): return .respondAfter(delay, built(reply))
         case .fault(let fault, let reply, let delay): return .fault(fault, built(reply), after: delay)
-        case .forward, .admin, .refuse, .close: return resolution
+        case .forward, .admin: return resolution
         }
     }
 
@@ -158,7 +158,7 @@ package final class Resolver: Sendable {
         case .respondAfter(let delay, let reply): .respondAfter(delay, reply.warned(warning, logged: logged))
         case .fault(let fault, let reply, let delay): .fault(fault, reply.warned(warning, logged: logged), after: delay)
         case .forward(let scenario, let delay, _): .forward(scenario: scenario, after: delay, warning: warning)
-        case .admin, .refuse, .close: resolution
+        case .admin: resolution
         }
     }
 
