@@ -46,8 +46,11 @@ extension ServeCommand {
 
         let systemd = SystemdNotifier()
         let reloader = Reloader(logger: logger, systemd: systemd) { loader.load() }
+        // Access lines straight into the sink, in the log's format: the logger has no metadata of
+        // its own that they would leave out.
         let server = HTTPServer(
             configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
+            accessLog: AccessLogWriter(format: settings.logFormat, sink: sink),
             journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
             missHandler: missHandler, reloads: reloader, mockWriter: MockFileWriter(root: loader.root))
         reloader.serve(server)
