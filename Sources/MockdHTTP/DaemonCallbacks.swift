@@ -78,19 +78,17 @@ func acceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<
         // Make room by closing a slow or idle client; refuse only when every connection is busy.
         let now = RequestState.monotonicNanoseconds()
         if server.connections.evictOne(now: now) {
-            if let line = server.connections.evictions.record(
-                "connection limit \(server.configuration.maxConnections) (--max-connections) reached: closed the connection waiting longest for its request head, or idle longest",
-                now: now)
-            {
-                server.logger.warning("\(line)")
+            if let fields = server.connections.evictions.record(now: now) {
+                server.logger.warning(
+                    "connection limit reached (--max-connections): closed the connection waiting longest for its request head, or idle longest",
+                    metadata: fields.merging(["mockd.limit": "\(server.configuration.maxConnections)"]) { $1 })
             }
             return .YES
         }
-        if let line = server.connections.refusals.record(
-            "connection refused: \(open) connections open and all busy, the limit is \(server.configuration.maxConnections) (--max-connections)",
-            now: now)
-        {
-            server.logger.warning("\(line)")
+        if let fields = server.connections.refusals.record(now: now) {
+            server.logger.warning(
+                "connection refused: every connection is busy (--max-connections)",
+                metadata: fields.merging(["mockd.limit": "\(server.configuration.maxConnections)", "mockd.open": "\(open)"]) { $1 })
         }
         return .NO
     }
@@ -124,9 +122,9 @@ func libraryLog(_ context: UnsafeMutableRawPointer?, _ format: UnsafePointer<CCh
     if message.hasPrefix("Application reported internal error") || message.hasPrefix("Failed to bind to port")
         || message.hasPrefix("Closing connection (application error generating response)")
     {
-        server(context).logger.debug("libmicrohttpd: \(message)")
+        server(context).logger.debug("libmicrohttpd reported", metadata: ["mockd.message": "\(message)"])
     } else {
-        server(context).logger.notice("libmicrohttpd: \(message)")
+        server(context).logger.notice("libmicrohttpd reported", metadata: ["mockd.message": "\(message)"])
     }
 }
 
