@@ -184,13 +184,13 @@ final class ConnectionGuard: Sendable {
             return count
         }
         if count > 0, let fields = timeouts.record(now: now) {
-            logger.warning(
+            logger.info(
                 "closed connections whose request head took too long (--head-timeout)",
                 metadata: fields.merging(["mockd.closed": "\(count)", "mockd.headTimeoutSeconds": "\(headTimeoutSeconds)"]) { $1 })
         }
         let slow = closeSlowBodies(now: now)
         if slow > 0, let fields = slowBodies.record(now: now) {
-            logger.warning(
+            logger.info(
                 "closed connections whose request body came too slowly (--min-body-rate)",
                 metadata: fields.merging(["mockd.closed": "\(slow)", "mockd.minBytesPerSecond": "\(minimumBodyRate)"]) { $1 })
         }
@@ -200,8 +200,8 @@ final class ConnectionGuard: Sendable {
             (timeouts, "more connections closed whose request head took too long (--head-timeout)"),
             (slowBodies, "more connections closed whose request body came too slowly (--min-body-rate)"),
         ]
-        for (warning, message) in summaries {
-            if let fields = warning.flush(now: now) { logger.warning(message, metadata: fields) }
+        for (limited, message) in summaries {
+            if let fields = limited.flush(now: now) { logger.info(message, metadata: fields) }
         }
     }
 

@@ -167,7 +167,7 @@ extension HTTPServer {
 
     /// An unknown X-Mock-Scenario: answered with the defaults, said in the header and in the log.
     private func warn(_ reply: Reply, _ request: MockRequest) {
-        logger.warning(
+        logger.info(
             "answered with a warning (X-Mockd-Warning)",
             metadata: ["mockd.method": "\(request.method)", "mockd.path": "\(request.path)", "mockd.warning": "\(reply.warning ?? "")"])
     }

@@ -28,6 +28,9 @@ import Synchronization
 package final class HTTPServer: Sendable {
     package let configuration: ServerConfiguration
     package let runtime: RuntimeState
+    /// Lines at info or below, the level swift-log's guide gives a library: what the server logs
+    /// (a refused connection, an unknown scenario) a client can cause at will, so it is not the
+    /// server's to raise to warning; the executable's level decides what is shown.
     let logger: Logger
     let current: Lock<ServingState>
     private let daemons = Lock<[Daemon]>([])

@@ -2,7 +2,7 @@ package import Logging
 import MockdLock
 import Synchronization
 
-/// A warning that an attacker can trigger thousands of times a second (refused connections,
+/// A log line that an attacker can trigger thousands of times a second (refused connections,
 /// timed-out heads): the first is logged, the rest are counted, and at most one line per
 /// `interval` says how many more there were. It decides when a line is due and what it counts;
 /// the caller writes the line, a fixed message with these fields added to its own.

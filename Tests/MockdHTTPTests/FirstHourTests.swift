@@ -121,11 +121,10 @@ extension FirstHourTests {
                 let miss = try await Self.send(port: startup.port, "/api/nothing", headers: [("X-Mock-Scenario", "emtpy")])
                 #expect(miss.status == 404)
                 #expect(miss.header("X-Mockd-Warning") != nil)
-                #expect(
-                    try await mockd.stderrEventually(
-                        contains:
-                            #"warning answered with a warning (X-Mockd-Warning) mockd.method=GET mockd.path=/api/users mockd.warning=unknown scenario "emtpy""#
-                    ), "stderr: \(mockd.stderrText())")
+                let line =
+                    "info answered with a warning (X-Mockd-Warning) mockd.method=GET mockd.path=/api/users "
+                    + #"mockd.warning=unknown scenario "emtpy""#
+                #expect(try await mockd.stderrEventually(contains: line), "stderr: \(mockd.stderrText())")
             }
         }
     }
