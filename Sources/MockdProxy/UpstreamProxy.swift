@@ -38,7 +38,11 @@ package final class UpstreamProxy: Sendable {
             self.loop = nil
             self.unavailable = failure
             logger.error(
-                "proxy: \(failure.reason); every request forwarded to \(configuration.upstreamPrefix) will answer \(failure.status)")
+                "proxy unavailable: every request forwarded upstream will answer with an error",
+                metadata: [
+                    "mockd.upstream": .string(configuration.upstreamPrefix), "mockd.reason": .string(failure.reason),
+                    "mockd.status": .stringConvertible(failure.status),
+                ])
         }
     }
 
@@ -127,8 +131,8 @@ package final class UpstreamProxy: Sendable {
         if request.method == "HEAD" {
             if !request.body.isEmpty {
                 logger.warning(
-                    "proxy: dropped the body of a HEAD request (\(request.body.count) bytes): a HEAD body means nothing",
-                    metadata: ["mockd.path": .string(request.path)])
+                    "proxy: dropped the body of a HEAD request: a HEAD body means nothing",
+                    metadata: ["mockd.path": .string(request.path), "mockd.bytes": .stringConvertible(request.body.count)])
             }
             body = .head
         } else if !request.body.isEmpty || Self.methodsWithBody.contains(request.method) {
@@ -149,10 +153,10 @@ package final class UpstreamProxy: Sendable {
 
     private func failed(_ failure: ProxyFailure, request: MockRequest, after elapsed: Duration) -> ProxyOutcome {
         logger.warning(
-            "proxy: \(failure.kind.rawValue)",
+            "proxy request failed",
             metadata: [
-                "mockd.method": .string(request.method), "mockd.path": .string(request.path),
-                "mockd.upstream": .string(prefix), "mockd.reason": .string(failure.reason),
+                "mockd.failure": .string(failure.kind.rawValue), "mockd.method": .string(request.method),
+                "mockd.path": .string(request.path), "mockd.upstream": .string(prefix), "mockd.reason": .string(failure.reason),
                 "mockd.upstreamMs": .string(Self.milliseconds(elapsed)),
             ])
         let body =
