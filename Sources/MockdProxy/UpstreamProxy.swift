@@ -13,6 +13,9 @@ package import MockdCore
 /// `configuration.timeout` (plus scheduling slack).
 package final class UpstreamProxy: Sendable {
     package let configuration: ProxyConfiguration
+    /// Lines at info or below, the level swift-log's guide gives a library, but for the one at
+    /// start that says the proxy cannot work at all: a failed forward or an odd request comes
+    /// with requests, as often as clients send them; the executable's level decides what is shown.
     let logger: Logger
     private let prefix: String
     /// nil when libcurl could not be loaded or its thread not started: `unavailable` says why, and every forward answers it (502).
@@ -130,7 +133,7 @@ package final class UpstreamProxy: Sendable {
         let body: UpstreamRequest.Body
         if request.method == "HEAD" {
             if !request.body.isEmpty {
-                logger.warning(
+                logger.info(
                     "proxy: dropped the body of a HEAD request: a HEAD body means nothing",
                     metadata: ["mockd.path": .string(request.path), "mockd.bytes": .stringConvertible(request.body.count)])
             }
@@ -152,7 +155,7 @@ package final class UpstreamProxy: Sendable {
     // MARK: - Failures
 
     private func failed(_ failure: ProxyFailure, request: MockRequest, after elapsed: Duration) -> ProxyOutcome {
-        logger.warning(
+        logger.info(
             "proxy request failed",
             metadata: [
                 "mockd.failure": .string(failure.kind.rawValue), "mockd.method": .string(request.method),
