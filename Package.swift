@@ -167,6 +167,8 @@ let package = Package(
                 "MockdCore", "MockdDisk", "MockdHTTP", "MockdLock", "mockd", "TestSupport",
                 "MockdKit",  // its Spawn, which starts mockd for the CLI tests
                 .product(name: "Logging", package: "swift-log"),
+                // swift-log's handler for tests: what was logged, kept in memory to be read back.
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: settings
         ),

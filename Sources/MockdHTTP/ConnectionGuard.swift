@@ -79,10 +79,10 @@ final class ConnectionGuard: Sendable {
     private let minimumBodyRate: Int
     private let bodyRateWindowSeconds: Int
     private let logger: Logger
-    let refusals = RateLimitedWarning(what: "refused")
-    let evictions = RateLimitedWarning(what: "evicted")
-    let timeouts = RateLimitedWarning(what: "timed out")
-    let slowBodies = RateLimitedWarning(what: "timed out")
+    let refusals = RateLimitedWarning()
+    let evictions = RateLimitedWarning()
+    let timeouts = RateLimitedWarning()
+    let slowBodies = RateLimitedWarning()
     private let timer = Lock<(any DispatchSourceTimer)?>(nil)
 
     init(headTimeoutSeconds: Int, minimumBodyRate: Int = 0, bodyRateWindowSeconds: Int = 10, logger: Logger) {
@@ -184,21 +184,25 @@ final class ConnectionGuard: Sendable {
             }
             return count
         }
-        if count > 0,
-            let line = timeouts.record(
-                "closed \(count) connection(s) whose request head took more than \(headTimeoutSeconds) s (--head-timeout)", now: now)
-        {
-            logger.warning("\(line)")
+        if count > 0, let fields = timeouts.record(now: now) {
+            logger.info(
+                "closed connections whose request head took too long (--head-timeout)",
+                metadata: fields.merging(["mockd.closed": "\(count)", "mockd.headTimeoutSeconds": "\(headTimeoutSeconds)"]) { $1 })
         }
         let slow = closeSlowBodies(now: now)
-        if slow > 0,
-            let line = slowBodies.record(
-                "closed \(slow) connection(s) whose request body came slower than \(minimumBodyRate) bytes/s (--min-body-rate)", now: now)
-        {
-            logger.warning("\(line)")
+        if slow > 0, let fields = slowBodies.record(now: now) {
+            logger.info(
+                "closed connections whose request body came too slowly (--min-body-rate)",
+                metadata: fields.merging(["mockd.closed": "\(slow)", "mockd.minBytesPerSecond": "\(minimumBodyRate)"]) { $1 })
         }
-        for warning in [refusals, evictions, timeouts, slowBodies] {
-            if let line = warning.flush(now: now) { logger.warning("\(line)") }
+        let summaries: [(RateLimitedWarning, Logger.Message)] = [
+            (refusals, "more connections refused (--max-connections)"),
+            (evictions, "more connections closed to make room (--max-connections)"),
+            (timeouts, "more connections closed whose request head took too long (--head-timeout)"),
+            (slowBodies, "more connections closed whose request body came too slowly (--min-body-rate)"),
+        ]
+        for (limited, message) in summaries {
+            if let fields = limited.flush(now: now) { logger.info(message, metadata: fields) }
         }
     }
 

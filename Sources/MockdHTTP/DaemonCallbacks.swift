@@ -78,19 +78,17 @@ func acceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<
         // Make room by closing a slow or idle client; refuse only when every connection is busy.
         let now = RequestState.monotonicNanoseconds()
         if server.connections.evictOne(now: now) {
-            if let line = server.connections.evictions.record(
-                "connection limit \(server.configuration.maxConnections) (--max-connections) reached: closed the connection waiting longest for its request head, or idle longest",
-                now: now)
-            {
-                server.logger.warning("\(line)")
+            if let fields = server.connections.evictions.record(now: now) {
+                server.logger.info(
+                    "connection limit reached (--max-connections): closed the connection waiting longest for its request head, or idle longest",
+                    metadata: fields.merging(["mockd.limit": "\(server.configuration.maxConnections)"]) { $1 })
             }
             return .YES
         }
-        if let line = server.connections.refusals.record(
-            "connection refused: \(open) connections open and all busy, the limit is \(server.configuration.maxConnections) (--max-connections)",
-            now: now)
-        {
-            server.logger.warning("\(line)")
+        if let fields = server.connections.refusals.record(now: now) {
+            server.logger.info(
+                "connection refused: every connection is busy (--max-connections)",
+                metadata: fields.merging(["mockd.limit": "\(server.configuration.maxConnections)", "mockd.open": "\(open)"]) { $1 })
         }
         return .NO
     }
@@ -111,7 +109,8 @@ func connectionNotified(
     }
 }
 
-/// libmicrohttpd's own messages (connection errors, 414/431 it answered itself) go to the log.
+/// libmicrohttpd's own messages (connection errors, 414/431 it answered itself) go to the log, at
+/// info: most of them a client can cause at will, and the executable's level decides what is shown.
 func libraryLog(_ context: UnsafeMutableRawPointer?, _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?) {
     guard let format, let arguments else { return }
     var buffer = [CChar](repeating: 0, count: 512)
@@ -120,13 +119,16 @@ func libraryLog(_ context: UnsafeMutableRawPointer?, _ format: UnsafePointer<CCh
     while message.last?.isNewline == true { message.removeLast() }
     // Returning MHD_NO (or a content reader's error) is how mockd drops a connection on
     // purpose (faults, a stream's cutAfter): not news. A failed bind is reported by start()
-    // with the real port (libmicrohttpd says "port 0").
+    // with the real port (libmicrohttpd says "port 0"). libmicrohttpd gives its logger only
+    // text, a format and its arguments, with no code that tells one message from another, so
+    // these three are known by their words. Should a release word them differently, they are
+    // logged at info like its other messages: louder, nothing lost.
     if message.hasPrefix("Application reported internal error") || message.hasPrefix("Failed to bind to port")
         || message.hasPrefix("Closing connection (application error generating response)")
     {
-        server(context).logger.debug("libmicrohttpd: \(message)")
+        server(context).logger.debug("libmicrohttpd reported", metadata: ["mockd.message": "\(message)"])
     } else {
-        server(context).logger.notice("libmicrohttpd: \(message)")
+        server(context).logger.info("libmicrohttpd reported", metadata: ["mockd.message": "\(message)"])
     }
 }
 

@@ -134,7 +134,8 @@ extension HTTPServer {
                 state: state,
                 response: reply.builtResponse)
             return queue(MHDResponse(truncating: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
-        case .resolved(.respond(let reply)), .resolved(.fault(_, let reply, _)):  // a timeout fault never gets here: it is parked, then closed
+        // A timeout fault never gets here: it is parked, then closed.
+        case .resolved(.respond(let reply)), .resolved(.fault(_, let reply, _)):
             if reply.warning != nil { warn(reply, request) }
             if closing {
                 log.record(
@@ -171,7 +172,9 @@ extension HTTPServer {
 
     /// An unknown X-Mock-Scenario: answered with the defaults, said in the header and in the log.
     private func warn(_ reply: Reply, _ request: MockRequest) {
-        logger.warning("\(reply.warning ?? "")", metadata: ["mockd.method": "\(request.method)", "mockd.path": "\(request.path)"])
+        logger.info(
+            "answered with a warning (X-Mockd-Warning)",
+            metadata: ["mockd.method": "\(request.method)", "mockd.path": "\(request.path)", "mockd.warning": "\(reply.warning ?? "")"])
     }
 
     private func queue(_ response: MHDResponse?, status: Int, on connection: OpaquePointer) -> MHD_Result {

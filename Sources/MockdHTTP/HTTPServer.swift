@@ -28,6 +28,9 @@ import Synchronization
 package final class HTTPServer: Sendable {
     package let configuration: ServerConfiguration
     package let runtime: RuntimeState
+    /// Lines at info or below, the level swift-log's guide gives a library: what the server logs
+    /// (a refused connection, an unknown scenario) a client can cause at will, so it is not the
+    /// server's to raise to warning; the executable's level decides what is shown.
     let logger: Logger
     let current: Lock<ServingState>
     private let daemons = Lock<[Daemon]>([])
@@ -64,10 +67,13 @@ package final class HTTPServer: Sendable {
     /// every retain and release of it, several per request, down the runtime's slow path.)
     weak let reloads: (any Reloading)?
 
+    /// `accessLog`: where the access line of each request is written, when not through `logger`
+    /// (nil: through it, at info, as every other line, whatever its handler). The logger's level
+    /// still decides whether access lines are written at all.
     package init(
         configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
-        journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil, reloads: (any Reloading)? = nil,
-        mockWriter: (any MockFileWriting)? = nil, files: any FileSource = DiskFiles()
+        accessLog: AccessLogWriter? = nil, journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil,
+        reloads: (any Reloading)? = nil, mockWriter: (any MockFileWriting)? = nil, files: any FileSource = DiskFiles()
     ) {
         self.files = files
         self.configuration = configuration
@@ -76,7 +82,7 @@ package final class HTTPServer: Sendable {
         self.journal = journal
         self.mockWriter = mockWriter
         self.log = RequestLog(
-            logger: logger, journal: journal, news: news, requestWaits: requestWaits,
+            logger: logger, accessWriter: accessLog, journal: journal, news: news, requestWaits: requestWaits,
             redactsCredentials: configuration.redactsJournalCredentials)
         self.parking = ParkingLot(limit: configuration.maxParked)
         self.missHandler = missHandler

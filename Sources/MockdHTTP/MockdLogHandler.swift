@@ -30,9 +30,8 @@ package struct MockdLogHandler: LogHandler {
         self.logLevel = level
     }
 
-    /// Writes access-log lines exactly as `log(event:)` would, without building a `LogEvent`;
-    /// the server uses it directly when its logger's handler is this one.
-    package var accessWriter: AccessLogWriter { AccessLogWriter(format: format, sink: sink) }
+    /// Writes the access lines that come through swift-log (a server given no `accessLog`).
+    var accessWriter: AccessLogWriter { AccessLogWriter(format: format, sink: sink) }
 
     package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }

@@ -18,24 +18,23 @@ final class RequestLog: Sendable {
     let requestWaits: NewsFeed
     /// Hide credential values in journal entries (see `ServerConfiguration.redactsJournalCredentials`).
     let redactsCredentials: Bool
-    /// Set when the logger is mockd's own handler: access lines skip swift-log's event machinery
-    /// (the same line, at a third of the cost per request).
+    /// Where access lines go when the server was given a writer for them (`HTTPServer`'s
+    /// `accessLog`); nil: through the logger, as every other line.
     private let accessWriter: AccessLogWriter?
     /// The logger's level allows access lines (read once: asking the handler costs an existential copy per request).
     private let logsRequests: Bool
 
-    init(logger: Logger, journal: RequestJournal, news: NewsFeed, requestWaits: NewsFeed, redactsCredentials: Bool = false) {
+    init(
+        logger: Logger, accessWriter: AccessLogWriter? = nil, journal: RequestJournal, news: NewsFeed, requestWaits: NewsFeed,
+        redactsCredentials: Bool = false
+    ) {
         self.logger = logger
+        self.accessWriter = accessWriter
         self.journal = journal
         self.news = news
         self.requestWaits = requestWaits
         self.redactsCredentials = redactsCredentials
         self.logsRequests = logger.logLevel <= .info
-        if let handler = logger.handler as? MockdLogHandler, handler.metadata.isEmpty {
-            self.accessWriter = handler.accessWriter
-        } else {
-            self.accessWriter = nil
-        }
     }
 
     /// `status` 0: no answer was sent (the connection was closed or reset). `label`: what the

@@ -13,6 +13,9 @@ package import MockdCore
 /// `configuration.timeout` (plus scheduling slack).
 package final class UpstreamProxy: Sendable {
     package let configuration: ProxyConfiguration
+    /// Lines at info or below, the level swift-log's guide gives a library, but for the one at
+    /// start that says the proxy cannot work at all: a failed forward or an odd request comes
+    /// with requests, as often as clients send them; the executable's level decides what is shown.
     let logger: Logger
     private let prefix: String
     /// nil when libcurl could not be loaded or its thread not started: `unavailable` says why, and every forward answers it (502).
@@ -38,7 +41,11 @@ package final class UpstreamProxy: Sendable {
             self.loop = nil
             self.unavailable = failure
             logger.error(
-                "proxy: \(failure.reason); every request forwarded to \(configuration.upstreamPrefix) will answer \(failure.status)")
+                "proxy unavailable: every request forwarded upstream will answer with an error",
+                metadata: [
+                    "mockd.upstream": .string(configuration.upstreamPrefix), "mockd.reason": .string(failure.reason),
+                    "mockd.status": .stringConvertible(failure.status),
+                ])
         }
     }
 
@@ -126,9 +133,9 @@ package final class UpstreamProxy: Sendable {
         let body: UpstreamRequest.Body
         if request.method == "HEAD" {
             if !request.body.isEmpty {
-                logger.warning(
-                    "proxy: dropped the body of a HEAD request (\(request.body.count) bytes): a HEAD body means nothing",
-                    metadata: ["mockd.path": .string(request.path)])
+                logger.info(
+                    "proxy: dropped the body of a HEAD request: a HEAD body means nothing",
+                    metadata: ["mockd.path": .string(request.path), "mockd.bytes": .stringConvertible(request.body.count)])
             }
             body = .head
         } else if !request.body.isEmpty || Self.methodsWithBody.contains(request.method) {
@@ -148,11 +155,11 @@ package final class UpstreamProxy: Sendable {
     // MARK: - Failures
 
     private func failed(_ failure: ProxyFailure, request: MockRequest, after elapsed: Duration) -> ProxyOutcome {
-        logger.warning(
-            "proxy: \(failure.kind.rawValue)",
+        logger.info(
+            "proxy request failed",
             metadata: [
-                "mockd.method": .string(request.method), "mockd.path": .string(request.path),
-                "mockd.upstream": .string(prefix), "mockd.reason": .string(failure.reason),
+                "mockd.failure": .string(failure.kind.rawValue), "mockd.method": .string(request.method),
+                "mockd.path": .string(request.path), "mockd.upstream": .string(prefix), "mockd.reason": .string(failure.reason),
                 "mockd.upstreamMs": .string(Self.milliseconds(elapsed)),
             ])
         let body =

@@ -68,7 +68,7 @@ final class Reloader: Reloading {
                         "mockd.trigger": "\(trigger)", "mockd.files": "\(snapshot.fileCount)",
                         "mockd.routes": "\(snapshot.routes.count)", "mockd.durationMs": "\(Int(elapsed))",
                     ])
-                for warning in result.diagnostics { logger.warning("\(warning.place)") }
+                logger.log(result.diagnostics)
             } else {
                 let errors = result.diagnostics.filter { $0.severity == .error }.map(\.description)
                 let serving = server.snapshot
@@ -81,7 +81,10 @@ final class Reloader: Reloading {
                 }
                 // The same snapshot again, now saying on every answer that it is the last good one.
                 server.install(serving, failedReload: FailedReload(since: since, servingSince: servingSince, errors: errors))
-                logger.error("reload failed; still serving the last good configuration\n\(ConfigurationError(result.diagnostics))")
+                logger.error(
+                    "reload failed; still serving the last good configuration",
+                    metadata: ["mockd.trigger": "\(trigger)", "mockd.errors": "\(errors.count)"])
+                logger.log(result.diagnostics)
             }
             lastReport.withLock { $0 = report }
             // After the report is in place: a dashboard that is told reads this one.

@@ -52,17 +52,19 @@ enum ResourceStateDirectory {
             for seed in resource.seeds.keys.sorted() {
                 let path = writer.path(of: ResourceStore.Key(session: nil, resource: resource.identity, seed: seed))
                 guard FileReading.exists(path) else { continue }
+                var place: Logger.Metadata = ["mockd.resource": "\(resource.path)", "mockd.file": "\(path)"]
+                if !seed.isEmpty { place["mockd.scenario"] = "\(seed)" }
                 let bytes: [UInt8]
                 do throws(FileReading.Failure) {
                     let (memory, count) = try FileReading.read(path)
                     defer { memory.deallocate() }
                     bytes = Array(memory.prefix(count))
                 } catch {
-                    logger.warning("\(path): \(error.reason); the resource \(resource.path) starts from its seed")
+                    logger.warning(
+                        "resource state not read: the resource starts from its seed",
+                        metadata: place.merging(["mockd.reason": "\(error.reason)"]) { $1 })
                     continue
                 }
-                var place: Logger.Metadata = ["mockd.resource": "\(resource.path)", "mockd.file": "\(path)"]
-                if !seed.isEmpty { place["mockd.scenario"] = "\(seed)" }
                 switch ResourceStateFile.decode(bytes, for: resource, seed: seed, file: path) {
                 case .restored(let items):
                     store.restore(items, of: resource, seed: seed)
@@ -77,7 +79,8 @@ enum ResourceStateDirectory {
                     writer.changed(ResourceStore.Key(session: nil, resource: resource.identity, seed: seed), nil)
                     logger.info("resource state removed: its seed changed since it was saved; the seed is served", metadata: place)
                 case .invalid(let problem):
-                    logger.warning("\(problem.place)")
+                    // The problem says where in the file and that the seed is served.
+                    logger.warning("resource state not restored", metadata: place.merging(problem.logFields) { $1 })
                 }
             }
         }

@@ -112,7 +112,9 @@ final class ResourceStateWriter: ResourceStateSaving {
         // One warning while a file keeps failing, and a line when it works again.
         if let failure {
             if failing.insert(path).inserted {
-                logger.warning("cannot save resource state to \(path): \(failure); it is kept in memory and saved again at its next change")
+                logger.warning(
+                    "cannot save resource state: it is kept in memory and saved again at its next change",
+                    metadata: ["mockd.file": "\(path)", "mockd.reason": "\(failure)"])
             }
         } else if failing.remove(path) != nil {
             logger.info("resource state saved again", metadata: ["mockd.file": "\(path)"])

@@ -46,8 +46,11 @@ extension ServeCommand {
 
         let systemd = SystemdNotifier()
         let reloader = Reloader(logger: logger, systemd: systemd) { loader.load() }
+        // Access lines straight into the sink, in the log's format: the logger has no metadata of
+        // its own that they would leave out.
         let server = HTTPServer(
             configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
+            accessLog: AccessLogWriter(format: settings.logFormat, sink: sink),
             journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
             missHandler: missHandler, reloads: reloader, mockWriter: MockFileWriter(root: loader.root))
         reloader.serve(server)
@@ -97,7 +100,7 @@ extension ServeCommand {
             FileHandleOutput.standardError("mockd: --scenario \(settings.scenario): \(unknown)")
             throw ExitCode.failure
         }
-        logger.info("\(loader.routesFolder.summary(in: loader.files))")
+        logRoutesFolder(loader.routesFolder.choice(in: loader.files), logger: logger)
         for resource in snapshot.resources.all {
             // Not in the startup line, whose form tools read: one line per resource instead.
             var metadata: Logger.Metadata = [
@@ -107,8 +110,23 @@ extension ServeCommand {
             if let seedFile = resource.seedFile { metadata["mockd.seed"] = "\(seedFile)" }
             logger.info("resource loaded", metadata: metadata)
         }
-        for warning in loaded.diagnostics { logger.warning("\(warning.place)") }
+        logger.log(loaded.diagnostics)
         return snapshot
+    }
+
+    /// Which routes folder is served and why, or where one was looked for.
+    private static func logRoutesFolder(_ choice: RoutesFolder.Choice, logger: Logger) {
+        switch choice {
+        case .given(let folder): logger.info("routes from the folder given (--routes)", metadata: ["mockd.routesFolder": "\(folder)"])
+        case .off: logger.info("no routes (--no-routes)")
+        case .besideRoot(let folder): logger.info("routes from the folder beside the root", metadata: ["mockd.routesFolder": "\(folder)"])
+        case .workingDirectory(let folder):
+            logger.info("routes from the working directory's folder", metadata: ["mockd.routesFolder": "\(folder)"])
+        case .missing(let candidates):
+            logger.info(
+                "no routes folder: create one for route tables (a reload picks it up) or give --routes DIR",
+                metadata: ["mockd.create": "\(candidates[0])", "mockd.lookedFor": "\(candidates.joined(separator: " "))"])
+        }
     }
 
     /// What answers a request no mock matches (`--proxy`), and what records it (`--record`).
@@ -146,7 +164,7 @@ extension ServeCommand {
         }
         let json = settings.logFormat == .json
         // Before the startup line: whoever reads that line finds the warning already written.
-        if let warning = exposureWarning(settings.server) { logger.warning("\(warning)") }
+        if let exposure = exposure(settings.server) { logger.warning(exposureWarning, metadata: exposure) }
         let snapshot = server.snapshot
         FileHandleOutput.standardOutput(
             StartupLines.listening(
@@ -201,11 +219,11 @@ extension ServeCommand {
         do {
             try watcher.start()
         } catch {
-            logger.warning("not watching for changes: \(error) (SIGHUP or POST /__mockd/reload still reload)")
+            logger.warning("not watching for changes (SIGHUP or POST /__mockd/reload still reload)", metadata: ["mockd.reason": "\(error)"])
             return nil
         }
         logger.info("watching for changes", metadata: ["mockd.mode": "\(watcher.mode)", "mockd.paths": "\(paths.joined(separator: " "))"])
-        if let reason = watcher.fallbackReason { logger.warning("watching by polling: \(reason)") }
+        if let reason = watcher.fallbackReason { logger.warning("watching by polling", metadata: ["mockd.reason": "\(reason)"]) }
         return watcher
     }
 }

@@ -389,14 +389,17 @@ struct ServeCommand: ParsableCommand {
     }
 
     /// The one startup warning when the admin API and the journal are reachable from the network
-    /// without a token; nil when they are not.
-    static func exposureWarning(_ server: ServerConfiguration) -> String? {
+    /// without a token: the host they are open on and how the journal keeps credentials
+    /// (`redacted`, or `in clear` with `--journal-credentials keep`); nil when they are not.
+    static func exposure(_ server: ServerConfiguration) -> Logger.Metadata? {
         guard server.adminEnabled, server.adminToken == nil, !server.isLoopbackOnly else { return nil }
-        let journal =
-            server.redactsJournalCredentials
-            ? "with credential values redacted" : "with credential values in clear (--journal-credentials keep)"
-        return "the admin API (/__mockd/) and the request journal (\(journal)) are open to anyone who can reach \(server.host): "
-            + "set --admin-token (MOCKD_ADMIN_TOKEN) to require a token, or --no-admin to turn them off"
+        return ["mockd.host": "\(server.host)", "mockd.journalCredentials": server.redactsJournalCredentials ? "redacted" : "in clear"]
     }
+
+    /// That warning's message.
+    static let exposureWarning: Logger.Message = """
+        the admin API (/__mockd/) and the request journal are open to anyone who can reach the host: \
+        set --admin-token (MOCKD_ADMIN_TOKEN) to require a token, or --no-admin to turn them off
+        """
 
 }

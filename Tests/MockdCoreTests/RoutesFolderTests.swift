@@ -20,7 +20,7 @@ struct RoutesFolderTests {
         let folder = RoutesFolder(given: "my-routes", root: "/x/MockData")
         #expect(folder.current(in: MemoryFiles([:])) == "my-routes")
         #expect(folder.watched == ["my-routes"])
-        #expect(folder.summary(in: MemoryFiles([:])) == "routes from my-routes (--routes)")
+        #expect(folder.choice(in: MemoryFiles([:])) == .given("my-routes"))
     }
 
     @Test func besideTheRootComesBeforeTheWorkingDirectory() {
@@ -28,7 +28,7 @@ struct RoutesFolderTests {
             let routes = RoutesFolder(given: nil, root: folder.child("app/MockData"))
             #expect(routes.candidates == [folder.child("app/routes"), "routes"])
             #expect(routes.current(in: folder.files) == folder.child("app/routes"))
-            #expect(routes.summary(in: folder.files) == "routes from \(folder.child("app/routes")) (beside the root)")
+            #expect(routes.choice(in: folder.files) == .besideRoot(folder.child("app/routes")))
         }
     }
 
@@ -39,9 +39,8 @@ struct RoutesFolderTests {
             let before = loader.load()
             #expect(before.diagnostics.isEmpty, "\(before.diagnostics)")
             #expect(before.snapshot?.routes.count == 0)
-            #expect(
-                loader.routesFolder.summary(in: folder.files).hasPrefix(
-                    "no routes folder: looked for \(folder.child("app/routes")) and \(folder.child("work/routes"))"))
+            let lookedFor = [folder.child("app/routes"), folder.child("work/routes")]
+            #expect(loader.routesFolder.choice(in: folder.files) == .missing(lookedFor: lookedFor))
             folder.write("app/routes/t.json", #"{"routes": [{"method": "GET", "path": "/t", "response": {"text": "t"}}]}"#)
             let after = MockDataLoader(files: folder.files, root: folder.child("app/MockData"), routesFolder: routes)
             #expect(after.load().snapshot?.routes.count == 1)

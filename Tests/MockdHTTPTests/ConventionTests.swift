@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
+import InMemoryLogging
 import Logging
 import MockdCore
 import MockdHTTP
@@ -185,15 +186,15 @@ struct ConventionTests {
     }
 
     @Test func accessLog_OneLinePerRequestWithWhatAnswered() async throws {
-        let recorder = LogRecorder()
-        try await withTestServer(logger: recorder.logger) { server in
+        let recorder = InMemoryLogHandler()
+        try await withTestServer(logger: Logger(label: "mockd-test", factory: { _ in recorder })) { server in
             _ = try await server.raw("GET", "/api/users?page=2")
             _ = try await server.raw("GET", "/api/nothing")
             let deadline = Deadline(eventDeadline)
             var requests: [[String: String]] = []
             repeat {
-                requests = recorder.all.filter { $0.message.description == "request" }.compactMap { event in
-                    guard case .stringConvertible(let value)? = event.metadata?[AccessRecord.metadataKey],
+                requests = recorder.entries.filter { $0.message == "request" }.compactMap { entry in
+                    guard case .stringConvertible(let value)? = entry.metadata[AccessRecord.metadataKey],
                         let record = value as? AccessRecord
                     else { return nil }
                     return [

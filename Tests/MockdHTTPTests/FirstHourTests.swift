@@ -39,9 +39,8 @@ struct FirstHourTests {
                 mockd, startup async throws in
                 #expect(startup.line.contains("1 route,"), "\(startup.line)")
                 #expect(try await Self.send(port: startup.port, "/api/greeting").text == "hi")
-                #expect(
-                    try await mockd.stderrEventually(contains: "routes from \(folder.child("app/routes")) (beside the root)"),
-                    "stderr: \(mockd.stderrText())")
+                let line = "info routes from the folder beside the root mockd.routesFolder=\(folder.child("app/routes"))\n"
+                #expect(try await mockd.stderrEventually(contains: line), "stderr: \(mockd.stderrText())")
             }
         }
     }
@@ -52,9 +51,8 @@ struct FirstHourTests {
             try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0"], in: folder.child("work")) {
                 mockd, startup async throws in
                 #expect(try await Self.send(port: startup.port, "/api/greeting").text == "hi")
-                #expect(
-                    try await mockd.stderrEventually(contains: "routes from routes (the working directory's)"),
-                    "stderr: \(mockd.stderrText())")
+                let line = "info routes from the working directory's folder mockd.routesFolder=routes\n"
+                #expect(try await mockd.stderrEventually(contains: line), "stderr: \(mockd.stderrText())")
             }
         }
     }
@@ -63,9 +61,11 @@ struct FirstHourTests {
         try await withTemporaryFolder(["app/MockData/mock_api_users_get.json": "{}", "work/readme.txt": "x"]) { folder async throws in
             try await Self.withMockd(["--root", folder.child("app/MockData"), "--port", "0", "--no-watch"], in: folder.child("work")) {
                 mockd, startup async throws in
-                #expect(
-                    try await mockd.stderrEventually(contains: "no routes folder: looked for \(folder.child("app/routes")) and routes"),
-                    "stderr: \(mockd.stderrText())")
+                let beside = folder.child("app/routes")
+                let line =
+                    "info no routes folder: create one for route tables (a reload picks it up) or give --routes DIR "
+                    + "mockd.create=\(beside) mockd.lookedFor=\(beside) routes\n"
+                #expect(try await mockd.stderrEventually(contains: line), "stderr: \(mockd.stderrText())")
                 #expect(try await Self.send(port: startup.port, "/api/greeting").status == 404)
                 try folder.write("app/routes/a.json", Self.greeting)
                 let reload = try await Self.send("POST", port: startup.port, "/__mockd/reload")
@@ -121,7 +121,10 @@ extension FirstHourTests {
                 let miss = try await Self.send(port: startup.port, "/api/nothing", headers: [("X-Mock-Scenario", "emtpy")])
                 #expect(miss.status == 404)
                 #expect(miss.header("X-Mockd-Warning") != nil)
-                #expect(try await mockd.stderrEventually(contains: #"warning unknown scenario "emtpy""#), "stderr: \(mockd.stderrText())")
+                let line =
+                    "info answered with a warning (X-Mockd-Warning) mockd.method=GET mockd.path=/api/users "
+                    + #"mockd.warning=unknown scenario "emtpy""#
+                #expect(try await mockd.stderrEventually(contains: line), "stderr: \(mockd.stderrText())")
             }
         }
     }
@@ -193,9 +196,8 @@ extension FirstHourTests {
     @Test func messages_AWarningSaysWarningOnce() async throws {
         try await withTemporaryFolder(["mock_api_users_get.json": "[]", "mock_api_users_GET.json": "[]"]) { folder async throws in
             try await Self.withMockd(["--root", folder.path, "--port", "0"], in: folder.path) { mockd, _ async throws in
-                #expect(
-                    try await mockd.stderrEventually(contains: "warning \(folder.path)/mock_api_users_GET.json: not served"),
-                    "stderr: \(mockd.stderrText())")
+                let line = "warning configuration problem mockd.file=\(folder.path)/mock_api_users_GET.json mockd.problem=not served"
+                #expect(try await mockd.stderrEventually(contains: line), "stderr: \(mockd.stderrText())")
                 #expect(!mockd.stderrText().contains("warning warning"), "stderr: \(mockd.stderrText())")
             }
         }

@@ -84,9 +84,10 @@ struct LogFormatTests {
         let text = try Self.lines(.text) { _, handler in
             var logger = Logger(label: "test", factory: { _ in handler })
             logger.logLevel = .info
-            logger.warning("a/b.json: not served", metadata: ["path": "/x"])
+            logger.warning("configuration problem", metadata: ["mockd.problem": "not served", "mockd.file": "a/b.json"])
         }
-        #expect(try text.map(Self.withoutTimestamp) == ["warning a/b.json: not served path=/x"])
+        // The message, then each field as key=value, by key.
+        #expect(try text.map(Self.withoutTimestamp) == ["warning configuration problem mockd.file=a/b.json mockd.problem=not served"])
         let json = try Self.lines(.json) { _, handler in
             let logger = Logger(label: "test", factory: { _ in handler })
             logger.warning("a \"quoted\" word", metadata: ["path": "/x"])

@@ -290,7 +290,10 @@ struct ReloadTests {
                 try folder.write("routes/a.json", routeTable(#"{"method": "GET", "path": "/api/greeting", "response": {"status": "ok"}}"#))
                 mockd.send(SIGHUP)
                 let place = folder.child("routes") + "/a.json: routes[0].response.status: expected an integer 100-599, found \"ok\""
-                #expect(try await mockd.stderrEventually(contains: place), "stderr: \(mockd.stderrText())")
+                let logged =
+                    "error configuration problem mockd.file=\(folder.child("routes"))/a.json mockd.location=routes[0].response.status "
+                    + "mockd.problem=expected an integer 100-599, found \"ok\"\n"
+                #expect(try await mockd.stderrEventually(contains: logged), "stderr: \(mockd.stderrText())")
                 #expect(try await CLITests.get(port: startup.port, "/api/greeting").text == "old")
                 let health = try await CLITests.get(port: startup.port, "/__mockd/health")
                 let last = try #require(

@@ -1,4 +1,6 @@
 import Foundation
+import InMemoryLogging
+import Logging
 import MockdHTTP
 import Testing
 import TestSupport
@@ -103,9 +105,12 @@ struct SlowClientTests {
     }
 
     @Test func atTheLimit_ANewClientEvictsTheSlowestHead() async throws {
-        try await withTestServer(configure: {
-            $0.maxConnections = 3; $0.threads = 1
-        }) { server in
+        let log = InMemoryLogHandler()
+        try await withTestServer(
+            configure: {
+                $0.maxConnections = 3; $0.threads = 1
+            }, logger: Logger(label: "mockd-test", factory: { _ in log })
+        ) { server in
             let result = try await server.withRawConnection { oldest -> (evicted: RawResponse?, served: Int, others: [Bool]) in
                 try oldest.send("GET /api/us")
                 let slow = try (0..<2).map { _ in try RawConnection(port: oldest.port) }
@@ -121,6 +126,9 @@ struct SlowClientTests {
             #expect(result.served == 200)
             #expect(result.evicted?.status == 408, "\(String(describing: result.evicted))")
             #expect(result.others == [true, true], "only the oldest is evicted")
+            // Said before the new connection was accepted, so before it was served.
+            let evictions = log.entries.filter { $0.message.description.hasPrefix("connection limit reached (--max-connections)") }
+            #expect(evictions.map(\.metadata) == [["mockd.limit": "3"]], "\(log.entries)")
         }
     }
 
@@ -147,15 +155,16 @@ struct SlowClientTests {
 @Suite("Rate-limited warnings")
 struct RateLimitedWarningTests {
     @Test func firstIsLogged_RestAreCountedOncePerInterval() {
-        let warning = RateLimitedWarning(what: "refused", interval: .seconds(10))
+        let warning = RateLimitedWarning(interval: .seconds(10))
         let second: UInt64 = 1_000_000_000
-        #expect(warning.record("refused", now: 1 * second) == "refused")
-        for offset in 0..<4123 { #expect(warning.record("refused", now: 2 * second + UInt64(offset)) == nil) }
+        // The first is logged, with nothing more to say; the fields are what the line adds.
+        #expect(warning.record(now: 1 * second) == [:])
+        for offset in 0..<4123 { #expect(warning.record(now: 2 * second + UInt64(offset)) == nil) }
         #expect(warning.flush(now: 5 * second) == nil, "the interval is not over")
-        #expect(warning.flush(now: 11 * second) == "… and 4,123 more refused in the last 10 s")
+        #expect(warning.flush(now: 11 * second) == ["mockd.more": "4123", "mockd.periodSeconds": "10"])
         #expect(warning.flush(now: 30 * second) == nil, "nothing new")
-        #expect(warning.record("refused", now: 31 * second) == "refused")
-        _ = warning.record("refused", now: 32 * second)
-        #expect(warning.record("refused", now: 41 * second) == "refused (and 1 more refused in the last 10 s)")
+        #expect(warning.record(now: 31 * second) == [:])
+        _ = warning.record(now: 32 * second)
+        #expect(warning.record(now: 41 * second) == ["mockd.more": "1", "mockd.periodSeconds": "10"])
     }
 }

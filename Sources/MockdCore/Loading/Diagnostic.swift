@@ -27,7 +27,7 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         (severity == .warning ? "warning: " : "") + place
     }
 
-    /// Without the `warning: ` prefix, for a log line whose level already says it.
+    /// `file: location: message`: the description without its `warning: `.
     package var place: String {
         if let location { return "\(file): \(location): \(message)" }
         return "\(file): \(message)"

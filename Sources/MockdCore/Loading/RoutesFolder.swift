@@ -64,17 +64,25 @@ package struct RoutesFolder: Sendable, Equatable {
         current(in: files) ?? candidates.first ?? "routes"
     }
 
-    /// One line for the startup log: which folder and why, or where it looked.
-    package func summary(in files: any FileSource) -> String {
-        if let given { return "routes from \(given) (--routes)" }
-        guard !candidates.isEmpty else { return "no routes (--no-routes)" }
-        guard let found = current(in: files) else {
-            return
-                "no routes folder: looked for \(candidates.joined(separator: " and ")); create \(candidates[0]) for route tables (a reload picks it up) or give --routes DIR"
-        }
-        return found == candidates.first
-            ? "routes from \(found) (beside the root)"
-            : "routes from \(found) (the working directory's)"
+    /// Which folder is in use and why, or where one was looked for: for the startup log.
+    package enum Choice: Sendable, Equatable {
+        /// `--routes DIR`.
+        case given(String)
+        /// `--no-routes`.
+        case off
+        /// The default beside the root.
+        case besideRoot(String)
+        /// `./routes` of the working directory, none being beside the root.
+        case workingDirectory(String)
+        /// No default exists (yet): the places looked at, in order.
+        case missing(lookedFor: [String])
+    }
+
+    package func choice(in files: any FileSource) -> Choice {
+        if let given { return .given(given) }
+        guard !candidates.isEmpty else { return .off }
+        guard let found = current(in: files) else { return .missing(lookedFor: candidates) }
+        return found == candidates.first ? .besideRoot(found) : .workingDirectory(found)
     }
 
     /// `<root>/../routes`, written as simply as the root allows: `~/app/MockData` → `~/app/routes`,

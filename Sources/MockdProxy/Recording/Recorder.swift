@@ -32,6 +32,8 @@ package final class Recorder: Sendable {
     package let scenario: String?
     /// Header names (lower case) that make an answer a route, besides `meaningfulHeaders` (`--record-headers`).
     package let keptHeaders: Set<String>
+    /// Lines at info or below, the level swift-log's guide gives a library (a failed recording
+    /// too: one can come with every request); the executable's level decides what is shown.
     let logger: Logger
     /// Answers seen per `METHOD path` during this run (bounded: past `maxTracked` keys, new ones
     /// are not tracked, and the existing-file check alone keeps them from being written twice).
@@ -122,7 +124,7 @@ package final class Recorder: Sendable {
                 logger.info(
                     "not recording: the mock exists (--record-overwrite replaces it)",
                     metadata: ["mockd.request": "\(key)", "mockd.file": "\(existing)"])
-            case .failed(let why): logger.error("could not record", metadata: ["mockd.request": "\(key)", "mockd.reason": "\(why)"])
+            case .failed(let why): logger.info("could not record", metadata: ["mockd.request": "\(key)", "mockd.reason": "\(why)"])
             case .duplicate, .skipped: break
             }
             return outcome
