@@ -11,7 +11,7 @@ import MockdSystem
 /// made as needed, the file written atomically and never over an existing one. The admin API
 /// has already checked the path (relative, no `..`).
 package struct MockFileWriter: MockFileWriting {
-    package let root: String
+    let root: String
 
     package init(root: String) {
         self.root = root
