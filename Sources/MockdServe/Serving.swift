@@ -18,7 +18,7 @@ import MockdProxy
 /// `mockd serve` from start to exit, one step per function, in the order they run: logging,
 /// the configuration, the upstream, saved resource state, the server, the watcher, then signals
 /// until SIGTERM or SIGINT. The command line hands it the settings and the loader its options
-/// made; nothing here reads an option or the environment.
+/// made; nothing here reads an option or a MOCKD_* variable.
 package enum Serving {
     package static func run(_ settings: ServeSettings, loader: MockDataLoader) throws(ServeFailure) {
         // Signals were blocked in Mockd.main, before any thread existed: libmicrohttpd's
