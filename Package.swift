@@ -129,10 +129,23 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // What `mockd serve` runs once its options are read: the server assembled from the settings
+        // (logging, loading, upstream, saved resource state, watcher, signals), the reloader, and the
+        // writers of mock files and resource state. No argument parsing, so tests drive it in-process.
+        .target(
+            name: "MockdServe",
+            dependencies: [
+                "MockdCore", "MockdDisk", "MockdHTTP", "MockdLock", "MockdProxy", "MockdSystem",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings
+        ),
+        // The command line (swift-argument-parser): commands, options in groups, and the MOCKD_*
+        // variables, which it turns into settings for MockdServe.
         .executableTarget(
             name: "mockd",
             dependencies: [
-                "MockdCore", "MockdDisk", "MockdHTTP", "MockdLock", "MockdOpenAPI", "MockdProxy", "MockdSystem",
+                "MockdCore", "MockdDisk", "MockdHTTP", "MockdOpenAPI", "MockdProxy", "MockdServe", "MockdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -163,8 +176,8 @@ let package = Package(
         .testTarget(
             name: "MockdHTTPTests",
             dependencies: [
-                // mockd (the executable) for its reloader, which the reload tests drive in-process.
-                "MockdCore", "MockdDisk", "MockdHTTP", "MockdLock", "mockd", "TestSupport",
+                // MockdServe for its reloader and mock-file writer, which the reload tests drive in-process.
+                "MockdCore", "MockdDisk", "MockdHTTP", "MockdLock", "MockdServe", "TestSupport",
                 "MockdKit",  // its Spawn, which starts mockd for the CLI tests
                 .product(name: "Logging", package: "swift-log"),
                 // swift-log's handler for tests: what was logged, kept in memory to be read back.
@@ -187,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "MockdOpenAPITests",
             dependencies: [
-                "MockdCore", "MockdDisk", "MockdOpenAPI", "MockdHTTP", "TestSupport", "mockd",
+                "MockdCore", "MockdDisk", "MockdOpenAPI", "MockdHTTP", "MockdServe", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings

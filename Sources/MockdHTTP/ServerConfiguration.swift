@@ -50,6 +50,16 @@ package struct ServerConfiguration: Sendable {
     /// Where session ports are taken from (`--session-ports A-B`, for a container that must
     /// publish them); nil: any free port.
     package var sessionPorts: ClosedRange<Int>? = nil
+
+    /// `50000-50063` as a range of `sessionPorts`: two ports, the first not above the second;
+    /// nil for anything else.
+    package static func portRange(_ text: String) -> ClosedRange<Int>? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let low = Int(parts[0]), let high = Int(parts[1]), 1 <= low, low <= high, high <= 65535 else {
+            return nil
+        }
+        return low...high
+    }
     /// A `timeout` fault holds the request this long, then closes the connection: a client
     /// that never gives up cannot pin a slot forever.
     package var stallLimit: Duration = .seconds(120)

@@ -14,7 +14,10 @@ package struct OpenAPIDocument: OperationSource {
     /// `--openapi-query-overrides`: `__code`, `__example`, `__dynamic` query parameters act as `Prefer`.
     package var queryOverrides = false
 
-    package init(path: String, validation: OperationTable.Validation = .enforce, checkExamples: Bool = false) {
+    /// `--openapi-validate`'s default: a request the document does not allow gets its 4xx.
+    package static let defaultValidation = OperationTable.Validation.enforce
+
+    package init(path: String, validation: OperationTable.Validation = OpenAPIDocument.defaultValidation, checkExamples: Bool = false) {
         self.path = path
         self.validation = validation
         self.checkExamples = checkExamples

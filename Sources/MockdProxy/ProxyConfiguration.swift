@@ -10,7 +10,8 @@ package struct ProxyConfiguration: Sendable {
     package var upstream: URL
     /// `--proxy-timeout`, 30 s by default: the whole upstream exchange (connect, send, answer)
     /// must finish within it, or the client gets a 504.
-    package var timeout: Duration = .seconds(30)
+    package var timeout: Duration = ProxyConfiguration.defaultTimeout
+    package static let defaultTimeout: Duration = .seconds(30)
     package var record: Bool = false
     package var recordOverwrite: Bool = false
     /// Header names that make a recorded answer a route, besides the recorder's own list (`--record-headers`).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MockdCore
+import MockdServe
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,22 +21,17 @@ struct CheckCommand: ParsableCommand {
         for diagnostic in result.diagnostics { print(diagnostic) }
         let errors = result.diagnostics.filter { $0.severity == .error }.count
         let warnings = result.diagnostics.count - errors
-        let counts = "\(Self.count(errors, "error")), \(Self.count(warnings, "warning"))"
+        let counts = "\(Counted.text(errors, "error")), \(Counted.text(warnings, "warning"))"
         if let snapshot = result.snapshot {
             print(
-                "\(data.resolvedRoot): \(Self.count(snapshot.fileCount, "file")), \(Self.count(snapshot.routes.count, "route"))"
+                "\(data.root): \(Counted.text(snapshot.fileCount, "file")), \(Counted.text(snapshot.routes.count, "route"))"
                     + "\(OperationDescription.summary(snapshot.operations)), \(counts)")
         } else {
-            print("\(data.resolvedRoot): \(counts)")
+            print("\(data.root): \(counts)")
         }
         if errors > 0 || (strict && warnings > 0) {
             if errors == 0 { print("warnings fail the check; mockd check --no-strict lets them pass") }
             throw ExitCode.failure
         }
-    }
-
-    /// "1 error", "3 errors", "0 errors".
-    static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import MockdHTTP
+import MockdServe
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -14,10 +16,10 @@ struct HealthCommand: ParsableCommand {
     )
 
     @Option(help: ArgumentHelp("Host of the mockd to ask. [env: MOCKD_HOST; 0.0.0.0 and localhost mean 127.0.0.1]", valueName: "host"))
-    var host: String?
+    var host = ServeSettings.defaults.server.host
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Port of the mockd to ask. [env: MOCKD_PORT; default: 8080]", valueName: "port"))
-    var port: Int?
+    @Option(name: [.short, .long], help: ArgumentHelp("Port of the mockd to ask. [env: MOCKD_PORT]", valueName: "port"))
+    var port = ServeSettings.defaults.server.port
 
     @Option(help: ArgumentHelp("Seconds to wait for the answer.", valueName: "seconds"))
     var timeout: Int = 2
@@ -30,10 +32,8 @@ struct HealthCommand: ParsableCommand {
 
     func run() throws {
         Signals.unblock()
-        let target = HealthProbe.address(of: host ?? Environment.string("MOCKD_HOST") ?? "127.0.0.1")
-        let port = try self.port ?? Environment.int("MOCKD_PORT") ?? 8080
-        let token = Environment.string("MOCKD_ADMIN_TOKEN")
-        let probe = HealthProbe(host: target, port: port, timeoutSeconds: timeout, token: token)
+        let token = EnvironmentArguments.value("MOCKD_ADMIN_TOKEN")
+        let probe = HealthProbe(host: HealthProbe.address(of: host), port: port, timeoutSeconds: timeout, token: token)
         switch probe.waitUntilHealthy(seconds: wait) {
         case .success(let body):
             print(Self.trimmingWhiteSpace(body))

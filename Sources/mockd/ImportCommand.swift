@@ -7,6 +7,7 @@ import ArgumentParser
 import MockdCore
 import MockdDisk
 import MockdOpenAPI
+import MockdServe
 import MockdSystem
 
 struct ImportCommand: ParsableCommand {
@@ -58,7 +59,7 @@ struct ImportOpenAPICommand: ParsableCommand {
     var document: String
 
     @Option(help: ArgumentHelp("Where the convention files go.", valueName: "dir"))
-    var root = "MockData"
+    var root = DataOptions.defaultRoot
 
     @Option(help: ArgumentHelp("Where the route table goes (openapi-<document>.json, postman-<collection>.json).", valueName: "dir"))
     var routes = "routes"
@@ -98,7 +99,7 @@ struct DescriptionImport {
             if try write(Array((table.prettyPrinted + "\n").utf8), to: "\(routes)/\(kind)-\(stem).json") { wrote += 1 } else { kept += 1 }
         }
         print(
-            "\(wrote) \(dryRun ? "would be written" : "written"), \(kept) already there (not overwritten); \(CheckCommand.count(plan.files.count, "file")), \(CheckCommand.count(plan.routes.count, "route"))"
+            "\(wrote) \(dryRun ? "would be written" : "written"), \(kept) already there (not overwritten); \(Counted.text(plan.files.count, "file")), \(Counted.text(plan.routes.count, "route"))"
         )
     }
 

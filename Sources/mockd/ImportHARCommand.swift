@@ -8,6 +8,7 @@ import Logging
 import MockdCore
 import MockdDisk
 import MockdProxy
+import MockdServe
 
 /// `mockd import traffic.har` (or `mockd import har traffic.har`): the default of `import`, so a
 /// capture from Proxyman, Charles or a browser needs no format word.
@@ -25,7 +26,7 @@ struct ImportHARCommand: ParsableCommand {
     var file: String
 
     @Option(help: ArgumentHelp("Where mock files and recorded bodies go.", valueName: "dir"))
-    var root = "MockData"
+    var root = DataOptions.defaultRoot
 
     @Option(help: ArgumentHelp("Where recorded.json goes. [default: the routes folder beside the root, else ./routes]", valueName: "dir"))
     var routes: String?
@@ -75,14 +76,14 @@ struct ImportHARCommand: ParsableCommand {
         let routesFolder = RoutesFolder(given: routes, root: root).forWriting(in: DiskFiles())
         let recorder = Recorder(
             root: root, routesDirectory: routesFolder, overwrite: force, scenario: scenario,
-            keptHeaders: ServeCommand.names(recordHeaders), logger: Logger(label: "mockd.import"))
+            keptHeaders: ProxyOptions.names(recordHeaders), logger: Logger(label: "mockd.import"))
         // Mocks already served from any folder of the root count as existing, as for --record.
         if FileManager.default.fileExists(atPath: root) {
             let snapshot = MockDataLoader(files: DiskFiles(), root: root).load().snapshot
             recorder.findMocks(in: { snapshot })
         }
         var options = HARImport.Options()
-        options.hosts = ServeCommand.names(host)
+        options.hosts = ProxyOptions.names(host)
         options.sequence = sequence
         options.query = query
         let report: HARImport.Report
@@ -105,7 +106,7 @@ struct ImportHARCommand: ParsableCommand {
             "\(report.kept) already there" + (report.kept > 0 ? " (--force replaces them)" : ""),
         ]
         if !report.skipped.isEmpty { parts.append("\(report.skipped.count) skipped") }
-        if !report.errors.isEmpty { parts.append(CheckCommand.count(report.errors.count, "error")) }
+        if !report.errors.isEmpty { parts.append(Counted.text(report.errors.count, "error")) }
         var line =
             "\(file): " + (report.hosts.isEmpty ? "no entries imported" : "entries of \(report.hosts.joined(separator: ", "))") + ": "
             + parts.joined(separator: ", ")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MockdHTTP
+import MockdServe
 
 @main
 struct Mockd: ParsableCommand {
@@ -8,9 +9,9 @@ struct Mockd: ParsableCommand {
         abstract: "A local mock HTTP server: answers from mock_<path>_<method>.json files and JSON route tables.",
         discussion: """
             With no subcommand, mockd serves. The options used most:
-              --root DIR        the MockData folder [default: MockData]
+              --root DIR        the MockData folder [default: \(DataOptions.defaultRoot)]
               --routes DIR      route tables [default: <root>/../routes, else ./routes]
-              --port N          port; 0 takes a free one [default: 8080]
+              --port N          port; 0 takes a free one [default: \(ServeSettings.defaults.server.port)]
               --scenario NAME   scenario when a request names none
               --delay MS        added to every answer
               --proxy URL       forward what nothing matches (--record saves the answers)
@@ -28,15 +29,34 @@ struct Mockd: ParsableCommand {
     /// unblock them again.
     static func main() {
         Signals.block()
-        if let arguments = ImportCommand.collectionArguments(Array(CommandLine.arguments.dropFirst())) {
+        let commandLine = Array(CommandLine.arguments.dropFirst())
+        if let arguments = ImportCommand.collectionArguments(commandLine) {
             main(arguments)
             return
         }
-        if let message = ImportCommand.unknownFormat(in: Array(CommandLine.arguments.dropFirst())) {
+        if let message = ImportCommand.unknownFormat(in: commandLine) {
             FileHandleOutput.standardError("Error: \(message)")
             exit(withError: ExitCode.validationFailure)
         }
-        main(nil)
+        let environment: EnvironmentArguments
+        do {
+            environment = try EnvironmentArguments(commandLine)
+        } catch {
+            exit(withError: error)
+        }
+        // What ParsableCommand.main does, with the environment's arguments, and a line saying
+        // which variable gave an option that a usage error names.
+        do {
+            var command = try parseAsRoot(environment.arguments)
+            try command.run()
+        } catch {
+            let message = fullMessage(for: error)
+            if exitCode(for: error) == .validationFailure, let explanation = environment.explaining(message) {
+                FileHandleOutput.standardError(message + "\n" + explanation)
+                exit(withError: ExitCode.validationFailure)
+            }
+            exit(withError: error)
+        }
     }
 }
 

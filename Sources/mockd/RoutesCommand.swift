@@ -1,5 +1,6 @@
 import ArgumentParser
 import MockdCore
+import MockdServe
 
 struct RoutesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MockdServe
 import MockdSystem
 #if canImport(Glibc)
     import Glibc

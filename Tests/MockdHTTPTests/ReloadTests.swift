@@ -13,7 +13,7 @@ import TestSupport
     import Darwin
 #endif
 
-/// Reload in-process (the executable's `Reloader`), and through the `mockd` binary:
+/// Reload in-process (MockdServe's `Reloader`, which `mockd serve` runs), and through the `mockd` binary:
 /// SIGHUP, `--watch`, `--no-watch`, and the systemd notify protocol.
 @Suite("Reload")
 struct ReloadTests {

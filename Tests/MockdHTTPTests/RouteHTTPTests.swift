@@ -6,7 +6,7 @@ import Logging
 import MockdCore
 import MockdDisk
 import MockdHTTP
-@testable import mockd
+import MockdServe
 import Testing
 import TestSupport
 
@@ -15,7 +15,7 @@ import TestSupport
 /// A running `HTTPServer` serving a mock root and a routes folder, with `reload` wired to both.
 struct RouteServer: Sendable {
     let test: TestServer
-    /// The executable's reloader, as `mockd serve` wires it (SIGHUP, the watcher, the admin API).
+    /// MockdServe's reloader, as `mockd serve` wires it (SIGHUP, the watcher, the admin API).
     let reloader: Reloader
     /// The mock root and the routes folder it serves.
     let root: String

@@ -7,9 +7,9 @@ import MockdCore
 import MockdDisk
 import MockdHTTP
 import MockdOpenAPI
+import MockdServe
 import Testing
 import TestSupport
-@testable import mockd
 
 /// A real mockd (libmicrohttpd on 127.0.0.1, port 0) serving each document in Tests/Fixtures/openapi
 /// (the OpenAPI Initiative's examples, copied from ../shared/openapi), asked with URLSession.

@@ -85,7 +85,11 @@ package final class RequestJournal: Sendable {
         var lastID: UInt64 = 0
     }
 
-    package init(capacity: Int = 1000, bodyLimit: Int = 64 * 1024) {
+    /// The journal `mockd serve` keeps unless told otherwise (`--journal-size`, `--journal-body-bytes`).
+    package static let defaultCapacity = 1000
+    package static let defaultBodyLimit = 64 * 1024
+
+    package init(capacity: Int = RequestJournal.defaultCapacity, bodyLimit: Int = RequestJournal.defaultBodyLimit) {
         self.capacity = max(0, capacity)
         self.bodyLimit = max(0, bodyLimit)
         self.ring = Lock(Ring())

@@ -9,10 +9,10 @@ import MockdSystem
 ///
 /// They are blocked before any other thread starts (libmicrohttpd's threads inherit the mask),
 /// so no worker thread can be picked to take a SIGTERM and the main thread sees every one.
-enum Signals {
+package enum Signals {
     static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-    static func block() {
+    package static func block() {
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
         // A write to a socket the peer closed must be an error, not a process kill (libmicrohttpd
@@ -21,7 +21,7 @@ enum Signals {
     }
 
     /// For commands that do not wait for signals: Ctrl-C ends them as usual.
-    static func unblock() {
+    package static func unblock() {
         var set = signalSet()
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }

@@ -3,17 +3,21 @@
 #else
     import Foundation
 #endif
-import MockdCore
+package import MockdCore
 import MockdHTTP
 import MockdSystem
 
 /// Writes the mock files the dashboard creates (`POST /__mockd/mocks`) under the root: folders
 /// made as needed, the file written atomically and never over an existing one. The admin API
 /// has already checked the path (relative, no `..`).
-struct MockFileWriter: MockFileWriting {
+package struct MockFileWriter: MockFileWriting {
     let root: String
 
-    func writeNewFile(relativePath: String, bytes: [UInt8]) -> MockFileWriteResult {
+    package init(root: String) {
+        self.root = root
+    }
+
+    package func writeNewFile(relativePath: String, bytes: [UInt8]) -> MockFileWriteResult {
         let path = root + "/" + relativePath
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         do {

@@ -1,6 +1,5 @@
-import ArgumentParser
 import Logging
-import MockdCore
+package import MockdCore
 import MockdDisk
 import MockdSystem
 import MockdHTTP
@@ -18,31 +17,23 @@ import MockdProxy
 
 /// `mockd serve` from start to exit, one step per function, in the order they run: logging,
 /// the configuration, the upstream, saved resource state, the server, the watcher, then signals
-/// until SIGTERM or SIGINT.
-extension ServeCommand {
-    func run() throws {
+/// until SIGTERM or SIGINT. The command line hands it the settings and the loader its options
+/// made; nothing here reads an option or a MOCKD_* variable.
+package enum Serving {
+    package static func run(_ settings: ServeSettings, loader: MockDataLoader) throws(ServeFailure) {
         // Signals were blocked in Mockd.main, before any thread existed: libmicrohttpd's
         // threads inherit the blocked set.
         Signals.raiseOpenFileLimit()
-        let settings = try checked.settings ?? settings()
-        if background, let pidFile {
-            let probe = HealthProbe(
-                host: HealthProbe.address(of: settings.server.host), port: settings.server.port,
-                timeoutSeconds: 2, token: settings.server.adminToken)
-            let starter = BackgroundServe(pidFile: PidFile(path: pidFile), logPath: logFile ?? pidFile + ".log", probe: probe)
-            return try starter.run(arguments: Array(CommandLine.arguments.dropFirst()))
-        }
         let sink = LogSink()
-        let logger = Self.startLogging(settings, sink: sink)
-        let loader = data.loader
-        let snapshot = try Self.loadConfiguration(loader, settings: settings, sink: sink, logger: logger)
-        let (missHandler, recorder) = Self.upstream(settings, loader: loader, logger: logger)
-        let stateWriter = try settings.stateDir.map { folder in
+        let logger = startLogging(settings, sink: sink)
+        let snapshot = try loadConfiguration(loader, settings: settings, sink: sink, logger: logger)
+        let (missHandler, recorder) = upstream(settings, loader: loader, logger: logger)
+        let stateWriter = try settings.stateDir.map { (folder) throws(ServeFailure) in
             try ResourceStateDirectory.prepare(folder, loader: loader)
             return ResourceStateWriter(folder: folder, logger: logger)
         }
         let runtime = RuntimeState(startupScenario: settings.scenario, resourceSaving: stateWriter)
-        if let stateWriter { try Self.restore(snapshot, with: stateWriter, into: runtime, logger: logger) }
+        if let stateWriter { try restore(snapshot, with: stateWriter, into: runtime, logger: logger) }
 
         let systemd = SystemdNotifier()
         let reloader = Reloader(logger: logger, systemd: systemd) { loader.load() }
@@ -58,11 +49,11 @@ extension ServeCommand {
         // A strong capture (the server lives as long as the process): a weak one would give the
         // server a side table and slow every retain and release of it on the request path.
         recorder?.findMocks(in: { server.snapshot })
-        try Self.start(server, settings: settings, recorder: recorder, sink: sink, logger: logger)
+        try start(server, settings: settings, recorder: recorder, sink: sink, logger: logger)
         systemd.notify("READY=1\nSTATUS=\(Reloader.statusLine(server))")
         let watcher = startWatcher(enabled: settings.watch, loader: loader, reloader: reloader, recorder: recorder, logger: logger)
 
-        Self.serveUntilStopped(reloader: reloader, sink: sink, logger: logger)
+        serveUntilStopped(reloader: reloader, sink: sink, logger: logger)
         systemd.notify("STOPPING=1")
         watcher?.stop()
         server.shutdown()
@@ -72,7 +63,7 @@ extension ServeCommand {
         sink.flush()
     }
 
-    private static func startLogging(_ settings: Settings, sink: LogSink) -> Logger {
+    private static func startLogging(_ settings: ServeSettings, sink: LogSink) -> Logger {
         let level = settings.logLevel
         LoggingSystem.bootstrap { label in MockdLogHandler(label: label, format: settings.logFormat, sink: sink, level: level) }
         sink.startPeriodicFlush()
@@ -82,23 +73,25 @@ extension ServeCommand {
     }
 
     /// The first snapshot; a configuration that does not load ends the process with every error.
-    private static func loadConfiguration(_ loader: MockDataLoader, settings: Settings, sink: LogSink, logger: Logger) throws -> Snapshot {
+    private static func loadConfiguration(
+        _ loader: MockDataLoader, settings: ServeSettings, sink: LogSink, logger: Logger
+    ) throws(ServeFailure) -> Snapshot {
         if settings.proxy?.record == true, loader.routesFolder == .none {
             // Answers a file cannot hold are recorded as routes, which --no-routes would never load.
-            throw ValidationError(
+            throw ServeFailure.usage(
                 "--record needs a routes folder for the answers it saves as routes: give --routes DIR instead of --no-routes")
         }
         let loaded = loader.load()
         guard let snapshot = loaded.snapshot else {
             sink.flush()
             FileHandleOutput.standardError(ConfigurationError(loaded.diagnostics).description)
-            throw ExitCode.failure
+            throw ServeFailure.reported
         }
         if let unknown = Scenario.unknown(settings.scenario, in: snapshot) {
             // Served silently, a misspelt name would look like a scenario with no overrides.
             sink.flush()
             FileHandleOutput.standardError("mockd: --scenario \(settings.scenario): \(unknown)")
-            throw ExitCode.failure
+            throw ServeFailure.reported
         }
         logRoutesFolder(loader.routesFolder.choice(in: loader.files), logger: logger)
         for resource in snapshot.resources.all {
@@ -130,7 +123,7 @@ extension ServeCommand {
     }
 
     /// What answers a request no mock matches (`--proxy`), and what records it (`--record`).
-    private static func upstream(_ settings: Settings, loader: MockDataLoader, logger: Logger) -> (ProxyMissHandler?, Recorder?) {
+    private static func upstream(_ settings: ServeSettings, loader: MockDataLoader, logger: Logger) -> (ProxyMissHandler?, Recorder?) {
         guard let proxy = settings.proxy else { return (nil, nil) }
         let recorder =
             proxy.record
@@ -142,29 +135,33 @@ extension ServeCommand {
     }
 
     /// `--state-dir`: saved resources replace their seeds, and the thread that saves changes starts.
-    private static func restore(_ snapshot: Snapshot, with writer: ResourceStateWriter, into runtime: RuntimeState, logger: Logger) throws {
+    private static func restore(
+        _ snapshot: Snapshot, with writer: ResourceStateWriter, into runtime: RuntimeState, logger: Logger
+    ) throws(ServeFailure) {
         ResourceStateDirectory.restore(snapshot, into: runtime.resources, writer: writer, logger: logger)
         do {
             try writer.start(runtime.resources)
         } catch {
-            throw ValidationError(
+            throw ServeFailure.usage(
                 "--state-dir \(writer.folder): cannot start the thread that writes it: \(String(cString: strerror(error.code)))")
         }
         logger.info("resource state kept", metadata: ["mockd.folder": "\(writer.folder)"])
     }
 
     /// Listens, then writes the startup line that scripts and `mockd serve --background` wait for.
-    private static func start(_ server: HTTPServer, settings: Settings, recorder: Recorder?, sink: LogSink, logger: Logger) throws {
+    private static func start(
+        _ server: HTTPServer, settings: ServeSettings, recorder: Recorder?, sink: LogSink, logger: Logger
+    ) throws(ServeFailure) {
         do {
             try server.start()
         } catch {
             sink.flush()
             FileHandleOutput.standardError("mockd: \(error)")
-            throw ExitCode.failure
+            throw ServeFailure.reported
         }
         let json = settings.logFormat == .json
         // Before the startup line: whoever reads that line finds the warning already written.
-        if let exposure = exposure(settings.server) { logger.warning(exposureWarning, metadata: exposure) }
+        if let exposure = ExposureWarning.metadata(settings.server) { logger.warning(ExposureWarning.message, metadata: exposure) }
         let snapshot = server.snapshot
         FileHandleOutput.standardOutput(
             StartupLines.listening(
@@ -201,7 +198,9 @@ extension ServeCommand {
     private static func name(of signal: Int32) -> String { signal == SIGTERM ? "SIGTERM" : "SIGINT" }
 
     /// Reloads on edits under the root and the routes folder (not on the recorder's own writes).
-    func startWatcher(enabled: Bool, loader: MockDataLoader, reloader: Reloader, recorder: Recorder?, logger: Logger) -> FileWatcher? {
+    private static func startWatcher(
+        enabled: Bool, loader: MockDataLoader, reloader: Reloader, recorder: Recorder?, logger: Logger
+    ) -> FileWatcher? {
         guard enabled else { return nil }
         // Absolute, so the recorder's own writes (which it knows by absolute path) can be told apart.
         let directory = FileReading.workingDirectory() ?? "."

@@ -3,17 +3,17 @@
 #else
     import Foundation
 #endif
-import Logging
-import MockdCore
-import MockdHTTP
-import MockdSystem
+package import Logging
+package import MockdCore
+package import MockdHTTP
+package import MockdSystem
 import MockdLock
 import Synchronization
 
 /// Reads files and routes again and has the server serve them if they are valid; otherwise the
 /// server keeps the last good configuration. Asked by SIGHUP, the file watcher and
 /// `POST /__mockd/reload`; tells systemd while it works (`Type=notify-reload`).
-final class Reloader: Reloading {
+package final class Reloader: Reloading {
     private let load: @Sendable () -> MockDataLoader.Result
     private let logger: Logger
     private let systemd: SystemdNotifier
@@ -25,23 +25,24 @@ final class Reloader: Reloading {
     /// When the configuration served was loaded, and when reloads began to fail (nil: they do not).
     private let history: Lock<(servingSince: Double, failingSince: Double?)> = Lock((Reloader.now(), nil))
 
-    init(logger: Logger, systemd: SystemdNotifier = SystemdNotifier(socketPath: nil), load: @escaping @Sendable () -> MockDataLoader.Result)
-    {
+    package init(
+        logger: Logger, systemd: SystemdNotifier = SystemdNotifier(socketPath: nil), load: @escaping @Sendable () -> MockDataLoader.Result
+    ) {
         self.load = load
         self.logger = logger
         self.systemd = systemd
     }
 
     /// The server whose snapshot reloads replace (set once, after the server is made with this reloader).
-    func serve(_ server: HTTPServer) {
+    package func serve(_ server: HTTPServer) {
         target.withLock { $0 = server }
     }
 
-    var lastReload: ReloadReport? { lastReport.withLock { $0 } }
+    package var lastReload: ReloadReport? { lastReport.withLock { $0 } }
 
     /// Requests already resolved finish on the old configuration.
     @discardableResult
-    func reload(trigger: String) -> ReloadReport {
+    package func reload(trigger: String) -> ReloadReport {
         reloading.withLock { _ in
             let started = ContinuousClock.now
             let server = target.withLock { $0 }
@@ -97,7 +98,7 @@ final class Reloader: Reloading {
     static func statusLine(_ server: HTTPServer) -> String {
         let snapshot = server.snapshot
         return
-            "serving \(CheckCommand.count(snapshot.fileCount, "file")) and \(CheckCommand.count(snapshot.routes.count, "route")) on \(server.urls.joined(separator: " "))"
+            "serving \(Counted.text(snapshot.fileCount, "file")) and \(Counted.text(snapshot.routes.count, "route")) on \(server.urls.joined(separator: " "))"
     }
 
     static func now() -> Double {

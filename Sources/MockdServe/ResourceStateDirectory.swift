@@ -8,7 +8,6 @@
 #else
     import Foundation
 #endif
-import ArgumentParser
 import Logging
 import MockdCore
 import MockdSystem
@@ -20,21 +19,21 @@ import MockdSystem
 enum ResourceStateDirectory {
     /// Makes `folder` if needed; refuses one inside the mock root or a routes folder, where its
     /// files would be served as mocks and each write would reload mockd.
-    static func prepare(_ folder: String, loader: MockDataLoader) throws {
+    static func prepare(_ folder: String, loader: MockDataLoader) throws(ServeFailure) {
         // Before the folder is made: a refused one is not left behind.
         let real = resolved(folder)
         for data in [loader.root] + loader.routesFolder.watched {
             guard let dataPath = FileReading.realPath(data), real == dataPath || real.hasPrefix(dataPath + "/") else { continue }
-            throw ValidationError(
+            throw ServeFailure.usage(
                 "--state-dir \(folder) is inside \(data), whose files mockd serves and watches: choose a folder outside it")
         }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw ValidationError("--state-dir \(folder): cannot make the folder: \(error)")
+            throw ServeFailure.usage("--state-dir \(folder): cannot make the folder: \(error)")
         }
         guard access(folder, W_OK | X_OK) == 0 else {
-            throw ValidationError("--state-dir \(folder): cannot write there: \(String(cString: strerror(errno)))")
+            throw ServeFailure.usage("--state-dir \(folder): cannot write there: \(String(cString: strerror(errno)))")
         }
     }
 

@@ -10,7 +10,7 @@ enum StartupLines {
     ) -> String {
         guard json else {
             return
-                "mockd listening on \(urls.joined(separator: " and ")) (\(CheckCommand.count(files, "file")), \(CheckCommand.count(routes, "route"))"
+                "mockd listening on \(urls.joined(separator: " and ")) (\(Counted.text(files, "file")), \(Counted.text(routes, "route"))"
                 + "\(OperationDescription.summary(operations)), scenario \(scenario))"
                 + " from \(rootPath), \(routesPath.map { "routes \($0)" } ?? "no routes")"
         }
