@@ -23,8 +23,8 @@ enum FormBody {
             let byte = bytes[index]
             if byte == UInt8(ascii: "+") {
                 result.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = hex(bytes[index + 1]),
-                let low = hex(bytes[index + 2])
+            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = ASCII.hexValue(bytes[index + 1]),
+                let low = ASCII.hexValue(bytes[index + 2])
             {
                 result.append(high << 4 | low)
                 index += 2
@@ -34,15 +34,6 @@ enum FormBody {
             index += 1
         }
         return String(decoding: result, as: UTF8.self)
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// `multipart/form-data; boundary="XyZ"` → `XyZ`.

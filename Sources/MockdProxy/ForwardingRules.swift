@@ -47,7 +47,7 @@ package enum ForwardingRules {
         var position: [String: Int] = [:]
         for header in headers {
             let key = header.name.lowercased()
-            guard !dropped.contains(key), isToken(header.name),
+            guard !dropped.contains(key), ASCII.isToken(header.name),
                 !header.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
             else { continue }
             if let at = position[key] {
@@ -104,7 +104,7 @@ package enum ForwardingRules {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                if index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
+                if index + 2 < bytes.count, ASCII.isHexDigit(bytes[index + 1]), ASCII.isHexDigit(bytes[index + 2]) {
                     out += "%"
                 } else {
                     out += "%25"
@@ -136,33 +136,12 @@ package enum ForwardingRules {
         }
     }
 
-    static func isHex(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
-            return true
-        default: return false
-        }
-    }
-
     static func percent(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF".unicodeScalars)
         var out = "%"
         out.unicodeScalars.append(digits[Int(byte >> 4)])
         out.unicodeScalars.append(digits[Int(byte & 0x0F)])
         return out
-    }
-
-    /// An RFC 9110 token (a valid field name).
-    static func isToken(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    return true
-                default:
-                    return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
     }
 }
 

@@ -51,7 +51,9 @@ package struct AdminHostGuard: Sendable {
     /// Dotted-quad IPv4 or an IPv6 address (anything with a colon that got this far).
     static func isIPLiteral(_ name: String) -> Bool {
         if name.contains(":") {
-            return name.utf8.allSatisfy { isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%") }
+            return name.utf8.allSatisfy {
+                ASCII.isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%")
+            }
         }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4
@@ -59,10 +61,6 @@ package struct AdminHostGuard: Sendable {
                 !part.isEmpty && part.count <= 3 && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
                     && Int(part)! <= 255
             }
-    }
-
-    private static func isHex(_ byte: UInt8) -> Bool {
-        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 70) || (byte >= 97 && byte <= 102)
     }
 }
 

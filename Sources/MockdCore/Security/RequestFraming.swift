@@ -96,23 +96,13 @@ package enum RequestFraming {
     /// lower-case methods. A method is a token; anything else is not a method at all.
     static func methodProblem(_ method: String) -> String? {
         if method == "GET" || method == "POST" || method == "HEAD" { return nil }  // most requests: no byte walk
-        guard !method.isEmpty, method.utf8.allSatisfy(isTokenByte) else {
+        guard ASCII.isToken(method) else {
             return "\(method.debugDescription) is not a method"
         }
         if method.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
             return "unknown method \(method); methods are case-sensitive (\(method.uppercased()))"
         }
         return nil
-    }
-
-    /// RFC 9110 §5.6.2 tchar.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 }
 
