@@ -40,8 +40,8 @@ enum FormBody {
     static func boundary(_ contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, trimmed(pair[0]).lowercased() == "boundary" else { continue }
-            let value = trimmed(pair[1], quotes: true)
+            guard pair.count == 2, pair[0].trimming(.spaces).lowercased() == "boundary" else { continue }
+            let value = pair[1].trimming([.spaces, .quotes])
             return value.isEmpty ? nil : String(value)
         }
         return nil
@@ -77,20 +77,12 @@ enum FormBody {
         for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-disposition:") {
             for parameter in line.split(separator: ";").dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
-                if pair.count == 2, trimmed(pair[0]).lowercased() == "name" {
-                    return String(trimmed(pair[1], quotes: true))
+                if pair.count == 2, pair[0].trimming(.spaces).lowercased() == "name" {
+                    return String(pair[1].trimming([.spaces, .quotes]))
                 }
             }
         }
         return nil
-    }
-
-    /// Without the spaces (and, when asked, the double quotes) around it.
-    static func trimmed(_ text: Substring, quotes: Bool = false) -> Substring {
-        var result = text
-        while let first = result.first, first == " " || (quotes && first == "\"") { result = result.dropFirst() }
-        while let last = result.last, last == " " || (quotes && last == "\"") { result = result.dropLast() }
-        return result
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {

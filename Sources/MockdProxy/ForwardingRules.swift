@@ -30,7 +30,7 @@ package enum ForwardingRules {
         var names: Set<String> = []
         for header in headers where header.name.lowercased() == "connection" {
             for option in header.value.split(separator: ",") {
-                let name = option.trimmed(of: " \t").lowercased()
+                let name = option.trimming(.whitespace).lowercased()
                 if !name.isEmpty { names.insert(name) }
             }
         }
@@ -71,7 +71,7 @@ package enum ForwardingRules {
             let key = header.name.lowercased()
             if dropped.contains(key) { return false }
             if bodyDecoded, key == "content-encoding" {
-                let codings = header.value.split(separator: ",").map { $0.trimmed(of: " \t").lowercased() }
+                let codings = header.value.split(separator: ",").map { $0.trimming(.whitespace).lowercased() }
                 return !codings.allSatisfy { decodedCodings.contains($0) }
             }
             return true
@@ -142,14 +142,5 @@ package enum ForwardingRules {
         out.unicodeScalars.append(digits[Int(byte >> 4)])
         out.unicodeScalars.append(digits[Int(byte & 0x0F)])
         return out
-    }
-}
-
-extension StringProtocol {
-    func trimmed(of set: String) -> String {
-        var slice = Substring(self)
-        while let first = slice.first, set.contains(first) { slice.removeFirst() }
-        while let last = slice.last, set.contains(last) { slice.removeLast() }
-        return String(slice)
     }
 }

@@ -37,7 +37,7 @@ package struct AdminHostGuard: Sendable {
 
     /// `name:port`, `[v6]:port`, `[v6]` → the name or address alone.
     static func hostName(of host: String) -> String {
-        let text = host.trimmingSpaces
+        let text = String(host[...].trimming(.whitespace))
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { return text }
             return String(text[text.index(after: text.startIndex)..<close])
@@ -62,8 +62,4 @@ package struct AdminHostGuard: Sendable {
                     && Int(part)! <= 255
             }
     }
-}
-
-extension String {
-    var trimmingSpaces: String { self[...].trimmed }
 }

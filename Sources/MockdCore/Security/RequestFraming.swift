@@ -33,10 +33,10 @@ package enum RequestFraming {
                     hosts += 1
                 case 14 where HTTPHeader.namesEqual(header.name, "Content-Length"):
                     // `Content-Length: 5, 5` is one length sent twice (RFC 9110 §8.6).
-                    lengths += header.value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed }
+                    lengths += header.value.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimming(.whitespace)) }
                 case 17 where HTTPHeader.namesEqual(header.name, "Transfer-Encoding"):
                     sawTransferEncoding = true
-                    codings += header.value.split(separator: ",").map { $0.trimmed.lowercased() }.filter { !$0.isEmpty }
+                    codings += header.value.split(separator: ",").map { $0.trimming(.whitespace).lowercased() }.filter { !$0.isEmpty }
                 default:
                     break
                 }
@@ -103,15 +103,5 @@ package enum RequestFraming {
             return "unknown method \(method); methods are case-sensitive (\(method.uppercased()))"
         }
         return nil
-    }
-}
-
-extension Substring {
-    /// Without the spaces and tabs HTTP allows around a list element.
-    var trimmed: String {
-        var slice = self[...]
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -46,3 +46,65 @@ public enum ASCII {
         }
     }
 }
+
+extension ASCII {
+    /// What `Substring.trimming(_:)` removes from either end, in any mix. Each caller names the
+    /// set it has always removed: HTTP's optional white space is spaces and tabs, while cookie
+    /// pairs, `Accept` ranges and form parameters have only ever lost spaces (and quotes where a
+    /// value may be quoted).
+    package struct Padding: OptionSet, Sendable {
+        package let rawValue: UInt8
+
+        package init(rawValue: UInt8) {
+            self.rawValue = rawValue
+        }
+
+        package static let spaces = Padding(rawValue: 1 << 0)
+        package static let tabs = Padding(rawValue: 1 << 1)
+        package static let quotes = Padding(rawValue: 1 << 2)
+        /// OWS, the optional white space around a field value or a list element (RFC 9110 §5.6.3).
+        package static let whitespace: Padding = [.spaces, .tabs]
+
+        func contains(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: " "): contains(.spaces)
+            case UInt8(ascii: "\t"): contains(.tabs)
+            case UInt8(ascii: "\""): contains(.quotes)
+            default: false
+            }
+        }
+    }
+}
+
+extension Substring {
+    /// Without `padding` at either end.
+    ///
+    /// The answer of dropping whole `Character`s equal to a padding byte, as every copy this
+    /// replaced did, found in the bytes (framing runs it on each `Content-Length`). The two
+    /// readings differ only where a trimmed byte and the non-ASCII scalar beside it form one
+    /// Character (a space and a combining mark after it; a prepended mark and a space after it):
+    /// when the bytes stop at a non-ASCII byte after trimming there, the Characters decide.
+    package func trimming(_ padding: ASCII.Padding) -> Substring {
+        let bounds = utf8.withContiguousStorageIfAvailable { bytes -> Range<Int>? in
+            var lower = 0
+            var upper = bytes.count
+            while lower < upper, padding.contains(bytes[lower]) { lower += 1 }
+            while upper > lower, padding.contains(bytes[upper - 1]) { upper -= 1 }
+            let joinedFirst = lower > 0 && lower < bytes.count && bytes[lower] >= 0x80
+            let joinedLast = upper < bytes.count && upper > lower && bytes[upper - 1] >= 0x80
+            return joinedFirst || joinedLast ? nil : lower..<upper
+        }
+        guard let bounds = bounds ?? nil else { return trimmingCharacters(padding) }
+        return self[utf8.index(startIndex, offsetBy: bounds.lowerBound)..<utf8.index(startIndex, offsetBy: bounds.upperBound)]
+    }
+
+    private func trimmingCharacters(_ padding: ASCII.Padding) -> Substring {
+        func isPadding(_ character: Character) -> Bool {
+            character.utf8.count == 1 && padding.contains(character.utf8.first!)
+        }
+        var result = self
+        while let first = result.first, isPadding(first) { result = result.dropFirst() }
+        while let last = result.last, isPadding(last) { result = result.dropLast() }
+        return result
+    }
+}
