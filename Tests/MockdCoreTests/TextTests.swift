@@ -85,4 +85,32 @@ struct TextTests {
         while let last = result.last, isPadding(last) { result = result.dropLast() }
         return result
     }
+
+    @Test func lastComponent_InBytes() {
+        #expect(PathText.lastComponent("a/b.json", .bytes) == "b.json")
+        #expect(PathText.lastComponent("b.json", .bytes) == "b.json")
+        #expect(PathText.lastComponent("a//b", .bytes) == "b")
+        #expect(PathText.lastComponent("a/", .bytes) == "")
+        #expect(PathText.lastComponent("/", .bytes) == "")
+        #expect(PathText.lastComponent("", .bytes) == "")
+        #expect(PathText.lastComponent("a/\u{301}b", .bytes) == "\u{301}b")
+    }
+
+    @Test func lastComponent_AsLastPathComponent() {
+        #expect(PathText.lastComponent("/a/b.json", .lastPathComponent) == "b.json")
+        #expect(PathText.lastComponent("a/b//", .lastPathComponent) == "b")
+        #expect(PathText.lastComponent("/", .lastPathComponent) == "/")
+        #expect(PathText.lastComponent("///", .lastPathComponent) == "///")
+        #expect(PathText.lastComponent("", .lastPathComponent) == "")
+        #expect(PathText.lastComponent("a/\u{301}b", .lastPathComponent) == "a/\u{301}b")
+    }
+
+    @Test func withoutTrailingSlashes_KeepsARootSlash() {
+        #expect(PathText.withoutTrailingSlashes("/a/b/") == "/a/b")
+        #expect(PathText.withoutTrailingSlashes("a///") == "a")
+        #expect(PathText.withoutTrailingSlashes("a") == "a")
+        #expect(PathText.withoutTrailingSlashes("/") == "/")
+        #expect(PathText.withoutTrailingSlashes("//") == "/")
+        #expect(PathText.withoutTrailingSlashes("") == "")
+    }
 }
