@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import MockdCore
 
 /// The request target as sent (still percent-encoded), read once when the request line arrives:
 /// what libmicrohttpd's decoded URL no longer shows.
@@ -39,7 +40,7 @@ struct RequestTarget: Sendable {
             // Past what was checked, never past the terminating NUL.
             let length = high == 0 ? 1 : (low == 0 ? 2 : 3)
             if error == nil {
-                if !Self.isHex(high) || !Self.isHex(low) {
+                if !ASCII.isHexDigit(high) || !ASCII.isHexDigit(low) {
                     let sent = String(decoding: UnsafeRawBufferPointer(start: cursor, count: length), as: UTF8.self)
                     error = "the URL has an invalid percent-encoding: '\(sent)' (% must be followed by two hex digits)"
                 } else if high == UInt8(ascii: "0") && low == UInt8(ascii: "0") {
@@ -58,9 +59,5 @@ struct RequestTarget: Sendable {
         var end = start
         while end.pointee != 0 && end.pointee != CChar(UInt8(ascii: "#")) { end += 1 }
         rawQuery = String(decoding: UnsafeRawBufferPointer(start: start, count: end - start), as: UTF8.self)
-    }
-
-    private static func isHex(_ byte: UInt8) -> Bool {
-        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 70) || (byte >= 97 && byte <= 102)
     }
 }

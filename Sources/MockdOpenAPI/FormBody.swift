@@ -23,8 +23,8 @@ enum FormBody {
             let byte = bytes[index]
             if byte == UInt8(ascii: "+") {
                 result.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = hex(bytes[index + 1]),
-                let low = hex(bytes[index + 2])
+            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = ASCII.hexValue(bytes[index + 1]),
+                let low = ASCII.hexValue(bytes[index + 2])
             {
                 result.append(high << 4 | low)
                 index += 2
@@ -36,21 +36,12 @@ enum FormBody {
         return String(decoding: result, as: UTF8.self)
     }
 
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
     /// `multipart/form-data; boundary="XyZ"` → `XyZ`.
     static func boundary(_ contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, trimmed(pair[0]).lowercased() == "boundary" else { continue }
-            let value = trimmed(pair[1], quotes: true)
+            guard pair.count == 2, pair[0].trimming(.spaces).lowercased() == "boundary" else { continue }
+            let value = pair[1].trimming([.spaces, .quotes])
             return value.isEmpty ? nil : String(value)
         }
         return nil
@@ -86,20 +77,12 @@ enum FormBody {
         for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-disposition:") {
             for parameter in line.split(separator: ";").dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
-                if pair.count == 2, trimmed(pair[0]).lowercased() == "name" {
-                    return String(trimmed(pair[1], quotes: true))
+                if pair.count == 2, pair[0].trimming(.spaces).lowercased() == "name" {
+                    return String(pair[1].trimming([.spaces, .quotes]))
                 }
             }
         }
         return nil
-    }
-
-    /// Without the spaces (and, when asked, the double quotes) around it.
-    static func trimmed(_ text: Substring, quotes: Bool = false) -> Substring {
-        var result = text
-        while let first = result.first, first == " " || (quotes && first == "\"") { result = result.dropFirst() }
-        while let last = result.last, last == " " || (quotes && last == "\"") { result = result.dropLast() }
-        return result
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {

@@ -1,3 +1,5 @@
+import MockdCore
+
 /// The string formats mockd checks and generates (`format` is an annotation in JSON Schema;
 /// these are the ones OpenAPI users rely on). Unknown formats are accepted.
 enum Formats {
@@ -11,7 +13,7 @@ enum Formats {
         case "uuid":
             guard bytes.count == 36 else { return false }
             return bytes.enumerated().allSatisfy { offset, byte in
-                [8, 13, 18, 23].contains(offset) ? byte == UInt8(ascii: "-") : isHex(byte)
+                [8, 13, 18, 23].contains(offset) ? byte == UInt8(ascii: "-") : ASCII.isHexDigit(byte)
             }
         case "email":
             guard let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return false }
@@ -56,10 +58,6 @@ enum Formats {
         case "password"?: "secret"
         default: nil
         }
-    }
-
-    private static func isHex(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
     }
 
     private static func digits(_ bytes: ArraySlice<UInt8>) -> Int? {

@@ -178,7 +178,7 @@ struct PostmanCollection {
             for line in text.split(whereSeparator: \.isNewline) {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 headers.append(
-                    HTTPHeader(String(FormBody.trimmed(line[..<colon])), String(FormBody.trimmed(line[line.index(after: colon)...]))))
+                    HTTPHeader(String(line[..<colon].trimming(.spaces)), String(line[line.index(after: colon)...].trimming(.spaces))))
             }
         case .array(let list)?:
             for (at, header) in list.enumerated() {

@@ -30,7 +30,7 @@ package enum ForwardingRules {
         var names: Set<String> = []
         for header in headers where header.name.lowercased() == "connection" {
             for option in header.value.split(separator: ",") {
-                let name = option.trimmed(of: " \t").lowercased()
+                let name = option.trimming(.whitespace).lowercased()
                 if !name.isEmpty { names.insert(name) }
             }
         }
@@ -47,7 +47,7 @@ package enum ForwardingRules {
         var position: [String: Int] = [:]
         for header in headers {
             let key = header.name.lowercased()
-            guard !dropped.contains(key), isToken(header.name),
+            guard !dropped.contains(key), ASCII.isToken(header.name),
                 !header.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
             else { continue }
             if let at = position[key] {
@@ -71,7 +71,7 @@ package enum ForwardingRules {
             let key = header.name.lowercased()
             if dropped.contains(key) { return false }
             if bodyDecoded, key == "content-encoding" {
-                let codings = header.value.split(separator: ",").map { $0.trimmed(of: " \t").lowercased() }
+                let codings = header.value.split(separator: ",").map { $0.trimming(.whitespace).lowercased() }
                 return !codings.allSatisfy { decodedCodings.contains($0) }
             }
             return true
@@ -104,7 +104,7 @@ package enum ForwardingRules {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                if index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
+                if index + 2 < bytes.count, ASCII.isHexDigit(bytes[index + 1]), ASCII.isHexDigit(bytes[index + 2]) {
                     out += "%"
                 } else {
                     out += "%25"
@@ -136,41 +136,11 @@ package enum ForwardingRules {
         }
     }
 
-    static func isHex(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
-            return true
-        default: return false
-        }
-    }
-
     static func percent(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF".unicodeScalars)
         var out = "%"
         out.unicodeScalars.append(digits[Int(byte >> 4)])
         out.unicodeScalars.append(digits[Int(byte & 0x0F)])
         return out
-    }
-
-    /// An RFC 9110 token (a valid field name).
-    static func isToken(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    return true
-                default:
-                    return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
-    }
-}
-
-extension StringProtocol {
-    func trimmed(of set: String) -> String {
-        var slice = Substring(self)
-        while let first = slice.first, set.contains(first) { slice.removeFirst() }
-        while let last = slice.last, set.contains(last) { slice.removeLast() }
-        return String(slice)
     }
 }

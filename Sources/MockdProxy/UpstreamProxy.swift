@@ -118,7 +118,7 @@ package final class UpstreamProxy: Sendable {
         // decoded path encoded again.
         var url = prefix + (request.rawPath ?? ForwardingRules.encodePath(request.path))
         if !request.rawQuery.isEmpty { url += "?" + ForwardingRules.sanitizeQuery(request.rawQuery) }
-        guard ForwardingRules.isToken(request.method), !url.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else {
+        guard ASCII.isToken(request.method), !url.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else {
             return .failure(ProxyFailure(.badRequest, reason: "cannot build an upstream request from '\(request.method) \(url)'"))
         }
         // When recording, the answer is decoded to be saved readable: the client's Accept-Encoding does not apply.

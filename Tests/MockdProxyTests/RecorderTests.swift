@@ -111,7 +111,7 @@ struct RecorderTests {
         #expect(PathText.standardized("a//b/./c/") == "a/b/c")
         for path in ["/a/b", "/a", "/a/b/", "a/b", "/", "/a/.dat.nosync1A2B.x3y4z5"] {
             #expect(FilePath.folder(of: path) == (path as NSString).deletingLastPathComponent, "\(path)")
-            #expect(PathText.lastComponent(path) == (path as NSString).lastPathComponent, "\(path)")
+            #expect(PathText.lastComponent(path, .lastPathComponent) == (path as NSString).lastPathComponent, "\(path)")
         }
         #expect(FilePath.folder(of: "name.json") == ".")
         #expect(FilePath.folder(of: "a//b") == "a")

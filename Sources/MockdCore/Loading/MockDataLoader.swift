@@ -46,7 +46,7 @@ package struct MockDataLoader: Sendable {
         var resources: [Resource] = []
         var bodyFiles: Set<String> = []
         if let routes, let overlap = Self.routesHoldTheRoot(routes, root: root, in: self.files.workingDirectory) {
-            diagnostics.append(Diagnostic(file: Self.displayPath(routes), overlap))
+            diagnostics.append(Diagnostic(file: PathText.withoutTrailingSlashes(routes), overlap))
         } else if let routes {
             let tables = RouteTableLoader(directory: routes, root: root, files: self.files, overlays: files.overlays).load(into: &builder)
             routeList = tables.routes
@@ -56,14 +56,14 @@ package struct MockDataLoader: Sendable {
             // resource answers for it now.
             if !tables.seedFiles.isEmpty { files.remove(tables.seedFiles) }
             if tables.diagnostics.contains(where: { $0.severity == .error }), let note = routesFolder.fallbackNote(in: self.files) {
-                diagnostics.append(Diagnostic(.warning, file: Self.displayPath(routes), note))
+                diagnostics.append(Diagnostic(.warning, file: PathText.withoutTrailingSlashes(routes), note))
             }
             diagnostics += tables.diagnostics
         }
         let operations = OperationSources.load(operationSources, files: self.files, into: &builder)
         diagnostics += operations.diagnostics
         let shadowed = ShadowedFiles.find(files: files.base, overlays: files.overlays, routes: routeList, bodyFiles: bodyFiles)
-        diagnostics += shadowed.map { ShadowedFiles.diagnostic($0, rootDisplay: Self.displayPath(root)) }
+        diagnostics += shadowed.map { ShadowedFiles.diagnostic($0, rootDisplay: PathText.withoutTrailingSlashes(root)) }
         let errors = diagnostics.contains { $0.severity == .error }
         let snapshot =
             errors
@@ -71,7 +71,7 @@ package struct MockDataLoader: Sendable {
             : Snapshot(
                 preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
                 routes: routeList, resources: ResourceIndex(resources), operations: operations.table, warnings: diagnostics,
-                rootDisplayPath: Self.displayPath(root), unserved: files.unserved,
+                rootDisplayPath: PathText.withoutTrailingSlashes(root), unserved: files.unserved,
                 shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
                 rootPath: normalized(root), routesPath: routes.map(normalized))
         return Result(snapshot: snapshot, diagnostics: diagnostics)
@@ -111,9 +111,9 @@ package struct MockDataLoader: Sendable {
     }
 
     private func load(_ paths: [String], in folder: FileFolder, into loaded: inout LoadedFiles, builder: inout ResponseBuilder) {
-        let display = Self.displayPath(root)
+        let display = PathText.withoutTrailingSlashes(root)
         for relativePath in paths {
-            let actualName = Self.lastComponent(relativePath)
+            let actualName = String(PathText.lastComponent(relativePath, .bytes))
             // `mock_…_get.500.json` answers the request of `mock_…_get.json`, with status 500;
             // `mock_…_get.sse` answers it too, as a stream of the events it holds.
             let isEvents = actualName.hasSuffix(".sse") && actualName.hasPrefix("mock_")
@@ -161,7 +161,7 @@ package struct MockDataLoader: Sendable {
             let existing = scenario.map { loaded.overlays[$0]?[fileName] } ?? loaded.base[fileName]
             if let existing {
                 let scope = scenario.map { " per scenario (\($0))" } ?? ""
-                if Self.lastComponent(existing.relativePath) != actualName {
+                if String(PathText.lastComponent(existing.relativePath, .bytes)) != actualName {
                     loaded.diagnostics.append(
                         Diagnostic(
                             file: shown(),
@@ -194,8 +194,8 @@ package struct MockDataLoader: Sendable {
     static func routesHoldTheRoot(_ routes: String, root: String, in directory: String?) -> String? {
         let routesPath = WorkingDirectory.normalized(routes, in: directory), rootPath = WorkingDirectory.normalized(root, in: directory)
         guard routesPath == rootPath || rootPath.hasPrefix(routesPath == "/" ? "/" : routesPath + "/") else { return nil }
-        return "the routes folder must not be the mock root or hold it (\(displayPath(root))); give the route tables a folder "
-            + "of their own, such as \(RoutesFolder.besideRoot(root)), with --routes DIR"
+        return "the routes folder must not be the mock root or hold it (\(PathText.withoutTrailingSlashes(root))); "
+            + "give the route tables a folder of their own, such as \(RoutesFolder.besideRoot(root)), with --routes DIR"
     }
 
     /// `path` made absolute against the file source's working directory.
@@ -209,7 +209,7 @@ package struct MockDataLoader: Sendable {
         guard let body = try? files.read(relativePath, in: folder), RouteTableLoader.isRouteTable(body.bytes) else { return nil }
         let destination = self.routes ?? routesFolder.given ?? routesFolder.candidates.first
         return "a route table under the mock root is not read; move it to "
-            + (destination.map { Self.displayPath($0) } ?? "a routes folder and give --routes DIR")
+            + (destination.map { PathText.withoutTrailingSlashes($0) } ?? "a routes folder and give --routes DIR")
     }
 
     /// `scenarios/<name>/…` → name; anything else → nil. (Runs once per file at load: the
@@ -221,25 +221,6 @@ package struct MockDataLoader: Sendable {
         return String(parts[1])
     }
 
-    /// The file name of a relative path, found from the end in bytes.
-    static func lastComponent(_ path: String) -> String {
-        // On the contiguous bytes: the UTF-8 view's generic `lastIndex(of:)` cost ~1,000
-        // instructions per file at load.
-        let slash =
-            path.utf8.withContiguousStorageIfAvailable { bytes in
-                bytes.lastIndex(of: UInt8(ascii: "/"))
-            } ?? path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.distance(from: path.utf8.startIndex, to: $0) }
-        guard let slash else { return path }
-        let utf8 = path.utf8
-        return String(path[utf8.index(utf8.startIndex, offsetBy: slash + 1)...])
-    }
-
-    /// The root as the user gave it, without a trailing slash, for messages.
-    static func displayPath(_ path: String) -> String {
-        var path = path
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        return path
-    }
 }
 
 /// Hands out prepared responses with dense ids while a snapshot is being built.

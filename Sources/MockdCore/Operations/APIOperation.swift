@@ -211,22 +211,13 @@ package enum SecurityScheme: Sendable, Equatable {
     }
 }
 
-extension Substring {
-    func trimmingCharacters(in character: Character) -> Substring {
-        var result = self
-        while result.first == character { result = result.dropFirst() }
-        while result.last == character { result = result.dropLast() }
-        return result
-    }
-}
-
 /// Cookies from the `Cookie` header.
 package enum RequestCookies {
     package static func value(_ name: String, in request: MockRequest) -> String? {
         guard let header = request.headers.first(named: "Cookie") else { return nil }
         for pair in header.split(separator: ";") {
             let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0].trimmingCharacters(in: " ") == name { return String(parts[1].trimmingCharacters(in: " ")) }
+            if parts.count == 2, parts[0].trimming(.spaces) == name { return String(parts[1].trimming(.spaces)) }
         }
         return nil
     }

@@ -32,17 +32,17 @@ enum MediaNegotiation {
         for item in accept.lowercased().split(separator: ",") {
             let parameters = item.split(separator: ";")
             guard let range = parameters.first else { continue }
-            let parts = range.trimmingCharacters(in: " ").split(separator: "/", maxSplits: 1)
+            let parts = range.trimming(.spaces).split(separator: "/", maxSplits: 1)
             guard parts.count == 2 else { continue }
             var quality = 1.0
             for parameter in parameters.dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
-                if pair.count == 2, pair[0].trimmingCharacters(in: " ") == "q" {
-                    quality = Double(pair[1].trimmingCharacters(in: " ")).map { min(max($0, 0), 1) } ?? 1
+                if pair.count == 2, pair[0].trimming(.spaces) == "q" {
+                    quality = Double(pair[1].trimming(.spaces)).map { min(max($0, 0), 1) } ?? 1
                 }
             }
             ranges.append(
-                Range(type: parts[0].trimmingCharacters(in: " "), subtype: parts[1].trimmingCharacters(in: " "), quality: quality))
+                Range(type: parts[0].trimming(.spaces), subtype: parts[1].trimming(.spaces), quality: quality))
         }
         return ranges
     }

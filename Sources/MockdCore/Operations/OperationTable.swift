@@ -406,9 +406,9 @@ struct Preferences {
     init(_ header: String?) {
         guard let header else { return }
         for item in header.split(whereSeparator: { $0 == "," || $0 == ";" }) {
-            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: " ") }
+            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimming(.spaces) }
             guard parts.count == 2 else { continue }
-            let value = parts[1].trimmingCharacters(in: "\"")
+            let value = parts[1].trimming(.quotes)
             switch parts[0].lowercased() {
             case "code": code = Int(value)
             case "example": example = String(value)

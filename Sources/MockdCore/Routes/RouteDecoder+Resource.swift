@@ -66,7 +66,7 @@ extension RouteDecoder {
     /// Scenario → the overlay of `seedFile` under `scenarios/<name>/`: the mock file of the same
     /// name there (as files are overlaid), else the same relative path under the scenario's folder.
     func overlaySeeds(of seedFile: String, scenario: String?) -> [(String, String)] {
-        let name = MockDataLoader.lastComponent(seedFile)
+        let name = String(PathText.lastComponent(seedFile, .bytes))
         var names = Set(overlays.keys)
         if let scenario { names.insert(scenario) }
         return names.sorted().compactMap { scenario in
@@ -80,7 +80,7 @@ extension RouteDecoder {
     mutating func seed(_ relativePath: String, idField: String, at: String) -> ResourceItems? {
         guard let bytes = readBodyFile(relativePath, at: at) else { return nil }
         seedFiles.insert(relativePath)
-        let shown = MockDataLoader.displayPath(root) + "/" + relativePath
+        let shown = PathText.withoutTrailingSlashes(root) + "/" + relativePath
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)

@@ -365,7 +365,7 @@ struct RouteDecoder {
 
     /// A body file: relative to the root and inside it, read now.
     mutating func readBodyFile(_ path: String, at: String) -> [UInt8]? {
-        let rootDisplay = MockDataLoader.displayPath(root)
+        let rootDisplay = PathText.withoutTrailingSlashes(root)
         if path.hasPrefix("/") {
             error(at, "expected a path relative to the mock root (\(rootDisplay)), found the absolute path \(JSONText.quoted(path))")
             return nil

@@ -21,7 +21,7 @@ struct RouteTableLoader {
 
     func load(into builder: inout ResponseBuilder) -> Output {
         var output = Output()
-        let display = MockDataLoader.displayPath(directory)
+        let display = PathText.withoutTrailingSlashes(directory)
         guard files.isFolder(directory) else {
             output.diagnostics.append(
                 Diagnostic(file: display, WorkingDirectory.whyNotAFolder(directory, what: "the routes", option: "--routes", files: files)))
@@ -48,7 +48,7 @@ struct RouteTableLoader {
                 output.diagnostics.append(
                     Diagnostic(
                         file: shown,
-                        "this looks like a mock file, not a route table: move it under the mock root (\(MockDataLoader.displayPath(root))); a route table is {\"routes\": [ … ]}"
+                        "this looks like a mock file, not a route table: move it under the mock root (\(PathText.withoutTrailingSlashes(root))); a route table is {\"routes\": [ … ]}"
                     ))
                 continue
             }
@@ -82,7 +82,7 @@ struct RouteTableLoader {
 
     /// A mock's name, or JSON with nothing like a `routes` key: a file that belongs under the root.
     static func looksLikeMockFile(_ table: String, _ value: JSONValue) -> Bool {
-        let name = MockDataLoader.lastComponent(table)
+        let name = String(PathText.lastComponent(table, .bytes))
         if case .mock = MockFileName.parse(MockFileName.splitStatus(name)?.name ?? name) { return true }
         guard case .object(let members) = value else { return true }
         return !members.contains { EditDistance.bounded(Array($0.key.lowercased().utf8), "routes".utf8, bound: 2) != nil }

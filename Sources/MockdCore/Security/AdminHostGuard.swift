@@ -37,7 +37,7 @@ package struct AdminHostGuard: Sendable {
 
     /// `name:port`, `[v6]:port`, `[v6]` → the name or address alone.
     static func hostName(of host: String) -> String {
-        let text = host.trimmingSpaces
+        let text = String(host[...].trimming(.whitespace))
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { return text }
             return String(text[text.index(after: text.startIndex)..<close])
@@ -51,7 +51,9 @@ package struct AdminHostGuard: Sendable {
     /// Dotted-quad IPv4 or an IPv6 address (anything with a colon that got this far).
     static func isIPLiteral(_ name: String) -> Bool {
         if name.contains(":") {
-            return name.utf8.allSatisfy { isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%") }
+            return name.utf8.allSatisfy {
+                ASCII.isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%")
+            }
         }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4
@@ -60,12 +62,4 @@ package struct AdminHostGuard: Sendable {
                     && Int(part)! <= 255
             }
     }
-
-    private static func isHex(_ byte: UInt8) -> Bool {
-        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 70) || (byte >= 97 && byte <= 102)
-    }
-}
-
-extension String {
-    var trimmingSpaces: String { self[...].trimmed }
 }

@@ -33,10 +33,10 @@ package enum RequestFraming {
                     hosts += 1
                 case 14 where HTTPHeader.namesEqual(header.name, "Content-Length"):
                     // `Content-Length: 5, 5` is one length sent twice (RFC 9110 §8.6).
-                    lengths += header.value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed }
+                    lengths += header.value.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimming(.whitespace)) }
                 case 17 where HTTPHeader.namesEqual(header.name, "Transfer-Encoding"):
                     sawTransferEncoding = true
-                    codings += header.value.split(separator: ",").map { $0.trimmed.lowercased() }.filter { !$0.isEmpty }
+                    codings += header.value.split(separator: ",").map { $0.trimming(.whitespace).lowercased() }.filter { !$0.isEmpty }
                 default:
                     break
                 }
@@ -96,32 +96,12 @@ package enum RequestFraming {
     /// lower-case methods. A method is a token; anything else is not a method at all.
     static func methodProblem(_ method: String) -> String? {
         if method == "GET" || method == "POST" || method == "HEAD" { return nil }  // most requests: no byte walk
-        guard !method.isEmpty, method.utf8.allSatisfy(isTokenByte) else {
+        guard ASCII.isToken(method) else {
             return "\(method.debugDescription) is not a method"
         }
         if method.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
             return "unknown method \(method); methods are case-sensitive (\(method.uppercased()))"
         }
         return nil
-    }
-
-    /// RFC 9110 §5.6.2 tchar.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
-    }
-}
-
-extension Substring {
-    /// Without the spaces and tabs HTTP allows around a list element.
-    var trimmed: String {
-        var slice = self[...]
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return String(slice)
     }
 }

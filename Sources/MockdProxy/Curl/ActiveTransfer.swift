@@ -135,11 +135,11 @@ final class ActiveTransfer {
         guard !headersComplete else { return }
         if line.first == " " || line.first == "\t" {
             // obs-fold: a continuation of the previous field.
-            if !headers.isEmpty { headers[headers.count - 1].value += " " + line.trimmed(of: " \t") }
+            if !headers.isEmpty { headers[headers.count - 1].value += " " + String(line.trimming(.whitespace)) }
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
-        headers.append(HTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimmed(of: " \t")))
+        headers.append(HTTPHeader(String(line[..<colon]), String(line[line.index(after: colon)...].trimming(.whitespace))))
     }
 
     /// Body bytes; false refuses them (the answer is larger than allowed).

@@ -96,7 +96,8 @@ package struct HARImport {
                 "\(label) → \(describe(plan.outcome, dryRun: dryRun))" + (bodies.isEmpty ? "" : ", body " + bodies.joined(separator: ", ")))
             for write in plan.writes {
                 if write.isMockFile {
-                    planned[PathText.lastComponent(write.path).description] = String(write.path.dropFirst(recorder.root.count + 1))
+                    planned[PathText.lastComponent(write.path, .lastPathComponent).description] = String(
+                        write.path.dropFirst(recorder.root.count + 1))
                 }
                 writes.append(write)
             }

@@ -1,3 +1,5 @@
+import MockdCore
+
 /// An entry's absolute URL split the way mockd's HTTP adapter splits a request target: the
 /// percent-decoded path, the query as sent and its decoded arguments, and the host the entry
 /// went to (lower case, with the port only when it is not the scheme's default).
@@ -47,14 +49,6 @@ struct HARURL {
     /// `%XX` escapes decoded (and `+` as a space in a query, as form encoding has it); nil for a
     /// `%` without two hex digits or a `%00`, which mockd refuses in a request too.
     static func percentDecoded(_ text: String, plusIsSpace: Bool) -> String? {
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -62,7 +56,8 @@ struct HARURL {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else { return nil }
+                guard index + 2 < bytes.count, let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2])
+                else { return nil }
                 let value = high << 4 | low
                 guard value != 0 else { return nil }
                 out.append(value)

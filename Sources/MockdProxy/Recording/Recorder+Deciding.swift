@@ -34,7 +34,7 @@ extension Recorder {
     static var transferHeaders: Set<String> { HTTPHeader.transferNames }
 
     static func isJSONMediaType(_ contentType: String) -> Bool {
-        let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmed(of: " \t").lowercased() } ?? ""
+        let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimming(.whitespace).lowercased() } ?? ""
         return media == "application/json" || media == "text/json" || (media.hasPrefix("application/") && media.hasSuffix("+json"))
     }
 

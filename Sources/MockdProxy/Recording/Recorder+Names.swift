@@ -1,3 +1,5 @@
+import MockdCore
+
 /// The names and paths the recorder writes: safe file names, body file names, path patterns.
 extension Recorder {
     /// One trailing slash ignored, as the file naming rule does.
@@ -61,7 +63,7 @@ extension Recorder {
     /// is served with its type by a route without headers; `body` for a type not known here.
     static func fileExtension(for contentType: String?) -> String {
         guard let contentType else { return "body" }
-        let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmed(of: " \t").lowercased() } ?? ""
+        let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimming(.whitespace).lowercased() } ?? ""
         if isJSONMediaType(media) { return "json" }
         return knownExtensions[media] ?? "body"
     }

@@ -56,8 +56,8 @@ package final class Recorder: Sendable {
     package init(
         root: String, routesDirectory: String, overwrite: Bool, scenario: String? = nil, keptHeaders: [String] = [], logger: Logger
     ) {
-        self.root = Self.trimmed(root)
-        self.routesDirectory = Self.trimmed(routesDirectory)
+        self.root = PathText.withoutTrailingSlashes(root.isEmpty ? "." : root)
+        self.routesDirectory = PathText.withoutTrailingSlashes(routesDirectory.isEmpty ? "." : routesDirectory)
         self.overwrite = overwrite
         self.scenario = scenario
         self.keptHeaders = Set(keptHeaders.map { $0.lowercased() })
@@ -135,7 +135,7 @@ package final class Recorder: Sendable {
     /// temp files of its atomic writes (`.dat.nosync…`, renamed away at once): a file watcher
     /// ignores these so recording does not trigger reloads.
     package func isOwnWrite(_ path: String) -> Bool {
-        if PathText.lastComponent(path).hasPrefix(Self.temporaryFilePrefix) { return true }
+        if PathText.lastComponent(path, .lastPathComponent).hasPrefix(Self.temporaryFilePrefix) { return true }
         let key = writtenKey(path)
         return written.withLock { $0.contains(key) }
     }
@@ -175,11 +175,5 @@ package final class Recorder: Sendable {
             return "The operation could not be completed. (NSCocoaErrorDomain error \(cocoa.code.rawValue).)"
         }
         return "\(error)"
-    }
-
-    static func trimmed(_ folder: String) -> String {
-        var folder = folder.isEmpty ? "." : folder
-        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
-        return folder
     }
 }
