@@ -26,7 +26,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 }
 
 private let response = PreparedResponse(
-    id: 0, status: 200, contentType: nil, customHeaders: [], body: ResponseBody([UInt8]()), source: "fuzz")
+    id: 0, status: 200, contentType: nil, customHeaders: [], body: ResponseBody([UInt8]()), origin: .file("fuzz"))
 
 // libFuzzer's archive brings a `main` that calls LLVMFuzzerTestOneInput, and SwiftPM points
 // `main` at this module's entry (`--defsym main=FuzzMockFileName_main`); the link allows both
