@@ -157,13 +157,17 @@ extension HTTPServer {
                     streamed.stream, built: streamed.head, scenario: reply.scenario, extraHeaders: extraHeaders, for: request,
                     connection: connection, state: state)
             case .built(let built):
-                log.record(request, status: built.status, origin: built.origin, scenario: reply.scenario, state: state, response: built)
+                // The label is made from the origin once, for the access line and the header.
+                let label = built.source
+                log.record(
+                    request, status: built.status, origin: built.origin, label: label, scenario: reply.scenario, state: state,
+                    response: built)
                 if let id = built.reuseID, let serving {
                     return queue(
-                        serving.reusedResponse(id, { MHDResponse(built: built, extraHeaders: extraHeaders) }),
+                        serving.reusedResponse(id, { MHDResponse(built: built, source: label, extraHeaders: extraHeaders) }),
                         status: built.status, on: connection)
                 }
-                return queue(MHDResponse(built: built, extraHeaders: extraHeaders), status: built.status, on: connection)
+                return queue(MHDResponse(built: built, source: label, extraHeaders: extraHeaders), status: built.status, on: connection)
             }
         case .resolved(let waiting):  // .respondAfter, .forward, .admin: `execute` parks them and sends what they leave
             return execute(.resolved(waiting), for: request, serving: serving, admin: admin, connection: connection, state: state)

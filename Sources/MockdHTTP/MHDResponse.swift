@@ -31,15 +31,16 @@ final class MHDResponse: Sendable {
         return raw
     }
 
-    /// A response for one request; libmicrohttpd copies the bytes.
-    init?(built: BuiltResponse, extraHeaders: [HTTPHeader] = []) {
+    /// A response for one request; libmicrohttpd copies the bytes. `source`: the built answer's
+    /// label when the caller has made it already (the access line needs it too).
+    init?(built: BuiltResponse, source: String? = nil, extraHeaders: [HTTPHeader] = []) {
         let created = built.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
         guard let raw = created else { return nil }
         self.raw = raw
         Self.add(built.headers + extraHeaders, to: raw)
-        _ = MHD_add_response_header(raw, "X-Mockd-Source", built.source)
+        _ = MHD_add_response_header(raw, "X-Mockd-Source", source ?? built.source)
     }
 
     init(adopting raw: OpaquePointer) {
