@@ -26,10 +26,7 @@ extension HTTPServer {
             return park(
                 connection, state: state, request: request, serving: serving, admin: true,
                 .work { [self] in
-                    carryOut(step) { [self] response in
-                        finishWork(state, .respond(Reply(.built(response), scenario: "")))
-                        if call.changesState { news.announce() }
-                    }
+                    resume(state, after: step) { [self] in if call.changesState { news.announce() } }
                 })
         case .waitForNews(let after, let stateCount, let wait):
             // Answered at the feed's next delivery, news or not (see `NewsFeed`).
@@ -41,8 +38,7 @@ extension HTTPServer {
                         hasNews: { AdminAPI.hasNews(after: after, state: stateCount, journal: journal, runtime: runtime) },
                         // The snapshot as it is now: a reload meanwhile is what the dashboard should see.
                         answer: { [self] in call.answer(adminContext(current.withLock { $0 })) },
-                        deliver: { [self] step in carryOut(step) { [self] in finishWork(state, .respond(Reply(.built($0), scenario: ""))) }
-                        })
+                        deliver: { [self] step in resume(state, after: step) })
                 })
         case .waitForRequests(let filter, let count, let wait):
             // Answered within a few ms of the request that completes the count (see `requestWaits`).
@@ -54,8 +50,7 @@ extension HTTPServer {
                         question: "\(filter) \(count)", timeout: wait,
                         hasNews: { AdminAPI.hasRequests(filter, count: count, journal: journal) },
                         answer: { [self] in call.answer(adminContext(current.withLock { $0 })) },
-                        deliver: { [self] step in carryOut(step) { [self] in finishWork(state, .respond(Reply(.built($0), scenario: ""))) }
-                        })
+                        deliver: { [self] step in resume(state, after: step) })
                 })
         }
     }
@@ -86,6 +81,15 @@ extension HTTPServer {
                     next = then(files)
                 }
             }
+        }
+    }
+
+    /// Carries out `step` (see `carryOut`) and resumes the parked request with its answer;
+    /// `then` runs after.
+    private func resume(_ state: RequestState, after step: AdminStep, then: @escaping @Sendable () -> Void = {}) {
+        carryOut(step) { [self] response in
+            finishWork(state, .respond(Reply(.built(response), scenario: "")))
+            then()
         }
     }
 
