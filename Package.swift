@@ -32,6 +32,11 @@ let executableLinking: [LinkerSetting] = [
         ], .when(platforms: [.linux], configuration: .release)),
 ]
 
+// WebSocket framing comes from wslay, a shared library on Debian. The fully static build (the
+// container image, scripts/build-static.sh) has no libwslay.a to link (Debian ships none), so it
+// sets MOCKD_NO_WEBSOCKET and leaves WebSocket out: its upgrades get 501 saying so.
+let webSocketFraming = Context.environment["MOCKD_NO_WEBSOCKET"] == nil
+
 let package = Package(
     name: "mockd",
     // One minimum per platform for the whole package: SwiftPM has no per-target platforms. macOS
@@ -96,9 +101,14 @@ let package = Package(
             dependencies: [
                 "CMicroHTTPD", "MockdCore", "MockdDisk", "MockdLock", "MockdSystem",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: settings,
+            ] + (webSocketFraming ? ["CWslay"] : []),
+            swiftSettings: settings + (webSocketFraming ? [] : [.define("MOCKD_NO_WEBSOCKET")]),
             linkerSettings: executableLinking
+        ),
+        // wslay: WebSocket framing for upgraded connections (the adapter owns the socket).
+        .systemLibrary(
+            name: "CWslay",
+            providers: [.apt(["libwslay-dev"]), .brew(["wslay"])]
         ),
         // libcurl's headers only: the library is loaded with dlopen when --proxy is used, so no
         // pkgConfig here (it would add -lcurl and load libcurl into every mockd).

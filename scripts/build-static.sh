@@ -17,6 +17,9 @@ SWIFT=${SWIFT:-swift}
 
 scripts/static-deps.sh "$DEPS"
 export PKG_CONFIG_PATH=$DEPS/lib/pkgconfig
+# No libwslay.a exists to link (Debian ships wslay as a shared library only): this build has no
+# WebSocket routes, and says so when one is asked for (see Package.swift).
+export MOCKD_NO_WEBSOCKET=1
 flags=(-c release --product mockd --scratch-path .build/static
        --static-swift-stdlib -Xswiftc -static-executable
        -Xcc -DMOCKD_STATIC_CURL -Xcc "-I$DEPS/include"

@@ -80,4 +80,8 @@ static inline struct MHD_OptionItem cmhd_client_discipline_option(int level) {
     return item;
 }
 
+/// Ends an upgraded connection: libmicrohttpd closes its socket and frees the connection.
+static inline enum MHD_Result cmhd_upgrade_close(struct MHD_UpgradeResponseHandle *urh) {
+    return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}
 #endif

@@ -25,7 +25,7 @@ final class Daemon: Sendable {
         self.sessionPort = sessionPort
         var flags =
             MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
-            | MHD_USE_TURBO.rawValue
+            | MHD_USE_TURBO.rawValue | MHD_ALLOW_UPGRADE.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var storage = address.storage
         let context = Unmanaged.passUnretained(server).toOpaque()

@@ -52,6 +52,8 @@ extension HTTPServer {
                 })
         case .admin(let call):
             return executeAdmin(call, for: request, serving: serving, connection: connection, state: state)
+        case .upgrade(let upgrade):
+            return self.upgrade(upgrade, for: request, connection: connection, state: state)
         case .respond, .fault:
             return send(.resolved(resolution), for: request, serving: serving, admin: admin, connection: connection, state: state)
         }
@@ -169,7 +171,7 @@ extension HTTPServer {
                 }
                 return queue(MHDResponse(built: built, source: label, extraHeaders: extraHeaders), status: built.status, on: connection)
             }
-        case .resolved(let waiting):  // .respondAfter, .forward, .admin: `execute` parks them and sends what they leave
+        case .resolved(let waiting):  // .respondAfter, .forward, .admin, .upgrade: `execute` parks them and sends what they leave
             return execute(.resolved(waiting), for: request, serving: serving, admin: admin, connection: connection, state: state)
         }
     }

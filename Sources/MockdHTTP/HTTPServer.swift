@@ -49,6 +49,10 @@ package final class HTTPServer: Sendable {
     package let journal: RequestJournal
     let log: RequestLog
     let parking: ParkingLot
+    #if !MOCKD_NO_WEBSOCKET
+        /// Open WebSocket connections (routes with `"websocket"`).
+        let webSockets = WebSocketRegistry()
+    #endif
     /// Dashboards waiting for news (`GET /__mockd/events`).
     let news = NewsFeed(label: "mockd.news", cadence: .milliseconds(250))
     /// Tests waiting for their app's requests (`GET /__mockd/requests?count=N&wait=S`).
@@ -178,6 +182,10 @@ package final class HTTPServer: Sendable {
             }
         guard !stopping.isEmpty else { return }
         connections.stop()
+        #if !MOCKD_NO_WEBSOCKET
+            // WebSocket clients are told (1001) and given a second to answer the close.
+            webSockets.closeAll(code: 1001, reason: "mockd is stopping", timeout: min(timeout, .seconds(1)))
+        #endif
         // The daemons must outlive the drain: each one stops when released (`Daemon.deinit`),
         // and stopping one with a connection suspended aborts the process.
         withExtendedLifetime(stopping) {

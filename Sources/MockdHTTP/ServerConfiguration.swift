@@ -45,6 +45,8 @@ package struct ServerConfiguration: Sendable {
     /// Most requests parked at once (delayed, stalled by a timeout fault, or waiting on the
     /// upstream); past it a request that would be parked gets 503 at once.
     package var maxParked: Int = 10_000
+    /// `--max-ws-message-bytes`: a longer WebSocket message from the app is closed with 1009.
+    package var maxWebSocketMessageBytes: Int = 1 << 20
     /// Session ports (`POST /__mockd/sessions`) open at most this many at once.
     package var maxSessions: Int = 64
     /// Where session ports are taken from (`--session-ports A-B`, for a container that must

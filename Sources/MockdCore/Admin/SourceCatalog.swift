@@ -120,6 +120,19 @@ enum SourceCatalog {
                 ),
                 ("delayMs", .number(delayMs)), ("fault", response.fault.map { .string($0.rawValue) } ?? .null),
             ])
+        case .webSocket(let script, _):
+            // What the conversation is made of, for the dashboard; the route table has the whole of it.
+            return .object([
+                ("status", .number(101)), ("headers", .object([])), ("body", .null),
+                (
+                    "websocket",
+                    .object([
+                        ("subprotocols", .array(script.subprotocols.map { .string($0) })), ("onOpen", .number(script.onOpen.count)),
+                        ("onMessage", .number(script.rules.count)), ("steps", .number(script.steps.count)),
+                    ])
+                ),
+                ("delayMs", .number(0)), ("fault", script.fault.map { .string($0.kind.rawValue) } ?? .null),
+            ])
         }
     }
 

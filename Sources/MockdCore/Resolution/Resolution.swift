@@ -16,6 +16,8 @@ package enum Resolution: Sendable {
     /// The admin API (`/__mockd/`) answers: the call is decided (guard, endpoint, arguments),
     /// and `AdminCall.work` says when its answer can be made.
     case admin(AdminCall)
+    /// A WebSocket route takes the connection: send the 101 head, then hold the conversation.
+    case upgrade(WebSocketUpgrade)
 }
 
 /// When an admin answer can be made.

@@ -147,7 +147,7 @@ package final class Resolver: Sendable {
         case .respond(let reply): return .respond(built(reply))
         case .respondAfter(let delay, let reply): return .respondAfter(delay, built(reply))
         case .fault(let fault, let reply, let delay): return .fault(fault, built(reply), after: delay)
-        case .forward, .admin: return resolution
+        case .forward, .admin, .upgrade: return resolution
         }
     }
 
@@ -158,7 +158,7 @@ package final class Resolver: Sendable {
         case .respondAfter(let delay, let reply): .respondAfter(delay, reply.warned(warning, logged: logged))
         case .fault(let fault, let reply, let delay): .fault(fault, reply.warned(warning, logged: logged), after: delay)
         case .forward(let scenario, let delay, _): .forward(scenario: scenario, after: delay, warning: warning)
-        case .admin: resolution
+        case .admin, .upgrade: resolution
         }
     }
 
@@ -199,6 +199,16 @@ package final class Resolver: Sendable {
                 scenario: scenario)
             // A reset of a stream happens after its events (`cutAfter`), not instead of them.
             return delayed(reply, by: delay)
+        case .webSocket(let script, let origin):
+            switch WebSocketHandshake.answer(request, subprotocols: script.subprotocols, origin: origin) {
+            case .accepted(let head):
+                let conversation = WebSocketConversation(script: script, request: request, parameters: parameters)
+                return .upgrade(
+                    WebSocketUpgrade(
+                        head: head, conversation: conversation, session: request.session, path: request.path, scenario: scenario))
+            case .refused(let refusal):
+                return .respond(Reply(.built(refusal), scenario: scenario))
+            }
         }
         if let fault = response.fault { return .fault(fault, reply, after: delay) }
         return delayed(reply, by: delay)

@@ -111,6 +111,8 @@ package struct RouteResponse: Sendable {
         case none
         /// Sent in pieces over time (`"stream"`), with these headers.
         case stream(ResponseStream, headers: [HTTPHeader], origin: Origin)
+        /// A WebSocket conversation (`"websocket"`), held with each connection the route upgrades.
+        case webSocket(WebSocketScript, origin: Origin)
     }
 
     package let body: Body

@@ -29,7 +29,7 @@ struct RouteDecoder {
     }
 
     static let tableKeys = ["routes"]
-    static let routeKeys = ["name", "method", "path", "pathPattern", "match", "scenario", "response", "responses", "sequence"]
+    static let routeKeys = ["name", "method", "path", "pathPattern", "match", "scenario", "response", "responses", "sequence", "websocket"]
     static let matchKeys = ["headers", "query", "json", "text"]
     static let responseKeys = ["status", "headers", "json", "text", "file", "template", "delayMs", "fault", "stream"]
     /// Longest delay a route may ask for: a forgotten value cannot park connections for hours.
@@ -59,7 +59,9 @@ struct RouteDecoder {
         checkKeys(value, allowed: Self.routeKeys, at: at)
 
         let name = string(value["name"], at: at + ".name")
-        let methods = decodeMethods(value["method"], at: at + ".method")
+        // A WebSocket route is opened with GET, which it need not say.
+        let methods =
+            value["method"] == nil && value["websocket"] != nil ? .only(["GET"]) : decodeMethods(value["method"], at: at + ".method")
         let path = decodePath(value, at: at)
         let conditions = value["match"].map { decodeMatch($0, at: at + ".match") } ?? []
         var scenario: String?
@@ -71,8 +73,17 @@ struct RouteDecoder {
         var sequence = SequenceMode.repeatLast
         let source = "\(file)#\(index)"
         switch (value["response"], value["responses"]) {
+        case (nil, nil) where value["websocket"] != nil:
+            if let script = value["websocket"].flatMap({ decodeWebSocket($0, at: at + ".websocket") }) {
+                responses = [RouteResponse(body: .webSocket(script, origin: origin(source)), delay: nil, fault: nil, status: 101)]
+            }
+            if case .only(let listed)? = methods, listed != ["GET"] {
+                error(at + ".method", "a WebSocket route is opened with GET, found \(methods!.description)")
+            }
+        case (_, _) where value["websocket"] != nil:
+            error(at, "has \"websocket\" and \"response\"; a WebSocket route's conversation is its answer, keep one")
         case (nil, nil):
-            error(at, "missing \"response\" (or \"responses\" for a sequence)")
+            error(at, "missing \"response\" (or \"responses\" for a sequence, or \"websocket\" for a conversation)")
         case (.some, .some):
             error(at, "has both \"response\" and \"responses\"; keep one")
         case (let single?, nil):

@@ -41,4 +41,45 @@ package enum ConnectionSocket {
         if !bytes.isEmpty { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, flags) } }
         _ = shutdown(fd, Int32(SHUT_RDWR))
     }
+
+    /// What a read or a write without waiting did.
+    package enum Transfer: Equatable {
+        /// So many bytes (more than zero).
+        case done(Int)
+        /// Nothing now; the socket says when (a dispatch source on it).
+        case wouldBlock
+        /// The peer closed its side (a read of zero).
+        case ended
+        /// An error (errno).
+        case failed(Int32)
+    }
+
+    /// Reads up to `count` bytes without waiting (an upgraded WebSocket's socket, which mockd
+    /// reads itself).
+    package static func readNow(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Transfer {
+        while true {
+            let result = recv(fd, buffer, count, Int32(MSG_DONTWAIT))
+            if result > 0 { return .done(result) }
+            if result == 0 { return .ended }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .failed(errno)
+        }
+    }
+
+    /// Writes up to `count` bytes without waiting and without SIGPIPE.
+    package static func writeNow(_ fd: Int32, from buffer: UnsafeRawPointer, count: Int) -> Transfer {
+        #if canImport(Glibc)
+            let flags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
+        #else
+            let flags = MSG_DONTWAIT
+            var on: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        while true {
+            let result = send(fd, buffer, count, flags)
+            if result >= 0 { return .done(result) }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .failed(errno)
+        }
+    }
 }

@@ -1,0 +1,349 @@
+// Not in the static build, which has no wslay to link (Package.swift).
+#if !MOCKD_NO_WEBSOCKET
+    import CMicroHTTPD
+    import CWslay
+    import Dispatch
+    import MockdCore
+    import MockdSystem
+    import Synchronization
+
+    /// What a WebSocket connection needs from its server: the timer, the other connections of its
+    /// session (for a broadcast), and where to say that it ended.
+    struct WebSocketHooks: Sendable {
+        /// Runs the body after the delay, on the timer thread (`ParkingLot.after`): no thread waits.
+        let after: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
+        /// Sends to every open connection of the session on the path.
+        let broadcast: @Sendable (_ from: WebSocketConnection, _ message: WebSocketOutgoing) -> Void
+        /// The connection has ended (how, in words); called once.
+        let ended: @Sendable (_ connection: WebSocketConnection, _ how: String) -> Void
+        /// `--max-ws-message-bytes`: a longer message from the app is closed with 1009.
+        let maxMessageBytes: Int
+    }
+
+    /// One upgraded connection. wslay frames both ways (masking, fragments, control frames, the
+    /// close handshake); the conversation, the core's, decides what is sent; this class carries it
+    /// out. Its state is touched only on its own serial queue, which a dispatch source on the socket
+    /// and the timer wake: an idle connection holds no thread.
+    final class WebSocketConnection: @unchecked Sendable {
+        let id: Int
+        let session: String?
+        let path: String
+        /// When it opened, as the connection list shows it.
+        let opened: String
+        /// Messages each way, read by the connection list from any thread.
+        let messagesIn = Atomic<Int>(0)
+        let messagesOut = Atomic<Int>(0)
+
+        private let fd: Int32
+        private let handle: OpaquePointer
+        private let hooks: WebSocketHooks
+        let queue: DispatchQueue
+
+        // Below: only on `queue`.
+        private var context: OpaquePointer?
+        private var conversation: WebSocketConversation
+        private var pendingInput: ArraySlice<UInt8>
+        private var readSource: (any DispatchSourceRead)?
+        private var writeSource: (any DispatchSourceWrite)?
+        private var writeSuspended = false
+        private var readSuspended = false
+        private var stalled = false
+        private var finished = false
+        /// mockd started the close handshake (a rule, the route's ending, an admin close, SIGTERM).
+        private var closedByMockd = false
+        private var cancelsLeft = 0
+        /// Why reading stopped, when the socket says (the client left, a read failed).
+        private var readEnd: String?
+
+        init(
+            id: Int, upgrade: WebSocketUpgrade, fd: Int32, handle: OpaquePointer, extra: [UInt8], opened: String, hooks: WebSocketHooks,
+            target: DispatchQueue
+        ) {
+            self.id = id
+            self.session = upgrade.session
+            self.path = upgrade.path
+            self.opened = opened
+            self.fd = fd
+            self.handle = handle
+            self.hooks = hooks
+            self.conversation = upgrade.conversation
+            self.pendingInput = extra[...]
+            self.queue = DispatchQueue(label: "mockd.websocket", target: target)
+        }
+
+        /// Sets up framing and the socket's source, then starts the conversation's timelines.
+        func start() {
+            queue.async { [self] in
+                var callbacks = Self.callbacks
+                let user = Unmanaged.passUnretained(self).toOpaque()
+                guard wslay_event_context_server_init(&context, &callbacks, user) == 0, let context else {
+                    return finish("out of memory")
+                }
+                wslay_event_config_set_max_recv_msg_length(context, UInt64(hooks.maxMessageBytes))
+                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+                source.setEventHandler { [self] in readable() }
+                source.setCancelHandler { [self] in sourceCancelled() }
+                readSource = source
+                cancelsLeft += 1
+                source.resume()
+                if !pendingInput.isEmpty { readable() }
+                for timeline in conversation.opened() { perform(timeline[...]) }
+                flush()
+            }
+        }
+
+        /// A message from outside the conversation: a test's push, another connection's broadcast.
+        func push(_ message: WebSocketOutgoing) {
+            queue.async { [self] in
+                guard !finished, !stalled else { return }
+                enqueue(message)
+                flush()
+            }
+        }
+
+        /// Starts the close handshake (an admin close, SIGTERM, a session port closing).
+        func close(code: UInt16, reason: String) {
+            queue.async { [self] in
+                guard !finished else { return }
+                if stalled { return finish("closed by mockd \(code) while stalled") }
+                startClose(WebSocketClose(code: code, reason: reason))
+                flush()
+            }
+        }
+
+        // MARK: - on the queue
+
+        private func readable() {
+            guard let context, !finished, !stalled else { return }
+            if wslay_event_recv(context) != 0 { return finish(readEnd ?? "read failed") }
+            flush()
+        }
+
+        private func flush() {
+            guard let context, !finished, !stalled else { return }
+            if wslay_event_send(context) != 0 { return finish("write failed") }
+            if wslay_event_want_write(context) != 0 {
+                wantWritable()
+            } else if let writeSource, !writeSuspended {
+                writeSource.suspend()
+                writeSuspended = true
+            }
+            if wslay_event_want_read(context) == 0 && wslay_event_want_write(context) == 0 {
+                finish(closing())
+            } else if readEnd != nil {
+                finish(readEnd!)
+            }
+        }
+
+        private func wantWritable() {
+            if let writeSource {
+                if writeSuspended {
+                    writeSuspended = false
+                    writeSource.resume()
+                }
+                return
+            }
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { [self] in flush() }
+            source.setCancelHandler { [self] in sourceCancelled() }
+            writeSource = source
+            cancelsLeft += 1
+            source.resume()
+        }
+
+        /// Carries out a timeline: `wait` holds the rest on the timer.
+        private func perform(_ actions: ArraySlice<WebSocketAction>) {
+            var rest = actions
+            while let action = rest.popFirst() {
+                guard !finished, !stalled else { return }
+                switch action {
+                case .wait(let delay):
+                    let remaining = rest
+                    hooks.after(delay) { [self] in
+                        queue.async { [self] in
+                            perform(remaining)
+                            flush()
+                        }
+                    }
+                    return
+                case .send(let message):
+                    enqueue(message)
+                case .broadcast(let message):
+                    hooks.broadcast(self, message)
+                case .close(let close):
+                    startClose(close)
+                case .fault(let kind):
+                    return fault(kind)
+                }
+            }
+        }
+
+        private func enqueue(_ message: WebSocketOutgoing) {
+            guard let context, wslay_event_get_close_sent(context) == 0 else { return }
+            let opcode: UInt8
+            let bytes: [UInt8]
+            switch message {
+            case .text(let text): (opcode, bytes) = (0x1, Array(text.utf8))
+            case .binary(let data): (opcode, bytes) = (0x2, data)
+            }
+            // wslay copies the payload.
+            let queued = bytes.withUnsafeBufferPointer { buffer in
+                var message = wslay_event_msg(opcode: opcode, msg: buffer.baseAddress, msg_length: buffer.count)
+                return wslay_event_queue_msg(context, &message)
+            }
+            if queued == 0 { messagesOut.add(1, ordering: .relaxed) }
+        }
+
+        private func startClose(_ close: WebSocketClose) {
+            guard let context, wslay_event_get_close_sent(context) == 0, wslay_event_get_close_received(context) == 0 else { return }
+            closedByMockd = true
+            _ = Array(close.reason.utf8).withUnsafeBufferPointer { reason in
+                wslay_event_queue_close(context, close.code, reason.baseAddress, reason.count)
+            }
+            // A client that never answers the close is let go after a second.
+            hooks.after(.seconds(1)) { [self] in
+                queue.async { [self] in finish("closed by mockd \(close.code); the client did not answer the close") }
+            }
+        }
+
+        private func fault(_ kind: WebSocketFault.Kind) {
+            switch kind {
+            case .drop:
+                finish("fault drop")
+            case .reset:
+                ConnectionSocket.resetOnClose(fd)
+                finish("fault reset")
+            case .stall:
+                // Nothing more is read or sent, pings included; the connection stays until the
+                // client gives up (and mockd sees it at its next read) or mockd closes it.
+                stalled = true
+                if let readSource, !readSuspended {
+                    readSource.suspend()
+                    readSuspended = true
+                }
+            }
+        }
+
+        /// How a close handshake ended, in words, from the codes each side sent.
+        private func closing() -> String {
+            guard let context else { return "closed" }
+            let sent = wslay_event_get_status_code_sent(context)
+            let received = wslay_event_get_status_code_received(context)
+            let answer = received == 0 ? "none" : String(received)
+            if closedByMockd { return "closed by mockd \(sent), the client answered \(answer)" }
+            if received != 0 { return "closed by the client \(received)" }
+            // wslay closed it: the client broke the protocol (1002) or sent too much (1009).
+            switch sent {
+            case 1002: return "closed by mockd 1002: the client broke the WebSocket protocol"
+            case 1009: return "closed by mockd 1009: a message over --max-ws-message-bytes"
+            default: return "closed by mockd \(sent)"
+            }
+        }
+
+        /// Ends the connection once: its sources go, then the socket goes back to libmicrohttpd,
+        /// which closes it.
+        private func finish(_ how: String) {
+            guard !finished else { return }
+            finished = true
+            hooks.ended(self, how)
+            if cancelsLeft == 0 { return release() }
+            if let readSource {
+                if readSuspended { readSource.resume() }
+                readSource.cancel()
+            }
+            if let writeSource {
+                if writeSuspended { writeSource.resume() }
+                writeSource.cancel()
+            }
+        }
+
+        private func sourceCancelled() {
+            cancelsLeft -= 1
+            if cancelsLeft == 0 { release() }
+        }
+
+        private func release() {
+            if let context { wslay_event_context_free(context) }
+            context = nil
+            readSource = nil
+            writeSource = nil
+            _ = cmhd_upgrade_close(handle)
+        }
+
+        // MARK: - wslay's callbacks (on the queue: wslay calls them from recv and send)
+
+        fileprivate func receive(_ context: OpaquePointer?, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+            if !pendingInput.isEmpty {
+                let taken = min(count, pendingInput.count)
+                for (offset, byte) in pendingInput.prefix(taken).enumerated() { buffer[offset] = byte }
+                pendingInput = pendingInput.dropFirst(taken)
+                return taken
+            }
+            switch ConnectionSocket.readNow(fd, into: buffer, count: count) {
+            case .done(let read):
+                return read
+            case .wouldBlock:
+                wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK.rawValue)
+            case .ended:
+                readEnd = "the client left without a close"
+                wslay_event_set_error(context, WSLAY_ERR_CALLBACK_FAILURE.rawValue)
+            case .failed(let code):
+                readEnd = "read failed (errno \(code))"
+                wslay_event_set_error(context, WSLAY_ERR_CALLBACK_FAILURE.rawValue)
+            }
+            return -1
+        }
+
+        fileprivate func send(_ context: OpaquePointer?, _ data: UnsafePointer<UInt8>, _ count: Int) -> Int {
+            switch ConnectionSocket.writeNow(fd, from: data, count: count) {
+            case .done(let written):
+                return written
+            case .wouldBlock:
+                wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK.rawValue)
+            case .ended, .failed:
+                wslay_event_set_error(context, WSLAY_ERR_CALLBACK_FAILURE.rawValue)
+            }
+            return -1
+        }
+
+        fileprivate func message(_ context: OpaquePointer?, opcode: UInt8, _ bytes: [UInt8]) {
+            let incoming: WebSocketIncoming
+            switch opcode {
+            case 0x1:
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    // RFC 6455 8.1: a text message must be UTF-8; 1007 says it was not.
+                    startClose(WebSocketClose(code: 1007, reason: "text message is not UTF-8"))
+                    return
+                }
+                incoming = .text(text)
+            case 0x2:
+                incoming = .binary(bytes)
+            default:
+                return  // close, ping and pong: wslay answers them
+            }
+            messagesIn.add(1, ordering: .relaxed)
+            perform(conversation.received(incoming)[...])
+        }
+
+        private static var callbacks: wslay_event_callbacks {
+            wslay_event_callbacks(
+                recv_callback: { context, buffer, count, _, user in
+                    connection(user).receive(context, buffer!, count)
+                },
+                send_callback: { context, data, count, _, user in
+                    connection(user).send(context, data!, count)
+                },
+                genmask_callback: nil, on_frame_recv_start_callback: nil, on_frame_recv_chunk_callback: nil,
+                on_frame_recv_end_callback: nil,
+                on_msg_recv_callback: { context, argument, user in
+                    guard let argument else { return }
+                    let bytes = Array(UnsafeBufferPointer(start: argument.pointee.msg, count: argument.pointee.msg_length))
+                    connection(user).message(context, opcode: argument.pointee.opcode, bytes)
+                })
+        }
+    }
+
+    private func connection(_ user: UnsafeMutableRawPointer?) -> WebSocketConnection {
+        Unmanaged<WebSocketConnection>.fromOpaque(user!).takeUnretainedValue()
+    }
+#endif
