@@ -79,6 +79,8 @@ extension HTTPServer {
                     next = then(closeSessionPort(id: id))
                 case .readFiles(let then):
                     next = then(files)
+                case .webSockets(let command, let then):
+                    next = then(webSocketReport(command))
                 }
             }
         }

@@ -32,6 +32,34 @@ extension HTTPServer {
         #endif
     }
 
+    /// Carries out an admin call's command on the open connections.
+    func webSocketReport(_ command: WebSocketCommand) -> WebSocketReport {
+        #if MOCKD_NO_WEBSOCKET
+            switch command {
+            case .send: return .sent(0)
+            case .list: return .connections([])
+            case .close: return .closed(false)
+            }
+        #else
+            switch command {
+            case .send(let message, let session, let path):
+                return .sent(webSockets.send(message, session: session, path: path))
+            case .list(let session):
+                let open = session.map { webSockets.connections(session: .some($0.isEmpty ? nil : $0)) } ?? webSockets.connections()
+                return .connections(
+                    open.map {
+                        WebSocketConnectionInfo(
+                            id: $0.id, session: $0.session, path: $0.path, opened: $0.opened,
+                            messagesIn: $0.messagesIn.load(ordering: .relaxed), messagesOut: $0.messagesOut.load(ordering: .relaxed))
+                    })
+            case .close(let id, let code, let reason):
+                guard let connection = webSockets.connection(id) else { return .closed(false) }
+                connection.close(code: code, reason: reason)
+                return .closed(true)
+            }
+        #endif
+    }
+
     #if !MOCKD_NO_WEBSOCKET
         /// The socket is mockd's: the conversation starts.
         fileprivate func upgraded(_ upgrade: WebSocketUpgrade, fd: Int32, handle: OpaquePointer, extra: [UInt8]) {

@@ -114,6 +114,9 @@ package struct AdminAPI: Sendable {
         Endpoint("GET", "/__mockd/stubs") { api, _, context in api.listStubs(context) },
         Endpoint("DELETE", "/__mockd/stubs/") { api, request, context in api.removeStub(request, context) },
         Endpoint("GET", "/__mockd/resources") { api, request, context in api.resources(request, context) },
+        Endpoint("POST", "/__mockd/ws/send", stepping: { api, request, context in api.sendWebSocket(request, context) }),
+        Endpoint("GET", "/__mockd/ws/connections", stepping: { api, request, context in api.listWebSockets(request, context) }),
+        Endpoint("DELETE", "/__mockd/ws/connections/", stepping: { api, request, context in api.closeWebSocket(request, context) }),
     ]
 
     package init() {}

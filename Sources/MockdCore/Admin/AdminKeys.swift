@@ -32,6 +32,9 @@ struct AdminKeys: Sendable {
     /// route decoder reads the rest.
     static let stubs = AdminKeys(place: .body, known: RouteDecoder.routeKeys + ["session"])
     static let resources = AdminKeys(place: .query, known: ["path", "session", "scenario"])
+    static let webSocketSend = AdminKeys(place: .body, known: ["session", "path", "message"])
+    static let webSocketConnections = AdminKeys(place: .query, known: ["session"])
+    static let webSocketClose = AdminKeys(place: .query, known: ["code", "reason"])
 
     /// The 400 for the keys of the JSON object `body` not known here; nil when all are known, or
     /// when `body` is no object (the endpoint says what it expects instead).

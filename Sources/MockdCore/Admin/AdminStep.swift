@@ -18,6 +18,8 @@ package enum AdminStep: Sendable {
     case closeSessionPort(id: String, then: @Sendable (Bool) -> AdminStep)
     /// Read files below the mock root (a stub's body `"file"`), through the source the result gives.
     case readFiles(then: @Sendable (any FileSource) -> AdminStep)
+    /// Push to, list or close the open WebSocket connections, which the adapter holds.
+    case webSockets(WebSocketCommand, then: @Sendable (WebSocketReport) -> AdminStep)
 
     /// The answer, when no effect is left to carry out.
     package var answer: BuiltResponse? {
