@@ -76,7 +76,9 @@ extension HTTPServer {
                             "mockd.messages_in": "\(connection.messagesIn.load(ordering: .relaxed))",
                             "mockd.messages_out": "\(connection.messagesOut.load(ordering: .relaxed))", "mockd.how": "\(how)",
                         ])
-                }, maxMessageBytes: configuration.maxWebSocketMessageBytes)
+                },
+                journal: { [log] connection, message, outgoing in log.recordMessage(message, outgoing: outgoing, on: connection) },
+                maxMessageBytes: configuration.maxWebSocketMessageBytes)
             let connection = WebSocketConnection(
                 id: webSockets.nextID(), upgrade: upgrade, fd: fd, handle: handle, extra: extra, opened: Timestamp.now(), hooks: hooks,
                 target: webSockets.queue)

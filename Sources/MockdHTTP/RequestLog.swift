@@ -77,6 +77,30 @@ final class RequestLog: Sendable {
         requestWaits.announce()
     }
 
+    #if !MOCKD_NO_WEBSOCKET
+        /// A WebSocket message, journaled as an entry of its own (`kind` `message`) for tests to
+        /// read and wait for (`GET /__mockd/ws/messages`); the access log has one line a connection.
+        func recordMessage(_ message: WebSocketOutgoing, outgoing: Bool, on connection: WebSocketConnection) {
+            guard journal.isEnabled else { return }
+            let bytes: [UInt8]
+            let binary: Bool
+            switch message {
+            case .text(let text): (bytes, binary) = (Array(text.utf8), false)
+            case .binary(let data): (bytes, binary) = (data, true)
+            }
+            let truncated = bytes.count > journal.bodyLimit
+            let origin = Origin.webSocketMessage(connection: connection.id, outgoing: outgoing)
+            journal.append(
+                RequestJournal.Entry(
+                    time: Self.now(), method: "GET", path: connection.path, query: "", headers: [],
+                    body: truncated ? Array(bytes.prefix(journal.bodyLimit)) : bytes, bodyTruncated: truncated, scenario: "",
+                    session: connection.session, source: origin.label, kind: origin.kind, status: 0, durationMicroseconds: 0,
+                    message: RequestJournal.Message(
+                        direction: outgoing ? "out" : "in", connection: connection.id, binary: binary, size: bytes.count)))
+            requestWaits.announce()
+        }
+    #endif
+
     /// A built answer as the journal keeps it: its bytes shared, not copied, unless past the body limit.
     private func journaled(_ response: BuiltResponse) -> RequestJournal.Response {
         let body = response.body.count > journal.bodyLimit ? Array(response.body.prefix(journal.bodyLimit)) : response.body

@@ -16,6 +16,8 @@
         let broadcast: @Sendable (_ from: WebSocketConnection, _ message: WebSocketOutgoing) -> Void
         /// The connection has ended (how, in words); called once.
         let ended: @Sendable (_ connection: WebSocketConnection, _ how: String) -> Void
+        /// Journals a message (`outgoing`: mockd sent it).
+        let journal: @Sendable (_ connection: WebSocketConnection, _ message: WebSocketOutgoing, _ outgoing: Bool) -> Void
         /// `--max-ws-message-bytes`: a longer message from the app is closed with 1009.
         let maxMessageBytes: Int
     }
@@ -191,7 +193,10 @@
                 var message = wslay_event_msg(opcode: opcode, msg: buffer.baseAddress, msg_length: buffer.count)
                 return wslay_event_queue_msg(context, &message)
             }
-            if queued == 0 { messagesOut.add(1, ordering: .relaxed) }
+            if queued == 0 {
+                messagesOut.add(1, ordering: .relaxed)
+                hooks.journal(self, message, true)
+            }
         }
 
         private func startClose(_ close: WebSocketClose) {
@@ -322,6 +327,10 @@
                 return  // close, ping and pong: wslay answers them
             }
             messagesIn.add(1, ordering: .relaxed)
+            switch incoming {
+            case .text(let text): hooks.journal(self, .text(text), false)
+            case .binary(let bytes): hooks.journal(self, .binary(bytes), false)
+            }
             perform(conversation.received(incoming)[...])
         }
 

@@ -227,12 +227,12 @@ extension MockdClient {
         }
     }
 
-    private func send(_ method: String, _ path: String, json: [String: String]) async throws -> Data {
+    func send(_ method: String, _ path: String, json: [String: String]) async throws -> Data {
         try await send(method, path, body: JSONEncoder().encode(json))
     }
 
     /// Sends one admin call and returns the body of a 2xx answer.
-    private func send(
+    func send(
         _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
         timeout: TimeInterval? = nil
     ) async throws -> Data {
@@ -270,7 +270,7 @@ extension MockdClient {
         return components.url ?? url
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {

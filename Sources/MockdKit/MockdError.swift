@@ -18,6 +18,10 @@ public enum MockdError: Error, Sendable, Equatable, CustomStringConvertible {
     /// matched; `found` holds those that did.
     case timedOut(found: [MockdRequest])
 
+    /// ``MockdClient/waitForMessages(_:count:timeout:)`` ran out of time before enough WebSocket
+    /// messages matched; `found` holds those that did.
+    case messagesTimedOut(found: [MockdWebSocketMessage])
+
     /// The answer was not what the admin API sends: no HTTP response, or a body that does not
     /// decode. The text says what was expected and what came.
     case invalidResponse(String)
@@ -50,6 +54,9 @@ public enum MockdError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let found):
             return "timed out waiting for requests; \(found.count) matched: "
                 + found.map { "\($0.method) \($0.path) → \($0.status)" }.joined(separator: ", ")
+        case .messagesTimedOut(let found):
+            return "timed out waiting for WebSocket messages; \(found.count) matched: "
+                + found.map { "\($0.direction) #\($0.connection) \($0.text ?? "\($0.size) bytes")" }.joined(separator: ", ")
         case .invalidResponse(let text):
             return "unexpected answer from mockd: \(text)"
         case .invalidArgument(let text):

@@ -243,6 +243,8 @@ public struct SourceKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let proxy = SourceKind(rawValue: "proxy")
     /// The upstream could not be asked: mockd's own 502 or 504.
     public static let proxyFailure = SourceKind(rawValue: "proxyFailure")
+    /// A WebSocket message (read with ``MockdClient/webSocketMessages(_:)``), not a request.
+    public static let message = SourceKind(rawValue: "message")
 
     public var description: String { rawValue }
 }

@@ -80,7 +80,8 @@ extension AdminAPI {
             .object([
                 ("next", .number(String(entries.last?.id ?? query.after ?? context.journal.lastID))),
                 ("state", .number(String(context.state.changes))),
-                ("requests", .array(entries.map(\.json))),
+                // WebSocket messages are read with GET /__mockd/ws/messages; the dashboard lists requests.
+                ("requests", .array(entries.filter { $0.entry.message == nil }.map(\.json))),
                 ("scenario", .string(context.state.runtimeScenario())),
                 ("sessions", sessions(context)),
                 ("lastReload", context.lastReload?.json ?? .null),

@@ -117,6 +117,7 @@ package struct AdminAPI: Sendable {
         Endpoint("POST", "/__mockd/ws/send", stepping: { api, request, context in api.sendWebSocket(request, context) }),
         Endpoint("GET", "/__mockd/ws/connections", stepping: { api, request, context in api.listWebSockets(request, context) }),
         Endpoint("DELETE", "/__mockd/ws/connections/", stepping: { api, request, context in api.closeWebSocket(request, context) }),
+        Endpoint("GET", "/__mockd/ws/messages", calling: AdminAPI.messagesCall),
     ]
 
     package init() {}
@@ -223,9 +224,19 @@ package struct AdminAPI: Sendable {
     /// `GET /__mockd/requests`: the entries the filters select, at once, or with `count` and
     /// `wait` once that many have come (a long poll: the adapter parks the request meanwhile).
     static func requestsCall(_ request: MockRequest) -> AdminCall {
+        journalCall(request, messages: false)
+    }
+
+    /// `GET /__mockd/ws/messages`: the WebSocket messages in the journal, read and waited for as
+    /// requests are.
+    static func messagesCall(_ request: MockRequest) -> AdminCall {
+        journalCall(request, messages: true)
+    }
+
+    private static func journalCall(_ request: MockRequest, messages: Bool) -> AdminCall {
         let api = AdminAPI()
-        if let refusal = AdminKeys.requests.refusal(request) { return .answered(refusal) }
-        switch RequestsQuery.parse(request) {
+        if let refusal = (messages ? AdminKeys.webSocketMessages : AdminKeys.requests).refusal(request) { return .answered(refusal) }
+        switch RequestsQuery.parse(request, messages: messages) {
         case .failure(let refusal):
             return .answered(api.json(400, ["error": .string(refusal.message)]))
         case .success(let query):
@@ -247,7 +258,7 @@ package struct AdminAPI: Sendable {
 
     func requests(_ query: RequestsQuery, _ context: Context) -> BuiltResponse {
         let entries = context.journal.numberedEntries(query.filter, limit: query.limit)
-        var members: [(key: String, value: JSONValue)] = [("requests", .array(entries.map(\.json)))]
+        var members: [(key: String, value: JSONValue)] = [(query.filter.messages ? "messages" : "requests", .array(entries.map(\.json)))]
         if let count = query.count {
             // Counted before `limit`: whether what the test waits for has come.
             members.append(("complete", .bool(context.journal.count(where: query.filter.matcher()) >= count)))

@@ -35,6 +35,7 @@ struct AdminKeys: Sendable {
     static let webSocketSend = AdminKeys(place: .body, known: ["session", "path", "message"])
     static let webSocketConnections = AdminKeys(place: .query, known: ["session"])
     static let webSocketClose = AdminKeys(place: .query, known: ["code", "reason"])
+    static let webSocketMessages = AdminKeys(place: .query, known: ["path", "session", "direction", "limit", "count", "wait"])
 
     /// The 400 for the keys of the JSON object `body` not known here; nil when all are known, or
     /// when `body` is no object (the endpoint says what it expects instead).

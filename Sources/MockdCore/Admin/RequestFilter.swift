@@ -7,20 +7,29 @@ package struct RequestFilter: Sendable, Equatable {
     package var path: String?
     package var session: String?
     package var status: Int?
+    /// WebSocket messages instead of requests (`GET /__mockd/ws/messages`), and which way (`in`, `out`).
+    package var messages = false
+    package var direction: String?
 
-    package init(method: String? = nil, path: String? = nil, session: String? = nil, status: Int? = nil) {
+    package init(
+        method: String? = nil, path: String? = nil, session: String? = nil, status: Int? = nil, messages: Bool = false,
+        direction: String? = nil
+    ) {
         self.method = method?.uppercased()
         self.path = path
         self.session = session
         self.status = status
+        self.messages = messages
+        self.direction = direction
     }
 
     /// A matcher made once for a listing or a wait (the glob compiled once).
     func matcher() -> @Sendable (RequestJournal.Entry) -> Bool {
         let glob = path.map(Glob.init)
-        let method = method, session = session, status = status
+        let method = method, session = session, status = status, messages = messages, direction = direction
         return { entry in
-            (method == nil || entry.method == method)
+            (entry.message != nil) == messages && (direction == nil || entry.message?.direction == direction)
+                && (method == nil || entry.method == method)
                 && (glob == nil || glob!.matches(entry.path))
                 && (session == nil || entry.session == session)
                 && (status == nil || entry.status == status)
@@ -40,7 +49,8 @@ struct RequestsQuery: Sendable {
     var wait = 0
 
     /// The query, or the message of a 400 naming the argument and what was found.
-    static func parse(_ request: MockRequest) -> Result<RequestsQuery, AdminAPI.Refusal> {
+    /// `messages`: the query of `GET /__mockd/ws/messages`, which also reads `direction`.
+    static func parse(_ request: MockRequest, messages: Bool = false) -> Result<RequestsQuery, AdminAPI.Refusal> {
         var query = RequestsQuery()
         func number(_ name: String, _ text: String, minimum: Int) -> Result<Int, AdminAPI.Refusal> {
             guard let value = Int(text), value >= minimum else {
@@ -49,13 +59,19 @@ struct RequestsQuery: Sendable {
             }
             return .success(value)
         }
-        var method: String?, path: String?, session: String?, status: Int?
+        var method: String?, path: String?, session: String?, status: Int?, direction: String?
         for argument in request.query {
             guard let text = argument.value, !text.isEmpty else { continue }
             switch argument.name {
             case "method": method = text
             case "path": path = text
             case "session": session = text
+            case "direction":
+                guard text == "in" || text == "out" else {
+                    return .failure(
+                        .init("direction must be \"in\" (the app's messages) or \"out\" (mockd's), found \(JSONText.quoted(text))"))
+                }
+                direction = text
             case "status":
                 switch number("status", text, minimum: 0) {
                 case .success(let value): status = value
@@ -80,7 +96,8 @@ struct RequestsQuery: Sendable {
                 continue  // refused before parsing (`AdminKeys.requests`)
             }
         }
-        query.filter = RequestFilter(method: method, path: path, session: session, status: status)
+        query.filter = RequestFilter(
+            method: method, path: path, session: session, status: status, messages: messages, direction: direction)
         return .success(query)
     }
 }

@@ -32,11 +32,14 @@ package final class RequestJournal: Sendable {
         /// The answer, when it was built for this request (a 404 report, an upstream's answer, a
         /// template), capped like `body`; nil for prepared answers, which the snapshot holds.
         package let response: Response?
+        /// Set for a WebSocket message (`kind` `message`): which way and on which connection; the
+        /// payload is `body`.
+        package let message: Message?
 
         package init(
             time: Double, method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8], bodyTruncated: Bool,
             scenario: String, session: String?, source: String, kind: Origin.Kind, status: Int, durationMicroseconds: UInt64,
-            response: Response? = nil
+            response: Response? = nil, message: Message? = nil
         ) {
             self.time = time
             self.method = method
@@ -52,6 +55,24 @@ package final class RequestJournal: Sendable {
             self.status = status
             self.durationMicroseconds = durationMicroseconds
             self.response = response
+            self.message = message
+        }
+    }
+
+    /// A WebSocket message's facts beside its payload.
+    package struct Message: Sendable {
+        /// `in`: the app sent it; `out`: mockd did.
+        package let direction: String
+        package let connection: Int
+        package let binary: Bool
+        /// The whole payload's size (the journal keeps at most `bodyLimit` bytes of it).
+        package let size: Int
+
+        package init(direction: String, connection: Int, binary: Bool, size: Int) {
+            self.direction = direction
+            self.connection = connection
+            self.binary = binary
+            self.size = size
         }
     }
 
@@ -188,6 +209,7 @@ extension RequestJournal.Numbered {
 
 extension RequestJournal.Entry {
     var json: JSONValue {
+        if let message { return messageJSON(message) }
         var headerMembers: [(key: String, value: JSONValue)] = []
         for header in headers {
             if let index = headerMembers.firstIndex(where: { $0.key == header.name }),
@@ -225,6 +247,20 @@ extension RequestJournal.Entry {
                     ])
                 ))
         }
+        return .object(members)
+    }
+
+    /// A WebSocket message as `GET /__mockd/ws/messages` shows it.
+    private func messageJSON(_ message: RequestJournal.Message) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("time", .string(Self.iso8601(time))), ("kind", .string(kind.rawValue)), ("direction", .string(message.direction)),
+            ("connection", .number(message.connection)), ("session", session.map { .string($0) } ?? .null), ("path", .string(path)),
+            ("size", .number(message.size)),
+        ]
+        members.append(
+            message.binary
+                ? ("base64", .string(Data(body).base64EncodedString())) : ("text", .string(String(decoding: body, as: UTF8.self))))
+        if bodyTruncated { members.append(("truncated", true)) }
         return .object(members)
     }
 

@@ -31,11 +31,14 @@ package enum Origin: Sendable, Equatable {
     case proxyFailure(note: String)
     /// A response read from a capture (`mockd import traffic.har`).
     case capture
+    /// A WebSocket message, not an answer: one the app sent (`outgoing` false) or mockd sent on
+    /// connection `connection`.
+    case webSocketMessage(connection: Int, outgoing: Bool)
 
     /// What kind of source it is: the journal's `kind`, one word a program can test.
     package enum Kind: String, Sendable, CaseIterable {
         case file, route, stub, resource, operation, admin, preflight, notFound, unknownMethod, refusal, closed, proxy, proxyFailure,
-            capture
+            capture, message
     }
 
     package var kind: Kind {
@@ -54,6 +57,7 @@ package enum Origin: Sendable, Equatable {
         case .proxy: .proxy
         case .proxyFailure: .proxyFailure
         case .capture: .capture
+        case .webSocketMessage: .message
         }
     }
 
@@ -74,6 +78,7 @@ package enum Origin: Sendable, Equatable {
         case .proxy(let note): note.isEmpty ? "proxy" : "proxy " + note
         case .proxyFailure(let note): note.isEmpty ? "proxy error" : "proxy error " + note
         case .capture: "har"
+        case .webSocketMessage(let connection, let outgoing): "websocket #\(connection) \(outgoing ? "out" : "in")"
         }
     }
 
