@@ -78,7 +78,8 @@ extension HTTPServer {
                         ])
                 },
                 journal: { [log] connection, message, outgoing in log.recordMessage(message, outgoing: outgoing, on: connection) },
-                maxMessageBytes: configuration.maxWebSocketMessageBytes)
+                maxMessageBytes: configuration.maxWebSocketMessageBytes,
+                pingInterval: configuration.webSocketPingSeconds > 0 ? .seconds(configuration.webSocketPingSeconds) : nil)
             let connection = WebSocketConnection(
                 id: webSockets.nextID(), upgrade: upgrade, fd: fd, handle: handle, extra: extra, opened: Timestamp.now(), hooks: hooks,
                 target: webSockets.queue)

@@ -47,6 +47,8 @@ package struct ServerConfiguration: Sendable {
     package var maxParked: Int = 10_000
     /// `--max-ws-message-bytes`: a longer WebSocket message from the app is closed with 1009.
     package var maxWebSocketMessageBytes: Int = 1 << 20
+    /// `--ws-ping-interval`: seconds between mockd's own pings on each WebSocket connection; 0: none.
+    package var webSocketPingSeconds: Int = 0
     /// Session ports (`POST /__mockd/sessions`) open at most this many at once.
     package var maxSessions: Int = 64
     /// Where session ports are taken from (`--session-ports A-B`, for a container that must

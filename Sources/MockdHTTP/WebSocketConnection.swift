@@ -20,6 +20,8 @@
         let journal: @Sendable (_ connection: WebSocketConnection, _ message: WebSocketOutgoing, _ outgoing: Bool) -> Void
         /// `--max-ws-message-bytes`: a longer message from the app is closed with 1009.
         let maxMessageBytes: Int
+        /// `--ws-ping-interval`: mockd pings this often; nil: never.
+        let pingInterval: Duration?
     }
 
     /// One upgraded connection. wslay frames both ways (masking, fragments, control frames, the
@@ -91,6 +93,7 @@
                 if !pendingInput.isEmpty { readable() }
                 for timeline in conversation.opened() { perform(timeline[...]) }
                 flush()
+                if let interval = hooks.pingInterval { schedulePing(every: interval) }
             }
         }
 
@@ -151,6 +154,19 @@
             writeSource = source
             cancelsLeft += 1
             source.resume()
+        }
+
+        /// A ping now and then, until the connection ends: the app's pong is read like any frame.
+        private func schedulePing(every interval: Duration) {
+            hooks.after(interval) { [self] in
+                queue.async { [self] in
+                    guard let context, !finished, !stalled, wslay_event_get_close_sent(context) == 0 else { return }
+                    var ping = wslay_event_msg(opcode: 0x9, msg: nil, msg_length: 0)
+                    _ = wslay_event_queue_msg(context, &ping)
+                    flush()
+                    schedulePing(every: interval)
+                }
+            }
         }
 
         /// Carries out a timeline: `wait` holds the rest on the timer.
@@ -233,7 +249,8 @@
         private func closing() -> String {
             guard let context else { return "closed" }
             let sent = wslay_event_get_status_code_sent(context)
-            let received = wslay_event_get_status_code_received(context)
+            // 1006 when no close came (wslay stops reading once it closes for a protocol error).
+            let received = wslay_event_get_close_received(context) != 0 ? wslay_event_get_status_code_received(context) : 0
             let answer = received == 0 ? "none" : String(received)
             if closedByMockd { return "closed by mockd \(sent), the client answered \(answer)" }
             if received != 0 { return "closed by the client \(received)" }

@@ -55,6 +55,20 @@ struct LimitOptions: ParsableArguments {
             "Requests waiting at once on delays, timeout faults or the upstream; more get 503. [env: MOCKD_MAX_PARKED]", valueName: "n"))
     var maxParked = ServeSettings.defaults.server.maxParked
 
+    @Option(
+        name: .customLong("max-ws-message-bytes"),
+        help: ArgumentHelp(
+            "Longest WebSocket message an app may send; a longer one closes its connection with 1009. [env: MOCKD_MAX_WS_MESSAGE_BYTES]",
+            valueName: "bytes"))
+    var maxWebSocketMessageBytes = ServeSettings.defaults.server.maxWebSocketMessageBytes
+
+    @Option(
+        name: .customLong("ws-ping-interval"),
+        help: ArgumentHelp(
+            "Seconds between the pings mockd sends on each open WebSocket connection (0: none; mockd always answers the app's). [env: MOCKD_WS_PING_INTERVAL]",
+            valueName: "seconds"))
+    var webSocketPingInterval = ServeSettings.defaults.server.webSocketPingSeconds
+
     func validate() throws {
         try OptionRange.check(maxBodyBytes, "max-body-bytes", 0...Int.max)
         try OptionRange.check(maxBodyMemory, "max-body-memory", 0...Int.max)
@@ -64,6 +78,8 @@ struct LimitOptions: ParsableArguments {
         try OptionRange.check(headTimeout, "head-timeout", 1...Int.max)
         try OptionRange.check(minBodyRate, "min-body-rate", 0...Int.max)
         try OptionRange.check(maxParked, "max-parked", 0...Int.max)
+        try OptionRange.check(maxWebSocketMessageBytes, "max-ws-message-bytes", 1...Int.max)
+        try OptionRange.check(webSocketPingInterval, "ws-ping-interval", 0...86_400)
     }
 
     func apply(to server: inout ServerConfiguration) {
@@ -75,5 +91,7 @@ struct LimitOptions: ParsableArguments {
         server.headTimeoutSeconds = headTimeout
         server.minimumBodyRate = minBodyRate
         server.maxParked = maxParked
+        server.maxWebSocketMessageBytes = maxWebSocketMessageBytes
+        server.webSocketPingSeconds = webSocketPingInterval
     }
 }
