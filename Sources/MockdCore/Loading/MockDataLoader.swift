@@ -115,10 +115,15 @@ package struct MockDataLoader: Sendable {
         for relativePath in paths {
             let actualName = String(PathText.lastComponent(relativePath, .bytes))
             // `mock_…_get.500.json` answers the request of `mock_…_get.json`, with status 500;
-            // `mock_…_get.sse` answers it too, as a stream of the events it holds.
+            // `mock_…_get.sse` answers it too, as a stream of the events it holds; `mock_…_get.ws`
+            // upgrades it to a WebSocket and holds the conversation it writes down.
             let isEvents = actualName.hasSuffix(".sse") && actualName.hasPrefix("mock_")
-            let withStatus = isEvents ? nil : MockFileName.splitStatus(actualName)
-            let fileName = isEvents ? String(actualName.dropLast(".sse".count)) + ".json" : withStatus?.name ?? actualName
+            let isConversation = actualName.hasSuffix(".ws") && actualName.hasPrefix("mock_")
+            let withStatus = isEvents || isConversation ? nil : MockFileName.splitStatus(actualName)
+            let fileName =
+                isEvents
+                ? String(actualName.dropLast(".sse".count)) + ".json"
+                : isConversation ? String(actualName.dropLast(".ws".count)) + ".json" : withStatus?.name ?? actualName
             // Only problems name the file: no string is built for each of 10,000 good ones.
             let shown = { display + "/" + relativePath }
             switch MockFileName.parse(fileName) {
@@ -145,7 +150,13 @@ package struct MockDataLoader: Sendable {
                 continue
             }
             var stream: ResponseStream?
-            if isEvents {
+            var conversation: WebSocketFileConversation?
+            if isConversation {
+                var decoder = RouteDecoder(file: shown(), root: root, files: files, builder: builder, firstOrder: 0)
+                conversation = decoder.decodeConversation(Array(body.bytes)).map(WebSocketFileConversation.init)
+                loaded.diagnostics += decoder.diagnostics
+                if conversation == nil { continue }
+            } else if isEvents {
                 stream = ResponseStream.events(inText: body.bytes, intervalMilliseconds: streamIntervalMilliseconds)
                 if stream == nil {
                     loaded.diagnostics.append(
@@ -179,7 +190,7 @@ package struct MockDataLoader: Sendable {
             let response = builder.prepare(
                 status: withStatus?.status ?? 200, contentType: isEvents ? "text/event-stream" : ContentType.json,
                 headers: isEvents ? [HTTPHeader("Cache-Control", "no-cache")] : [], body: body,
-                origin: .file(relativePath), stream: stream)  // which of several same names answered
+                origin: .file(relativePath), stream: stream, conversation: conversation)  // which of several same names answered
             let file = MockFile(name: fileName, relativePath: relativePath, response: response)
             if let scenario {
                 loaded.overlays[scenario, default: [:]].insert(file)
@@ -231,11 +242,11 @@ package struct ResponseBuilder {
 
     package mutating func prepare(
         status: Int, contentType: String?, headers: [HTTPHeader], body: ResponseBody, origin: Origin,
-        stream: ResponseStream? = nil
+        stream: ResponseStream? = nil, conversation: WebSocketFileConversation? = nil
     ) -> PreparedResponse {
         let response = PreparedResponse(
             id: responses.count, status: status, contentType: contentType, customHeaders: headers, body: body,
-            origin: origin, stream: stream)
+            origin: origin, stream: stream, conversation: conversation)
         responses.append(response)
         return response
     }

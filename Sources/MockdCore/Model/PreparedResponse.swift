@@ -14,12 +14,15 @@ package final class PreparedResponse: Sendable {
     package let source: String
     /// A `mock_<path>_<method>.sse` file: its events, sent as a stream (`body` holds them all, for listings).
     package let stream: ResponseStream?
+    /// A `mock_<path>_get.ws` file: the conversation held with each connection it upgrades.
+    package let conversation: WebSocketFileConversation?
 
     package init(
         id: Int, status: Int, contentType: String?, customHeaders: [HTTPHeader], body: ResponseBody, origin: Origin,
-        stream: ResponseStream? = nil
+        stream: ResponseStream? = nil, conversation: WebSocketFileConversation? = nil
     ) {
         self.stream = stream
+        self.conversation = conversation
         self.id = id
         self.status = status
         self.contentType = customHeaders.first(named: "Content-Type") == nil ? contentType : nil

@@ -76,12 +76,14 @@ package final class Resolver: Sendable {
             }
         }
         if let response = overlayFile(for: request, scenario: scenario) {
+            if let conversation = response.conversation { return upgrade(conversation.script, response.origin, request, [:], scenario) }
             return delayed(Self.fileReply(response, scenario: scenario), by: globalDelay)
         }
         for route in candidates where route.scenario == nil {
             if let parameters = Self.match(route, request, parts, &body) { return answer(route, parameters, request, scenario) }
         }
         if let response = baseFile(for: request) {
+            if let conversation = response.conversation { return upgrade(conversation.script, response.origin, request, [:], scenario) }
             return delayed(Self.fileReply(response, scenario: scenario), by: globalDelay)
         }
         if !snapshot.resources.isEmpty, let answered = resource(for: request, scenario: scenario) { return answered }
@@ -200,18 +202,24 @@ package final class Resolver: Sendable {
             // A reset of a stream happens after its events (`cutAfter`), not instead of them.
             return delayed(reply, by: delay)
         case .webSocket(let script, let origin):
-            switch WebSocketHandshake.answer(request, subprotocols: script.subprotocols, origin: origin) {
-            case .accepted(let head):
-                let conversation = WebSocketConversation(script: script, request: request, parameters: parameters)
-                return .upgrade(
-                    WebSocketUpgrade(
-                        head: head, conversation: conversation, session: request.session, path: request.path, scenario: scenario))
-            case .refused(let refusal):
-                return .respond(Reply(.built(refusal), scenario: scenario))
-            }
+            return upgrade(script, origin, request, parameters, scenario)
         }
         if let fault = response.fault { return .fault(fault, reply, after: delay) }
         return delayed(reply, by: delay)
+    }
+
+    /// A WebSocket route's or `.ws` file's answer: the upgrade, or the handshake's refusal.
+    private func upgrade(
+        _ script: WebSocketScript, _ origin: Origin, _ request: MockRequest, _ parameters: [String: String], _ scenario: String
+    ) -> Resolution {
+        switch WebSocketHandshake.answer(request, subprotocols: script.subprotocols, origin: origin) {
+        case .accepted(let head):
+            let conversation = WebSocketConversation(script: script, request: request, parameters: parameters)
+            return .upgrade(
+                WebSocketUpgrade(head: head, conversation: conversation, session: request.session, path: request.path, scenario: scenario))
+        case .refused(let refusal):
+            return .respond(Reply(.built(refusal), scenario: scenario))
+        }
     }
 
     /// The path parameters when `route` answers `request`, nil when it does not.

@@ -62,6 +62,48 @@ extension RouteDecoder {
             subprotocols: subprotocols, onOpen: onOpen, intervalMilliseconds: interval, rules: rules, ending: ending, fault: fault)
     }
 
+    static let conversationLineKeys = ["send", "expect", "afterMs", "subprotocols"]
+
+    /// A `.ws` file: one JSON object a line, `{"send": message, "afterMs": 200}` or
+    /// `{"expect": match}` (sends go out until the next expectation, which waits for a message of
+    /// the app's that matches), and optionally `{"subprotocols": [...]}`. Blank lines are skipped.
+    /// Errors name the line (`line 3`). Nil after reporting what is wrong.
+    mutating func decodeConversation(_ bytes: [UInt8]) -> WebSocketScript? {
+        let errorsBefore = diagnostics.count
+        var steps: [WebSocketStep] = []
+        var subprotocols: [String] = []
+        for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let at = "line \(index + 1)"
+            guard line.contains(where: { !JSONParser.isWhiteSpace($0) }) else { continue }
+            guard let value = try? JSONParser.parse(Array(line)), case .object = value else {
+                error(at, "expected one JSON object such as {\"send\": {\"text\": \"hello\"}} or {\"expect\": {\"text\": \"hi\"}}")
+                continue
+            }
+            checkKeys(value, allowed: Self.conversationLineKeys, at: at)
+            switch (value["send"], value["expect"], value["subprotocols"]) {
+            case (let message?, nil, nil):
+                let after = value["afterMs"].flatMap { milliseconds($0, at: at + ".afterMs") }
+                if let message = decodeMessage(message, at: at + ".send") {
+                    steps.append(.send(WebSocketMessage(message.payload, afterMilliseconds: after ?? message.afterMilliseconds)))
+                }
+            case (nil, let match?, nil):
+                if let match = decodeMessageMatch(match, at: at + ".expect") { steps.append(.expect(match)) }
+            case (nil, nil, let names?):
+                if case .array(let items) = names,
+                    items.allSatisfy({ if case .string(let name) = $0 { ASCII.isToken(name) } else { false } })
+                {
+                    subprotocols += items.compactMap { if case .string(let name) = $0 { name } else { nil } }
+                } else {
+                    error(at + ".subprotocols", "expected a list of names such as [\"chat.v1\"], found \(found(names))")
+                }
+            default:
+                error(at, "expected one of \"send\", \"expect\" or \"subprotocols\"")
+            }
+        }
+        guard diagnostics.count == errorsBefore else { return nil }
+        return WebSocketScript(subprotocols: subprotocols, steps: steps)
+    }
+
     /// One message or a list of them.
     mutating func messages(_ value: JSONValue, at: String) -> [WebSocketMessage] {
         guard case .array(let items) = value else {
@@ -222,7 +264,7 @@ extension RouteDecoder {
         return WebSocketFault(kind: kind, afterMessages: count, afterMilliseconds: after)
     }
 
-    private mutating func milliseconds(_ value: JSONValue, at: String) -> Int? {
+    mutating func milliseconds(_ value: JSONValue, at: String) -> Int? {
         if case .number(let text) = value, let number = Int(text), (0...Self.maximumDelayMilliseconds).contains(number) { return number }
         error(at, "expected milliseconds as a whole number 0-\(Self.maximumDelayMilliseconds), found \(found(value))")
         return nil

@@ -183,3 +183,12 @@ package enum WebSocketOutgoing: Sendable, Equatable {
         }
     }
 }
+
+/// A `.ws` file's script, as a class: a prepared response carries it as one optional reference.
+package final class WebSocketFileConversation: Sendable {
+    package let script: WebSocketScript
+
+    package init(_ script: WebSocketScript) {
+        self.script = script
+    }
+}
