@@ -14,6 +14,7 @@ class Mockd < Formula
   depends_on "pkg-config" => :build
   depends_on xcode: ["26.0", :build]
   depends_on "libmicrohttpd"
+  depends_on "wslay"
   depends_on macos: :sequoia
 
   def install
