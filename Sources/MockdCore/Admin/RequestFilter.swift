@@ -39,13 +39,14 @@ struct RequestsQuery: Sendable {
     var count: Int?
     var wait = 0
 
-    /// The query, or the message of a 400 naming the argument and what was found.
-    static func parse(_ request: MockRequest) -> Result<RequestsQuery, AdminAPI.Refusal> {
+    /// The query, or the 400 naming the argument and what was found.
+    static func parse(_ request: MockRequest) -> Result<RequestsQuery, ErrorAnswer> {
         var query = RequestsQuery()
-        func number(_ name: String, _ text: String, minimum: Int) -> Result<Int, AdminAPI.Refusal> {
+        func number(_ name: String, _ text: String, minimum: Int) -> Result<Int, ErrorAnswer> {
             guard let value = Int(text), value >= minimum else {
                 return .failure(
-                    .init("\(name) must be a whole number\(minimum > 0 ? " from \(minimum)" : ""), found \(JSONText.quoted(text))"))
+                    ErrorAnswer(
+                        400, "\(name) must be a whole number\(minimum > 0 ? " from \(minimum)" : ""), found \(JSONText.quoted(text))"))
             }
             return .success(value)
         }
