@@ -91,13 +91,6 @@ extension HTTPServer {
 
     /// The 503 for a body that did not fit in `--max-body-memory`.
     var bodyBudgetRefusal: BuiltResponse {
-        var response = BuiltResponse.json(
-            status: 503,
-            #"{"error":"request bodies in memory are at the limit (\#(bodyBudget.limit) bytes, --max-body-memory); try again shortly"}"#
-                + "\n",
-            origin: .refusal("body memory"))
-        response.headers.append(HTTPHeader("Retry-After", "1"))
-        response.headers.append(HTTPHeader("Connection", "close"))
-        return response
+        ErrorAnswer.bodyMemoryFull(limit: bodyBudget.limit).response(origin: .refusal("body memory"), layout: .compact)
     }
 }

@@ -221,9 +221,7 @@ final class ConnectionGuard: Sendable {
                     record.windowBytes.store(record.bodyBytes.load(ordering: .relaxed), ordering: .relaxed)
                 } else if record.move(from: .receivingBody, to: .closing, now: now) {
                     close(
-                        record,
-                        timeout:
-                            #"{"error":"the request body came slower than \#(minimumBodyRate) bytes/s over \#(bodyRateWindowSeconds) s (--min-body-rate)"}"#,
+                        record, timeout: .slowBody(bytesPerSecond: minimumBodyRate, windowSeconds: bodyRateWindowSeconds),
                         origin: .refusal("slow body"))
                     count += 1
                 }
@@ -237,15 +235,16 @@ final class ConnectionGuard: Sendable {
     private func close(_ record: ConnectionRecord, withTimeout: Bool) {
         close(
             record,
-            timeout: withTimeout ? #"{"error":"the request head did not arrive within \#(headTimeoutSeconds) s (--head-timeout)"}"# : nil,
+            timeout: withTimeout ? .headTimeout(seconds: headTimeoutSeconds) : nil,
             origin: .refusal("head timeout"))
     }
 
-    /// `timeout`: the 408's JSON body, or nil to close without an answer.
-    private func close(_ record: ConnectionRecord, timeout: String?, origin: Origin) {
+    /// `timeout`: the 408 to send, or nil to close without an answer. Written out here: the
+    /// connection is closed under libmicrohttpd, which will not send it.
+    private func close(_ record: ConnectionRecord, timeout: ErrorAnswer?, origin: Origin) {
         var bytes: [UInt8] = []
         if let timeout {
-            let body = timeout + "\n"
+            let body = timeout.body(.compact)
             let message =
                 "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
                 + "Connection: close\r\nX-Mockd-Source: \(origin.label)\r\n\r\n" + body

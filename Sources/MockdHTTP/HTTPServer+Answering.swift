@@ -75,10 +75,8 @@ extension HTTPServer {
         case .parked:
             return .YES
         case .full:
-            let response = BuiltResponse.json(
-                status: 503,
-                #"{"error":"too many parked requests (--max-parked \#(configuration.maxParked)): delays, timeout faults and upstream calls wait in parallel up to that limit"}"#
-                    + "\n", origin: .refusal("too many parked requests"))
+            let response = ErrorAnswer.tooManyParked(limit: configuration.maxParked)
+                .response(origin: .refusal("too many parked requests"), layout: .compact)
             return send(
                 .respond(Reply(.built(response), scenario: "")), for: request, serving: serving, admin: admin, connection: connection,
                 state: state)
@@ -94,9 +92,7 @@ extension HTTPServer {
 
     /// What work (an upstream call, a reload) that cannot run or finish answers while mockd stops.
     static var stopping: Execution {
-        var response = BuiltResponse.json(status: 503, #"{"error":"mockd is stopping"}"# + "\n", origin: .refusal("stopping"))
-        response.headers.append(HTTPHeader("Connection", "close"))
-        return .respond(Reply(.built(response), scenario: ""))
+        .respond(Reply(.built(ErrorAnswer.stopping.response(origin: .refusal("stopping"), layout: .compact)), scenario: ""))
     }
 
     /// Hands a parked request what to send, and resumes it.
@@ -120,8 +116,7 @@ extension HTTPServer {
             return .NO
         case .refuse(let status, let reason):
             log.record(request, status: status, origin: .refusal(reason), scenario: "", state: state)
-            var body = BuiltResponse.json(status: status, #"{"error":\#(JSONText.quoted(reason))}"# + "\n", origin: .refusal(""))
-            body.headers.append(HTTPHeader("Connection", "close"))
+            let body = ErrorAnswer.unreadable(status: status, reason: reason).response(origin: .refusal(""), layout: .compact)
             return queue(MHDResponse(built: body, extraHeaders: extraHeaders), status: status, on: connection)
         case .resolved(.fault(.reset, let reply, _)):
             if reply.warning != nil { warn(reply, request) }

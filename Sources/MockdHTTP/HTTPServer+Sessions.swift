@@ -46,27 +46,27 @@ extension HTTPServer {
     /// Opens a port for `id` (nil: an id is made up). The id is reserved under the lock and the
     /// host resolved and the daemon started outside it, so nothing that takes the lock waits on
     /// a name lookup, a bind or a thread start.
-    func openSessionPort(id: String?) -> Result<SessionPort, SessionRefusal> {
+    func openSessionPort(id: String?) -> Result<SessionPort, ErrorAnswer> {
         let host: ListenAddress
         do {
             guard let first = try ListenAddress.resolve(host: configuration.host, port: 0).first else {
-                return .failure(SessionRefusal(status: 503, "no address to listen on for \(configuration.host)"))
+                return .failure(ErrorAnswer(503, "no address to listen on for \(configuration.host)"))
             }
             host = first
         } catch {
-            return .failure(SessionRefusal(status: 503, "\(error)"))
+            return .failure(ErrorAnswer(503, "\(error)"))
         }
-        let reserved = sessions.withLock { sessions -> Result<(id: String, used: Set<Int>), SessionRefusal> in
+        let reserved = sessions.withLock { sessions -> Result<(id: String, used: Set<Int>), ErrorAnswer> in
             let id = id ?? nextSessionID(sessions)
             if sessions[id] != nil {
                 return .failure(
-                    SessionRefusal(
-                        status: 409, "session \(JSONText.quoted(id)) exists; DELETE /__mockd/sessions/\(id) first, or choose another id"))
+                    ErrorAnswer(
+                        409, "session \(JSONText.quoted(id)) exists; DELETE /__mockd/sessions/\(id) first, or choose another id"))
             }
             guard sessions.count < configuration.maxSessions else {
                 return .failure(
-                    SessionRefusal(
-                        status: 503,
+                    ErrorAnswer(
+                        503,
                         "\(sessions.count) sessions are open, the limit (--max-sessions \(configuration.maxSessions)); close one with DELETE /__mockd/sessions/ID"
                     ))
             }
@@ -90,16 +90,16 @@ extension HTTPServer {
                 sessions[id] = .open(port: open, daemon: daemon)
                 return true
             }
-            guard kept else { return .failure(SessionRefusal(status: 503, "mockd is stopping")) }
+            guard kept else { return .failure(ErrorAnswer(503, "mockd is stopping")) }
             logger.info("session port opened", metadata: ["mockd.session": "\(id)", "mockd.url": "\(open.baseURL)"])
             return .success(open)
         }
         let reason = errno
         sessions.withLock { _ = $0.removeValue(forKey: id) }
         if let range = configuration.sessionPorts {
-            return .failure(SessionRefusal(status: 503, "no free port in --session-ports \(range.lowerBound)-\(range.upperBound)"))
+            return .failure(ErrorAnswer(503, "no free port in --session-ports \(range.lowerBound)-\(range.upperBound)"))
         }
-        return .failure(SessionRefusal(status: 503, "cannot listen on \(host.hostText): \(String(cString: strerror(reason)))"))
+        return .failure(ErrorAnswer(503, "cannot listen on \(host.hostText): \(String(cString: strerror(reason)))"))
     }
 
     /// Closes the port once its requests are done (see `retire`); false when there is no such

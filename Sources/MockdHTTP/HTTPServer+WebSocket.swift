@@ -8,10 +8,10 @@ import Synchronization
 extension HTTPServer {
     func upgrade(_ upgrade: WebSocketUpgrade, for request: MockRequest, connection: OpaquePointer, state: RequestState) -> MHD_Result {
         #if MOCKD_NO_WEBSOCKET
-            let refusal = BuiltResponse.json(
-                status: 501,
-                #"{"error":"this build of mockd has no WebSocket support (the static container image has no wslay to link); run mockd built from source"}"#
-                    + "\n", origin: upgrade.head.origin)
+            let refusal = ErrorAnswer(
+                501,
+                "this build of mockd has no WebSocket support (the static container image has no wslay to link); run mockd built from source"
+            ).response(origin: upgrade.head.origin, layout: .compact)
             return execute(
                 .respond(Reply(.built(refusal), scenario: upgrade.scenario)), for: request, serving: nil, connection: connection,
                 state: state)

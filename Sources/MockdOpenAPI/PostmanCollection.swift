@@ -68,16 +68,18 @@ struct PostmanCollection {
         into builder: inout ResponseBuilder
     ) -> [OperationResponse] {
         guard let chosen = examples.first(where: { (200...299).contains($0.status) }) ?? examples.first else {
-            let body = JSONValue.object([
-                ("error", .string("\(method) \(template) has no saved example in \(document)")),
-                (
-                    "hint",
-                    .string("in Postman, send the request and Save Response as an example, export the collection again; mockd reloads it")
-                ),
-            ])
+            let missing = ErrorAnswer(
+                501, "\(method) \(template) has no saved example in \(document)",
+                details: [
+                    (
+                        "hint",
+                        .string(
+                            "in Postman, send the request and Save Response as an example, export the collection again; mockd reloads it")
+                    )
+                ])
             let prepared = builder.prepare(
-                status: 501, contentType: ContentType.json, headers: [],
-                body: ResponseBody(Array((body.prettyPrinted + "\n").utf8)), origin: .operation("\(source) no example"))
+                status: missing.status, contentType: ContentType.json, headers: [],
+                body: ResponseBody(Array(missing.body(.pretty).utf8)), origin: .operation("\(source) no example"))
             return [OperationResponse(status: 501, prepared: prepared)]
         }
         var statuses = [chosen.status]

@@ -162,15 +162,9 @@ package final class UpstreamProxy: Sendable {
                 "mockd.path": .string(request.path), "mockd.upstream": .string(prefix), "mockd.reason": .string(failure.reason),
                 "mockd.upstreamMs": .string(Self.milliseconds(elapsed)),
             ])
-        let body =
-            JSONValue.object([
-                ("error", .string(failure.kind.rawValue)),
-                ("upstream", .string(prefix)),
-                ("reason", .string(failure.reason)),
-            ]).prettyPrinted + "\n"
-        let response = BuiltResponse(
-            status: failure.status, headers: [HTTPHeader("Content-Type", ContentType.json)],
-            body: Array(body.utf8), origin: .proxyFailure(note: ""))
+        let response = ErrorAnswer(
+            failure.status, failure.kind.rawValue, details: [("upstream", .string(prefix)), ("reason", .string(failure.reason))]
+        ).response(origin: .proxyFailure(note: ""), layout: .pretty)
         return ProxyOutcome(response: response, upstreamDuration: elapsed, failure: failure)
     }
 

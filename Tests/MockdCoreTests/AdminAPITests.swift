@@ -54,7 +54,7 @@ struct AdminAPITests {
                     reloads.increment()
                     next = then(reloadReport)
                 case .writeMockFile(_, _, let then): next = then(.failed("no disk in core tests"))
-                case .openSessionPort(_, let then): next = then(.failure(SessionRefusal(status: 501, "no ports in core tests")))
+                case .openSessionPort(_, let then): next = then(.failure(ErrorAnswer(501, "no ports in core tests")))
                 case .closeSessionPort(_, let then): next = then(false)
                 case .readFiles(let then): next = then(MemoryFiles([:]))
                 }

@@ -57,10 +57,10 @@ extension AdminAPI {
     func source(_ request: MockRequest, _ context: Context) -> BuiltResponse {
         if let refusal = AdminKeys.source.refusal(request) { return refusal }
         guard let origin = request.query.first(where: { $0.name == "origin" })?.value, !origin.isEmpty else {
-            return json(400, ["error": "name the source: ?origin=routes/auth.json%230 or ?origin=users/mock_api_users_get.json"])
+            return refuse(ErrorAnswer(400, "name the source: ?origin=routes/auth.json%230 or ?origin=users/mock_api_users_get.json"))
         }
         guard let detail = SourceCatalog.detail(origin: origin, context.snapshot, stubs: context.state.stubs.all()) else {
-            return json(404, ["error": .string("nothing answers as \(JSONText.quoted(origin)) (reloaded since?)")])
+            return refuse(ErrorAnswer(404, "nothing answers as \(JSONText.quoted(origin)) (reloaded since?)"))
         }
         return json(200, detail)
     }

@@ -15,7 +15,7 @@ extension AdminAPI {
         if let refusal = AdminKeys.events.refusal(request) { return .answered(refusal) }
         switch EventsQuery.parse(request) {
         case .failure(let refusal):
-            return .answered(AdminAPI().json(400, ["error": .string(refusal.message)]))
+            return .answered(AdminAPI().refuse(refusal))
         case .success(let query):
             let work: AdminWork =
                 if let after = query.after, query.wait > 0 {
@@ -32,24 +32,24 @@ extension AdminAPI {
         var state: UInt64?
         var wait = AdminAPI.defaultEventsWait
 
-        static func parse(_ request: MockRequest) -> Result<EventsQuery, Refusal> {
+        static func parse(_ request: MockRequest) -> Result<EventsQuery, ErrorAnswer> {
             var query = EventsQuery()
             for argument in request.query {
                 let text = argument.value ?? ""
                 switch argument.name {
                 case "after":
                     guard let value = UInt64(text) else {
-                        return .failure(Refusal("after must be an entry id (a whole number), found \(JSONText.quoted(text))"))
+                        return .failure(ErrorAnswer(400, "after must be an entry id (a whole number), found \(JSONText.quoted(text))"))
                     }
                     query.after = value
                 case "state":
                     guard let value = UInt64(text) else {
-                        return .failure(Refusal("state must be a whole number, found \(JSONText.quoted(text))"))
+                        return .failure(ErrorAnswer(400, "state must be a whole number, found \(JSONText.quoted(text))"))
                     }
                     query.state = value
                 case "wait":
                     guard let value = Int(text), value >= 0 else {
-                        return .failure(Refusal("wait must be seconds (a whole number), found \(JSONText.quoted(text))"))
+                        return .failure(ErrorAnswer(400, "wait must be seconds (a whole number), found \(JSONText.quoted(text))"))
                     }
                     query.wait = min(value, AdminAPI.maximumEventsWait)
                 default:
@@ -58,12 +58,6 @@ extension AdminAPI {
             }
             return .success(query)
         }
-    }
-
-    /// Why a query argument cannot be used: the message of a 400 that names it and what was found.
-    struct Refusal: Error {
-        let message: String
-        init(_ message: String) { self.message = message }
     }
 
     /// Whether a long poll waiting with these arguments has something to show now.

@@ -39,12 +39,10 @@ extension AdminAPI {
         let session = argument("session")
         let scenario = argument("scenario") ?? context.state.runtimeScenario(session: session)
         guard let (resource, id) = index.find(path, scenario: scenario), id == nil else {
-            return json(
-                404,
-                [
-                    "error": .string("no resource at \(path) in scenario \(scenario)"),
-                    "resources": .array(index.all.map { .string($0.path) }),
-                ])
+            return refuse(
+                ErrorAnswer(
+                    404, "no resource at \(path) in scenario \(scenario)",
+                    details: [("resources", .array(index.all.map { .string($0.path) }))]))
         }
         let seed = resource.seedName(in: scenario)
         let items = context.state.resources.items(resource, seed: seed, session: session)

@@ -3,12 +3,13 @@
 /// it as if it carried `X-Mock-Session`, so an app under test needs no header of its own.
 extension AdminAPI {
     func openSession(_ request: MockRequest, _ context: Context) -> AdminStep {
-        guard context.sessionPorts != nil else { return .answer(json(501, ["error": "this server cannot open session ports"])) }
+        guard context.sessionPorts != nil else { return .answer(refuse(ErrorAnswer(501, "this server cannot open session ports"))) }
         var body = JSONValue.object([])
         if !request.body.allSatisfy(JSONParser.isWhiteSpace) {
             guard let parsed = try? JSONParser.parse(request.body), case .object = parsed else {
                 return .answer(
-                    json(400, ["error": #"expected no body, or a JSON body like {"id": "sim-3", "scenario": "empty"} (both optional)"#]))
+                    refuse(ErrorAnswer(400, #"expected no body, or a JSON body like {"id": "sim-3", "scenario": "empty"} (both optional)"#))
+                )
             }
             body = parsed
         }
@@ -17,7 +18,7 @@ extension AdminAPI {
         if let raw = body["id"] {
             guard case .string(let text) = raw, SessionID.isValid(text) else {
                 return .answer(
-                    json(400, ["error": .string("\"id\" must be 1-64 letters, digits, '-', '_' or '.', found \(raw.serialized)")]))
+                    refuse(ErrorAnswer(400, "\"id\" must be 1-64 letters, digits, '-', '_' or '.', found \(raw.serialized)")))
             }
             id = text
         }
@@ -26,14 +27,14 @@ extension AdminAPI {
             let known = knownScenarios(context)
             guard case .string(let name) = raw, known.contains(name) else {
                 return .answer(
-                    json(400, ["error": .string("unknown scenario \(raw.serialized)"), "known": .array(known.map { .string($0) })]))
+                    refuse(ErrorAnswer(400, "unknown scenario \(raw.serialized)", details: [("known", .array(known.map { .string($0) }))])))
             }
             scenario = name
         }
         return .openSessionPort(id: id) { [scenario] opened in
             switch opened {
             case .failure(let refusal):
-                return .answer(json(refusal.status, ["error": .string(refusal.message)]))
+                return .answer(refuse(refusal))
             case .success(let port):
                 context.state.reset(session: port.id)  // a new session starts clean, even with a reused id
                 if let scenario { context.state.setScenario(scenario, session: port.id) }
@@ -50,7 +51,7 @@ extension AdminAPI {
     /// entries stay until the journal is cleared (they are what the test checks).
     func closeSession(_ request: MockRequest, _ context: Context) -> AdminStep {
         let id = String(request.path.dropFirst("/__mockd/sessions/".count))
-        let missing = json(404, ["error": .string("no session \(JSONText.quoted(id)); GET /__mockd/sessions lists them")])
+        let missing = refuse(ErrorAnswer(404, "no session \(JSONText.quoted(id)); GET /__mockd/sessions lists them"))
         guard context.sessionPorts != nil else { return .answer(missing) }
         return .closeSessionPort(id: id) { closed in
             guard closed else { return .answer(missing) }
@@ -69,8 +70,8 @@ extension AdminAPI {
 
     /// What a session port answers on `/__mockd/`: the admin API stays on the main port.
     static func notOnSessionPort(_ request: MockRequest) -> BuiltResponse {
-        AdminAPI().json(
-            404, ["error": .string("no admin API on a session's port: \(request.method) \(request.path) goes to mockd's main port")])
+        AdminAPI().refuse(
+            ErrorAnswer(404, "no admin API on a session's port: \(request.method) \(request.path) goes to mockd's main port"))
     }
 }
 
@@ -85,17 +86,6 @@ package struct SessionPort: Sendable {
         self.id = id
         self.port = port
         self.baseURL = baseURL
-    }
-}
-
-/// Why a session port was not opened, with the status the admin API answers.
-package struct SessionRefusal: Error, Sendable {
-    package let status: Int
-    package let message: String
-
-    package init(status: Int, _ message: String) {
-        self.status = status
-        self.message = message
     }
 }
 

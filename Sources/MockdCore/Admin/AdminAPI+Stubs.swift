@@ -4,12 +4,11 @@ extension AdminAPI {
     func addStub(_ request: MockRequest, _ context: Context) -> AdminStep {
         guard let body = try? JSONParser.parse(request.body) else {
             return .answer(
-                json(
-                    400,
-                    [
-                        "error":
-                            #"expected one route as JSON, like {"method": "GET", "path": "/api/users", "response": {"json": []}, "session": "sim-3"}"#
-                    ]))
+                refuse(
+                    ErrorAnswer(
+                        400,
+                        #"expected one route as JSON, like {"method": "GET", "path": "/api/users", "response": {"json": []}, "session": "sim-3"}"#
+                    )))
         }
         if let refusal = AdminKeys.stubs.refusal(body) { return .answer(refusal) }
         let stubs = context.state.stubs
@@ -18,7 +17,11 @@ extension AdminAPI {
             switch decoded {
             case .failure(let refusal):
                 return .answer(
-                    json(400, ["error": "the stub is not a route mockd can serve", "errors": .array(refusal.messages.map { .string($0) })]))
+                    refuse(
+                        ErrorAnswer(
+                            400, "the stub is not a route mockd can serve",
+                            details: [("errors", .array(refusal.messages.map { .string($0) }))])
+                    ))
             case .success(let stub):
                 stubs.add(stub)
                 return .answer(json(201, describe(stub)))
@@ -40,7 +43,7 @@ extension AdminAPI {
         let name = String(request.path.dropFirst("/__mockd/stubs/".count))
         let number = name.hasPrefix(Stub.originPrefix) ? String(name.dropFirst(Stub.originPrefix.count)) : name
         guard let id = Int(number), let removed = context.state.stubs.remove(id: id) else {
-            return json(404, ["error": .string("no stub \(JSONText.quoted(name)); GET /__mockd/stubs lists them")])
+            return refuse(ErrorAnswer(404, "no stub \(JSONText.quoted(name)); GET /__mockd/stubs lists them"))
         }
         return json(200, ["id": .string(String(removed.id)), "deleted": true])
     }

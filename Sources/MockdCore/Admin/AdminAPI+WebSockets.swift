@@ -11,33 +11,29 @@ extension AdminAPI {
     func sendWebSocket(_ request: MockRequest, _ context: Context) -> AdminStep {
         let expected = #"expected a JSON body like {"session": "sim-3", "path": "/ws/chat", "message": {"json": {…}}}"#
         guard let body = try? JSONParser.parse(request.body), case .object = body else {
-            return .answer(json(400, ["error": .string(expected)]))
+            return .answer(refuse(ErrorAnswer(400, expected)))
         }
         if let refusal = AdminKeys.webSocketSend.refusal(body) { return .answer(refusal) }
         guard case .string(let path)? = body["path"], path.hasPrefix("/") else {
-            return .answer(json(400, ["error": .string("\"path\" must be the path the app opened, such as \"/ws/chat\"; \(expected)")]))
+            return .answer(refuse(ErrorAnswer(400, "\"path\" must be the path the app opened, such as \"/ws/chat\"; \(expected)")))
         }
         var session: String?
         switch body["session"] {
         case nil, .null?: session = nil
         case .string(let id)?: session = id
-        case let other?: return .answer(json(400, ["error": .string("\"session\" must be a string, found \(other.serialized)")]))
+        case let other?: return .answer(refuse(ErrorAnswer(400, "\"session\" must be a string, found \(other.serialized)")))
         }
         guard let raw = body["message"], let message = Self.webSocketMessage(raw) else {
-            return .answer(
-                json(400, ["error": .string(#""message" must be {"text": "…"}, {"json": …} or {"base64": "…"}; "# + expected)]))
+            return .answer(refuse(ErrorAnswer(400, #""message" must be {"text": "…"}, {"json": …} or {"base64": "…"}; "# + expected)))
         }
         return .webSockets(.send(message, session: session, path: path)) { [session] report in
             guard case .sent(let count) = report, count > 0 else {
                 let whose = session.map { "of session \(JSONText.quoted($0))" } ?? "without a session"
                 return .answer(
-                    json(
-                        404,
-                        [
-                            "error": .string(
-                                "no open WebSocket connection \(whose) on \(path); GET /__mockd/ws/connections lists them"),
-                            "sent": 0,
-                        ]))
+                    refuse(
+                        ErrorAnswer(
+                            404, "no open WebSocket connection \(whose) on \(path); GET /__mockd/ws/connections lists them",
+                            details: [("sent", 0)])))
             }
             return .answer(json(200, ["sent": .number(count)]))
         }
@@ -55,8 +51,8 @@ extension AdminAPI {
     func closeWebSocket(_ request: MockRequest, _ context: Context) -> AdminStep {
         if let refusal = AdminKeys.webSocketClose.refusal(request) { return .answer(refusal) }
         let text = String(request.path.dropFirst("/__mockd/ws/connections/".count))
-        let missing = json(
-            404, ["error": .string("no open WebSocket connection \(JSONText.quoted(text)); GET /__mockd/ws/connections lists them")])
+        let missing = refuse(
+            ErrorAnswer(404, "no open WebSocket connection \(JSONText.quoted(text)); GET /__mockd/ws/connections lists them"))
         guard let id = Int(text) else { return .answer(missing) }
         var code: UInt16 = 1000
         if let raw = request.query.first(where: { $0.name == "code" })?.value {
@@ -64,14 +60,12 @@ extension AdminAPI {
                 (1000...1003).contains(number) || (1007...1014).contains(number) || (3000...4999).contains(number)
             else {
                 return .answer(
-                    json(
-                        400,
-                        ["error": .string("code must be a close code: 1000-1003, 1007-1014 or 3000-4999, found \(JSONText.quoted(raw))")]))
+                    refuse(ErrorAnswer(400, "code must be a close code: 1000-1003, 1007-1014 or 3000-4999, found \(JSONText.quoted(raw))")))
             }
             code = number
         }
         let reason = request.query.first(where: { $0.name == "reason" })?.value ?? ""
-        guard reason.utf8.count <= 123 else { return .answer(json(400, ["error": "a close reason fits in 123 bytes"])) }
+        guard reason.utf8.count <= 123 else { return .answer(refuse(ErrorAnswer(400, "a close reason fits in 123 bytes"))) }
         return .webSockets(.close(id: id, code: code, reason: reason)) { [code] report in
             guard case .closed(true) = report else { return .answer(missing) }
             return .answer(json(200, ["id": .number(id), "closing": true, "code": .number(Int(code))]))

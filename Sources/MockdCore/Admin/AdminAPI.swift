@@ -102,7 +102,7 @@ package struct AdminAPI: Sendable {
             stepping: { api, _, _ in
                 .reload(trigger: "admin") { report in .answer(api.json(report.ok ? 200 : 422, report.json)) }
             }),
-        Endpoint("GET", "/__mockd/") { api, request, _ in api.dashboard(request) ?? api.json(404, ["error": "no page"]) },
+        Endpoint("GET", "/__mockd/") { api, request, _ in api.dashboard(request) ?? api.refuse(ErrorAnswer(404, "no page")) },
         Endpoint("GET", "/__mockd/sources") { api, _, context in api.sources(context) },
         Endpoint("GET", "/__mockd/source") { api, request, context in api.source(request, context) },
         Endpoint("GET", "/__mockd/events", calling: AdminAPI.eventsCall),
@@ -150,22 +150,17 @@ package struct AdminAPI: Sendable {
         let allowed = endpoints.filter { $0.listed && $0.serves(path) }.map(\.method)
         let api = AdminAPI()
         if !allowed.isEmpty {
-            var response = api.json(
-                405,
-                [
-                    "error": .string("\(request.method) is not allowed on \(path)"),
-                    "allowed": .array(allowed.map { .string($0) }),
-                ])
-            response.headers.append(HTTPHeader("Allow", allowed.joined(separator: ", ")))
-            return .answered(response)
+            return .answered(
+                api.refuse(
+                    ErrorAnswer(
+                        405, "\(request.method) is not allowed on \(path)", details: [("allowed", .array(allowed.map { .string($0) }))],
+                        headers: [HTTPHeader("Allow", allowed.joined(separator: ", "))])))
         }
         return .answered(
-            api.json(
-                404,
-                [
-                    "error": .string("no admin endpoint \(request.method) \(request.path)"),
-                    "endpoints": .array(endpoints.filter(\.listed).map { .string("\($0.method) \($0.shownPath)") }),
-                ]))
+            api.refuse(
+                ErrorAnswer(
+                    404, "no admin endpoint \(request.method) \(request.path)",
+                    details: [("endpoints", .array(endpoints.filter(\.listed).map { .string("\($0.method) \($0.shownPath)") }))])))
     }
 
     func health(_ context: Context) -> BuiltResponse {
@@ -196,21 +191,20 @@ package struct AdminAPI: Sendable {
     }
 
     func setScenario(_ request: MockRequest, _ context: Context) -> BuiltResponse {
-        let expected: JSONValue = [
-            "error": #"expected a JSON body like {"scenario": "error"} or {"scenario": "error", "session": "sim-3"}"#
-        ]
-        guard let body = try? JSONParser.parse(request.body) else { return json(400, expected) }
+        let expected = ErrorAnswer(400, #"expected a JSON body like {"scenario": "error"} or {"scenario": "error", "session": "sim-3"}"#)
+        guard let body = try? JSONParser.parse(request.body) else { return refuse(expected) }
         // Before the scenario is looked for: a misspelt "scenario" is named as such.
         if let refusal = AdminKeys.setScenario.refusal(body) { return refusal }
-        guard case .string(let name)? = body["scenario"], !name.isEmpty else { return json(400, expected) }
+        guard case .string(let name)? = body["scenario"], !name.isEmpty else { return refuse(expected) }
         var session: String?
         if let raw = body["session"] {
-            guard case .string(let text) = raw else { return json(400, ["error": "\"session\" must be a string"]) }
+            guard case .string(let text) = raw else { return refuse(ErrorAnswer(400, "\"session\" must be a string")) }
             session = text
         }
         let known = knownScenarios(context)
         guard known.contains(name) else {
-            return json(400, ["error": .string("unknown scenario \(JSONText.quoted(name))"), "known": .array(known.map { .string($0) })])
+            return refuse(
+                ErrorAnswer(400, "unknown scenario \(JSONText.quoted(name))", details: [("known", .array(known.map { .string($0) }))]))
         }
         context.state.setScenario(name, session: session)
         return json(200, ["scenario": .string(name), "session": session.map { .string($0) } ?? .null])
@@ -238,7 +232,7 @@ package struct AdminAPI: Sendable {
         if let refusal = (messages ? AdminKeys.webSocketMessages : AdminKeys.requests).refusal(request) { return .answered(refusal) }
         switch RequestsQuery.parse(request, messages: messages) {
         case .failure(let refusal):
-            return .answered(api.json(400, ["error": .string(refusal.message)]))
+            return .answered(api.refuse(refusal))
         case .success(let query):
             let work: AdminWork =
                 if let count = query.count, query.wait > 0 {
@@ -286,11 +280,11 @@ package struct AdminAPI: Sendable {
             return json(200, ["reset": true, "scenario": .string(context.state.runtimeScenario())])
         }
         guard let body = try? JSONParser.parse(request.body), case .object = body else {
-            return json(400, ["error": #"expected no body (everything), or a JSON body like {"session": "sim-3"} (one session)"#])
+            return refuse(ErrorAnswer(400, #"expected no body (everything), or a JSON body like {"session": "sim-3"} (one session)"#))
         }
         if let refusal = AdminKeys.reset.refusal(body) { return refusal }
         guard case .string(let session)? = body["session"], !session.isEmpty else {
-            return json(400, ["error": "\"session\" must be a session's id (a non-empty string)"])
+            return refuse(ErrorAnswer(400, "\"session\" must be a session's id (a non-empty string)"))
         }
         context.state.reset(session: session)
         context.journal.clear(session: session)
@@ -298,16 +292,24 @@ package struct AdminAPI: Sendable {
             200, ["reset": true, "session": .string(session), "scenario": .string(context.state.runtimeScenario(session: session))])
     }
 
+    /// Every admin answer says what is true now: a cached one would be stale at the next request.
+    static let noStore = HTTPHeader("Cache-Control", "no-store")
+
     func compactJSON(_ status: Int, _ value: JSONValue) -> BuiltResponse {
         BuiltResponse(
-            status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
+            status: status, headers: [HTTPHeader("Content-Type", ContentType.json), Self.noStore],
             body: Array((value.serialized + "\n").utf8), origin: .admin)
     }
 
     func json(_ status: Int, _ value: JSONValue) -> BuiltResponse {
         BuiltResponse(
-            status: status, headers: [HTTPHeader("Content-Type", ContentType.json), HTTPHeader("Cache-Control", "no-store")],
+            status: status, headers: [HTTPHeader("Content-Type", ContentType.json), Self.noStore],
             body: Array((value.prettyPrinted + "\n").utf8), origin: .admin)  // for people, like the 404 report
+    }
+
+    /// A refusal as the admin API sends it: indented and never cached, like its other answers.
+    func refuse(_ error: ErrorAnswer) -> BuiltResponse {
+        error.response(origin: .admin, layout: .pretty, leading: [Self.noStore])
     }
 }
 

@@ -41,16 +41,17 @@ struct AdminKeys: Sendable {
     /// when `body` is no object (the endpoint says what it expects instead).
     func refusal(_ body: JSONValue) -> BuiltResponse? {
         guard case .object(let members) = body else { return nil }
-        return unknown(members.map(\.key)).map(\.response)
+        return unknown(members.map(\.key)).map(AdminAPI().refuse)
     }
 
     /// The 400 for the query arguments of `request` not known here; nil when all are known.
     func refusal(_ request: MockRequest) -> BuiltResponse? {
-        unknown(request.query.map(\.name)).map(\.response)
+        unknown(request.query.map(\.name)).map(AdminAPI().refuse)
     }
 
-    /// What the refusal says of the names not known here, each named once; nil when all are known.
-    func unknown(_ names: [String]) -> UnknownKeys? {
+    /// The 400 for the names not known here, each named once (`unknown key "sesion"; did you
+    /// mean "session"?`) with the known ones; nil when all are known.
+    func unknown(_ names: [String]) -> ErrorAnswer? {
         var unknown: [String] = []
         for name in names where !known.contains(name) && !unknown.contains(name) { unknown.append(name) }
         guard !unknown.isEmpty else { return nil }
@@ -60,17 +61,6 @@ struct AdminKeys: Sendable {
             return "did you mean \(JSONText.quoted(meant))\(unknown.count == 1 ? "" : " for \(JSONText.quoted(name))")?"
         }
         let names = "unknown \(place.rawValue)\(unknown.count == 1 ? "" : "s") \(unknown.map(JSONText.quoted).joined(separator: ", "))"
-        return UnknownKeys(message: ([names] + notes).joined(separator: "; "), known: known)
+        return ErrorAnswer(400, ([names] + notes).joined(separator: "; "), details: [("known", .array(known.map { .string($0) }))])
     }
-}
-
-/// The keys a call sent that its endpoint does not read, as its 400 says them.
-struct UnknownKeys: Error, Equatable, Sendable {
-    /// `unknown key "sesion"; did you mean "session"?`
-    let message: String
-    let known: [String]
-
-    var json: JSONValue { ["error": .string(message), "known": .array(known.map { .string($0) })] }
-
-    var response: BuiltResponse { AdminAPI().json(400, json) }
 }

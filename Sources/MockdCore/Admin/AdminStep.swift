@@ -11,8 +11,9 @@ package enum AdminStep: Sendable {
     /// Write a new file under the mock root: its folders made, atomically, never over a file
     /// that exists. The core has checked the path (relative, no `..`).
     case writeMockFile(relativePath: String, bytes: [UInt8], then: @Sendable (MockFileWriteResult) -> AdminStep)
-    /// Open a port of the session's own (`id` nil: the adapter chooses one).
-    case openSessionPort(id: String?, then: @Sendable (Result<SessionPort, SessionRefusal>) -> AdminStep)
+    /// Open a port of the session's own (`id` nil: the adapter chooses one); a failure is the
+    /// refusal the admin API answers with.
+    case openSessionPort(id: String?, then: @Sendable (Result<SessionPort, ErrorAnswer>) -> AdminStep)
     /// Close the session's port once its requests in flight are done; the result says whether
     /// there was one.
     case closeSessionPort(id: String, then: @Sendable (Bool) -> AdminStep)

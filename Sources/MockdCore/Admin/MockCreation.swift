@@ -17,31 +17,33 @@ struct MockCreation: Equatable {
     let bytes: [UInt8]
 
     /// The request's fields checked, or a 400/409 answer saying what is wrong.
-    static func decode(_ body: [UInt8], snapshot: Snapshot) -> Result<MockCreation, Refusal> {
+    static func decode(_ body: [UInt8], snapshot: Snapshot) -> Result<MockCreation, ErrorAnswer> {
         guard let value = try? JSONParser.parse(body), case .object(let members) = value else {
-            return .failure(.init(400, #"expected a JSON object like {"method": "GET", "path": "/api/feed", "body": "{}"}"#))
+            return .failure(ErrorAnswer(400, #"expected a JSON object like {"method": "GET", "path": "/api/feed", "body": "{}"}"#))
         }
-        if let unknown = AdminKeys.mocks.unknown(members.map(\.key)) { return .failure(.init(unknown)) }
+        if let unknown = AdminKeys.mocks.unknown(members.map(\.key)) { return .failure(unknown) }
         guard case .string(let method)? = value["method"], !method.isEmpty,
             method.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
         else {
-            return .failure(.init(400, #""method" must be an HTTP method in capitals, like "GET""#))
+            return .failure(ErrorAnswer(400, #""method" must be an HTTP method in capitals, like "GET""#))
         }
-        guard case .string(let path)? = value["path"] else { return .failure(.init(400, #""path" must be a string like "/api/feed""#)) }
-        if let problem = pathProblem(path) { return .failure(.init(400, problem)) }
+        guard case .string(let path)? = value["path"] else {
+            return .failure(ErrorAnswer(400, #""path" must be a string like "/api/feed""#))
+        }
+        if let problem = pathProblem(path) { return .failure(ErrorAnswer(400, problem)) }
         guard case .string(let text)? = value["body"] else {
-            return .failure(.init(400, #""body" must be the file's JSON text, as a string"#))
+            return .failure(ErrorAnswer(400, #""body" must be the file's JSON text, as a string"#))
         }
         do throws(JSONParser.SyntaxError) {
             _ = try JSONParser.parse(text)
         } catch {
-            return .failure(.init(400, "\"body\" is not JSON: \(error.description)"))
+            return .failure(ErrorAnswer(400, "\"body\" is not JSON: \(error.description)"))
         }
         var status = 200
         if let raw = value["status"] {
             guard case .number(let digits) = raw, let number = Int(digits), MockFileName.fileStatuses.contains(number) else {
                 return .failure(
-                    .init(
+                    ErrorAnswer(
                         400,
                         "\"status\" must be a whole number from \(MockFileName.fileStatuses.lowerBound) to \(MockFileName.fileStatuses.upperBound)"
                     ))
@@ -52,9 +54,9 @@ struct MockCreation: Equatable {
         switch value["scenario"] {
         case nil, .null?: break
         case .string(let name)?:
-            if let problem = scenarioProblem(name) { return .failure(.init(400, problem)) }
+            if let problem = scenarioProblem(name) { return .failure(ErrorAnswer(400, problem)) }
             scenario = name == Scenario.default ? nil : name
-        default: return .failure(.init(400, #""scenario" must be a scenario name or null"#))
+        default: return .failure(ErrorAnswer(400, #""scenario" must be a scenario name or null"#))
         }
         let served = MockFileName.forRequest(method: method, path: path)
         let fileName = status == 200 ? served : String(served.dropLast(5)) + ".\(status).json"
@@ -64,10 +66,10 @@ struct MockCreation: Equatable {
         let existing = scenario.map { snapshot.overlays[$0]?[served] } ?? snapshot.files[served]
         if let existing {
             return .failure(
-                .init(
+                ErrorAnswer(
                     409,
                     "\(snapshot.rootDisplayPath)/\(existing.relativePath) already answers \(method) \(path); mockd never overwrites a file",
-                    file: existing.relativePath))
+                    details: [("file", .string(existing.relativePath))]))
         }
         var bytes = Array(text.utf8)
         if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
@@ -100,41 +102,18 @@ struct MockCreation: Equatable {
         }
         return nil
     }
-
-    struct Refusal: Error, Equatable {
-        let status: Int
-        let message: String
-        var file: String?
-        /// The keys a request may send, when it sent another.
-        var known: [String]?
-
-        init(_ status: Int, _ message: String, file: String? = nil) {
-            self.status = status
-            self.message = message
-            self.file = file
-        }
-
-        init(_ unknown: UnknownKeys) {
-            self.init(400, unknown.message)
-            known = unknown.known
-        }
-    }
 }
 
 extension AdminAPI {
     /// `POST /__mockd/mocks`: checks, writes the file, reloads, and answers 201 with the new file
     /// and the reload's report (so a request right after the answer gets the new mock).
     func createMock(_ request: MockRequest, _ context: Context) -> AdminStep {
-        if let refusal = context.writeRefusal { return .answer(json(403, ["error": .string(refusal)])) }
-        guard context.writesMocks else { return .answer(json(501, ["error": "this server cannot write files"])) }
+        if let refusal = context.writeRefusal { return .answer(refuse(ErrorAnswer(403, refusal))) }
+        guard context.writesMocks else { return .answer(refuse(ErrorAnswer(501, "this server cannot write files"))) }
         let creation: MockCreation
         switch MockCreation.decode(request.body, snapshot: context.snapshot) {
         case .success(let checked): creation = checked
-        case .failure(let refusal):
-            var members: [(key: String, value: JSONValue)] = [("error", .string(refusal.message))]
-            if let known = refusal.known { members.append(("known", .array(known.map { .string($0) }))) }
-            if let file = refusal.file { members.append(("file", .string(file))) }
-            return .answer(json(refusal.status, .object(members)))
+        case .failure(let refusal): return .answer(refuse(refusal))
         }
         let shown = "\(context.snapshot.rootDisplayPath)/\(creation.relativePath)"
         return .writeMockFile(relativePath: creation.relativePath, bytes: creation.bytes) { written in
@@ -146,13 +125,11 @@ extension AdminAPI {
                 }
             case .exists:
                 return .answer(
-                    json(
-                        409,
-                        .object([
-                            ("error", .string("\(shown) exists; mockd never overwrites a file")), ("file", .string(creation.relativePath)),
-                        ])))
+                    refuse(
+                        ErrorAnswer(
+                            409, "\(shown) exists; mockd never overwrites a file", details: [("file", .string(creation.relativePath))])))
             case .failed(let reason):
-                return .answer(json(500, ["error": .string("cannot write \(shown): \(reason)")]))
+                return .answer(refuse(ErrorAnswer(500, "cannot write \(shown): \(reason)")))
             }
         }
     }

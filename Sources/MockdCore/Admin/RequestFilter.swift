@@ -48,14 +48,15 @@ struct RequestsQuery: Sendable {
     var count: Int?
     var wait = 0
 
-    /// The query, or the message of a 400 naming the argument and what was found.
-    /// `messages`: the query of `GET /__mockd/ws/messages`, which also reads `direction`.
-    static func parse(_ request: MockRequest, messages: Bool = false) -> Result<RequestsQuery, AdminAPI.Refusal> {
+    /// The query, or the 400 naming the argument and what was found. `messages`: the query of
+    /// `GET /__mockd/ws/messages`, which also reads `direction`.
+    static func parse(_ request: MockRequest, messages: Bool = false) -> Result<RequestsQuery, ErrorAnswer> {
         var query = RequestsQuery()
-        func number(_ name: String, _ text: String, minimum: Int) -> Result<Int, AdminAPI.Refusal> {
+        func number(_ name: String, _ text: String, minimum: Int) -> Result<Int, ErrorAnswer> {
             guard let value = Int(text), value >= minimum else {
                 return .failure(
-                    .init("\(name) must be a whole number\(minimum > 0 ? " from \(minimum)" : ""), found \(JSONText.quoted(text))"))
+                    ErrorAnswer(
+                        400, "\(name) must be a whole number\(minimum > 0 ? " from \(minimum)" : ""), found \(JSONText.quoted(text))"))
             }
             return .success(value)
         }
@@ -69,7 +70,8 @@ struct RequestsQuery: Sendable {
             case "direction":
                 guard text == "in" || text == "out" else {
                     return .failure(
-                        .init("direction must be \"in\" (the app's messages) or \"out\" (mockd's), found \(JSONText.quoted(text))"))
+                        ErrorAnswer(
+                            400, "direction must be \"in\" (the app's messages) or \"out\" (mockd's), found \(JSONText.quoted(text))"))
                 }
                 direction = text
             case "status":

@@ -105,7 +105,7 @@ package final class Resolver: Sendable {
                 "no route answers \(request.method) \(request.path); files only serve \(MockFileName.knownMethods.joined(separator: ", ")), so add a route with \"method\": \"\(request.method)\" or \"*\""
             return delayed(
                 Reply(
-                    .built(.json(status: 501, JSONValue.object([("error", .string(message))]).serialized + "\n", origin: .unknownMethod)),
+                    .built(ErrorAnswer(501, message).response(origin: .unknownMethod, layout: .compact)),
                     scenario: scenario), by: globalDelay)
         }
         return delayed(

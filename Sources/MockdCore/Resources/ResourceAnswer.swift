@@ -51,7 +51,7 @@ struct ResourceAnswer {
             let body: JSONValue
             switch object(request) {
             case .success(let value): body = value
-            case .failure(let refusal): return refusal.response
+            case .failure(let refusal): return answer(refusal)
             }
             let patching = request.method == "PATCH"
             return store.write(resource, seed: seed, session: session) { items in
@@ -83,7 +83,7 @@ struct ResourceAnswer {
         let body: JSONValue
         switch object(request) {
         case .success(let value): body = value
-        case .failure(let refusal): return refusal.response
+        case .failure(let refusal): return answer(refusal)
         }
         let given = body[resource.idField]
         if let given, ResourceItems.key(given) == nil {
@@ -110,22 +110,17 @@ struct ResourceAnswer {
     }
 
     /// The request's body as a JSON object, or the 400 that says why it is not one.
-    private func object(_ request: MockRequest) -> Result<JSONValue, Refusal> {
+    private func object(_ request: MockRequest) -> Result<JSONValue, ErrorAnswer> {
         do {
             let value = try JSONParser.parse(request.body)
             guard case .object = value else {
-                return .failure(Refusal(error(400, "expected a JSON object as the body, found \(SeedError.kind(value))")))
+                return .failure(refusal(400, "expected a JSON object as the body, found \(SeedError.kind(value))"))
             }
             return .success(value)
         } catch {
             let why = request.body.isEmpty ? "the body is empty" : "\(error.location): \(error.message)"
-            return .failure(Refusal(self.error(400, "expected a JSON object as the body: \(why)")))
+            return .failure(refusal(400, "expected a JSON object as the body: \(why)"))
         }
-    }
-
-    struct Refusal: Error {
-        let response: BuiltResponse
-        init(_ response: BuiltResponse) { self.response = response }
     }
 
     /// `value` with `field` set to `id`: replaced where it is, else first.
@@ -155,16 +150,26 @@ struct ResourceAnswer {
     }
 
     private func notAllowed(_ request: MockRequest, _ allowed: [String]) -> BuiltResponse {
-        var response = error(
+        var refused = refusal(
             405, "\(request.method) is not allowed on \(request.path); a resource answers \(allowed.joined(separator: ", "))")
-        response.headers.append(HTTPHeader("Allow", allowed.joined(separator: ", ")))
-        return response
+        refused.headers.append(HTTPHeader("Allow", allowed.joined(separator: ", ")))
+        return answer(refused)
+    }
+
+    /// A refusal naming the resource, and the item when there is one.
+    private func refusal(_ status: Int, _ message: String, id: String? = nil) -> ErrorAnswer {
+        var details: [(key: String, value: JSONValue)] = [("resource", .string(resource.path))]
+        if let id { details.append(("id", .string(id))) }
+        return ErrorAnswer(status, message, details: details)
     }
 
     private func error(_ status: Int, _ message: String, id: String? = nil) -> BuiltResponse {
-        var members: [(key: String, value: JSONValue)] = [("error", .string(message)), ("resource", .string(resource.path))]
-        if let id { members.append(("id", .string(id))) }
-        return json(status, Array((JSONValue.object(members).serialized + "\n").utf8))
+        answer(refusal(status, message, id: id))
+    }
+
+    /// On one line, as the resource's items are sent: a program reads it.
+    private func answer(_ refusal: ErrorAnswer) -> BuiltResponse {
+        refusal.response(origin: resource.origin, layout: .compact)
     }
 
     private func json(_ status: Int, _ body: [UInt8]) -> BuiltResponse {

@@ -14,15 +14,16 @@ package struct AdminAccess: Sendable {
     /// The answer refusing `request`, or nil when it may go on. `isPage`: a dashboard page or file.
     func refusal(_ request: MockRequest, isPage: Bool) -> BuiltResponse? {
         if let host = request.headers.first(named: "Host"), !hosts.allows(host: host) {
-            return BuiltResponse.json(status: 403, AdminHostGuard.refusal(host: host), origin: .admin)
+            return AdminHostGuard.refusal(host: host).response(origin: .admin, layout: .compact)
         }
         if let token, !isPage, request.headers.first(named: "Authorization") != "Bearer \(token)" {
-            var response = BuiltResponse.json(
-                status: 401, #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n",
-                origin: .admin)
-            response.headers.append(HTTPHeader("WWW-Authenticate", #"Bearer realm="mockd admin""#))
-            return response
+            return Self.missingToken.response(origin: .admin, layout: .compact)
         }
         return nil
     }
+
+    /// The 401 for a call without the token; `WWW-Authenticate` names the scheme to answer with.
+    static let missingToken = ErrorAnswer(
+        401, "the admin API needs Authorization: Bearer <token> (--admin-token)",
+        headers: [HTTPHeader("WWW-Authenticate", #"Bearer realm="mockd admin""#)])
 }

@@ -27,12 +27,12 @@ package struct AdminHostGuard: Sendable {
         return allowedHosts.contains(bare) || allowedHosts.contains(name)
     }
 
-    /// The JSON 403 body for a refused host.
-    package static func refusal(host: String) -> String {
+    /// The 403 for a refused host.
+    static func refusal(host: String) -> ErrorAnswer {
         let message =
             "the admin API does not answer requests for Host \(host) (a web page could be reading it through DNS rebinding); "
             + "allow the name with --allowed-hosts \(hostName(of: host)) (env MOCKD_ALLOWED_HOSTS)"
-        return #"{"error":"# + JSONText.quoted(message) + "}\n"
+        return ErrorAnswer(403, message)
     }
 
     /// `name:port`, `[v6]:port`, `[v6]` → the name or address alone.

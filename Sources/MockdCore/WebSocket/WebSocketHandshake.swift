@@ -68,12 +68,9 @@ package enum WebSocketHandshake {
             .flatMap { $0.value.split(separator: ",").map { $0.trimming(.whitespace).lowercased() } }
     }
 
+    /// A 426 says what to upgrade to, as HTTP asks of it.
     private static func refusal(_ status: Int, _ message: String, origin: Origin) -> BuiltResponse {
-        var response = BuiltResponse.json(
-            status: status, JSONValue.object([("error", .string(message))]).serialized + "\n", origin: origin)
-        if status == 426 {
-            response.headers += [HTTPHeader("Upgrade", "websocket"), HTTPHeader("Sec-WebSocket-Version", version)]
-        }
-        return response
+        let headers = status == 426 ? [HTTPHeader("Upgrade", "websocket"), HTTPHeader("Sec-WebSocket-Version", version)] : []
+        return ErrorAnswer(status, message, headers: headers).response(origin: origin, layout: .compact)
     }
 }
