@@ -84,6 +84,7 @@
                     return finish("out of memory")
                 }
                 wslay_event_config_set_max_recv_msg_length(context, UInt64(hooks.maxMessageBytes))
+                ConnectionSocket.sendAtOnce(fd)
                 let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
                 source.setEventHandler { [self] in readable() }
                 source.setCancelHandler { [self] in sourceCancelled() }

@@ -42,6 +42,14 @@ package enum ConnectionSocket {
         _ = shutdown(fd, Int32(SHUT_RDWR))
     }
 
+    /// Small writes go out at once (no Nagle): a WebSocket message must not wait for the ACK of
+    /// the one before it, which a client's delayed ACK holds back for tens of milliseconds.
+    package static func sendAtOnce(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        var on: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// What a read or a write without waiting did.
     package enum Transfer: Equatable {
         /// So many bytes (more than zero).
