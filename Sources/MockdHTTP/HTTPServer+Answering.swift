@@ -60,8 +60,8 @@ extension HTTPServer {
     /// Suspends the connection until `wait` is over (see `ParkingLot`), then carries out `then`.
     /// Work replaces `then` when it is done (`finishWork`): only a resume at the shutdown
     /// deadline finds work's `then` unchanged, and closes. When it cannot be parked: 503 past
-    /// `--max-parked`; while stopping, a delay is cut short, a stall is closed, and work (an
-    /// upstream call) is refused.
+    /// `--max-parked`; while draining (mockd stopping, or the request's session port closing),
+    /// a delay is cut short, a stall is closed, and work (an upstream call) is refused.
     func park(
         _ connection: OpaquePointer, state: RequestState, request: MockRequest, serving: ServingState?, admin: Bool = false,
         _ wait: ParkingLot.Wait, then: Execution = .close(reason: "closed: stopping")
@@ -109,8 +109,9 @@ extension HTTPServer {
         connection: OpaquePointer, state: RequestState
     ) -> MHD_Result {
         state.phase = .answered
-        // Stopping: every answer closes its connection, so the drain ends with the requests in flight.
-        let closing = parking.isClosed
+        // Draining (mockd stopping, or this session's port closing): every answer closes its
+        // connection, so the drain ends with the requests in flight.
+        let closing = lifecycle.isEnding || state.sessionPort?.lifecycle.isEnding == true
         let extraHeaders = admin ? [] : configuration.corsHeaders
         switch consume execution {
         case .close(let reason):

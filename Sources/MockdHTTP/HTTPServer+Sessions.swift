@@ -16,12 +16,13 @@ final class SessionListener: Sendable {
     let id: String
     /// The header every request on this port carries, made once.
     let header: HTTPHeader
+    /// Where this port is in its life: starting while its daemon starts, running once it is in
+    /// the table, draining while it closes (nothing on it may be suspended again, a stream
+    /// sends what is left at once, as when mockd stops), stopped once its daemon is.
+    let lifecycle = Lifecycle()
     /// Requests on this port between their request line and their completion: closing the
     /// port waits for them (a daemon must not stop with a request suspended).
-    let activeRequests = Atomic<Int>(0)
-    /// The port is closing: nothing on it may be suspended again (a stream sends what is left
-    /// at once), as nothing may when mockd stops.
-    let closing = Atomic<Bool>(false)
+    let inFlight = InFlight()
 
     init(server: HTTPServer, id: String) {
         self.server = server
@@ -88,6 +89,7 @@ extension HTTPServer {
             let kept = sessions.withLock { sessions -> Bool in
                 guard sessions[id] != nil else { return false }
                 sessions[id] = .open(port: open, daemon: daemon)
+                listener.lifecycle.move(from: .starting, to: .running)
                 return true
             }
             guard kept else { return .failure(SessionRefusal(status: 503, "mockd is stopping")) }
@@ -125,14 +127,16 @@ extension HTTPServer {
     /// (10 s at most). Blocks: the admin API runs it off the server's threads.
     func retire(_ daemon: Daemon) {
         guard let listener = daemon.sessionPort else { return }
-        listener.closing.store(true, ordering: .releasing)
+        // Draining first: from here the parking lot suspends nothing of this port (a delayed
+        // request a keep-alive connection still brings is answered at once), so the sweep
+        // below leaves nothing of it suspended.
+        guard listener.lifecycle.move(from: .running, to: .draining) else { return }
         daemon.quiesce()
-        // A keep-alive connection may still bring a delayed request: resumed on each look.
-        drain(until: .now + .seconds(10), each: { parking.resume { $0.sessionPort === listener } }) {
-            listener.activeRequests.load(ordering: .acquiring) == 0
-        }
         parking.resume { $0.sessionPort === listener }
+        // Woken by the port's last request's completion, or at the deadline.
+        _ = listener.inFlight.waitForNone(until: .now + .seconds(10))
         withExtendedLifetime(daemon) {}  // stopped here, when the last reference goes
+        listener.lifecycle.move(from: .draining, to: .stopped)
     }
 
     /// `s1`, `s2`…: the first not taken.

@@ -12,7 +12,8 @@ import MockdLock
 import Synchronization
 
 /// mockd's HTTP server: one libmicrohttpd daemon per listen address, answering every request
-/// from the current snapshot. This file is the package face (start, install, shutdown); one
+/// from the current snapshot. This file is the package face (install, what it serves);
+/// `HTTPServer+Lifecycle` starts and stops it. One
 /// request's way is in the files beside it, in order (docs/ARCHITECTURE.md walks through it):
 /// - `DaemonCallbacks`: libmicrohttpd's C entry points; `Daemon`: one `MHD_Daemon` and its options.
 /// - `HTTPServer+Reading`: the head (`RequestHead`, decided once), the body (`RequestReader`,
@@ -33,13 +34,15 @@ package final class HTTPServer: Sendable {
     /// server's to raise to warning; the executable's level decides what is shown.
     let logger: Logger
     let current: Lock<ServingState>
-    private let daemons = Lock<[Daemon]>([])
+    let daemons = Lock<[Daemon]>([])
     /// Session ports by session id (`HTTPServer+Sessions`).
     let sessions = Lock<[String: SessionSlot]>([:])
-    private let boundPort = Atomic<Int>(0)
-    private let listenURLs = Lock<[String]>([])
-    /// Requests between their request line and their completion (for graceful shutdown).
-    let activeRequests = Atomic<Int>(0)
+    let boundPort = Atomic<Int>(0)
+    let listenURLs = Lock<[String]>([])
+    /// Where the server is in its life (`HTTPServer+Lifecycle`).
+    let lifecycle = Lifecycle()
+    /// Requests between their request line and their completion, on every port: shutdown waits for them.
+    let inFlight = InFlight()
     let openConnections = Atomic<Int>(0)
     /// Head deadlines and eviction at --max-connections (see `ConnectionGuard`).
     let connections: ConnectionGuard
@@ -134,87 +137,6 @@ package final class HTTPServer: Sendable {
     package func announceChange() {
         runtime.noteChange()
         news.announce()
-    }
-
-    /// Binds and starts serving. Throws with the address and the reason when it cannot.
-    package func start() throws(ServerError) {
-        let addresses = try ListenAddress.resolve(host: configuration.host, port: configuration.port)
-        var port = configuration.port
-        var started: [Daemon] = []
-        var urls: [String] = []
-        for address in addresses {
-            let bound = address.with(port: port)
-            guard let daemon = Daemon(on: bound, configuration: configuration, server: self) else {
-                // Before the daemons started so far stop, which can change errno.
-                let code = bound.bindError() ?? errno
-                let reason = String(cString: strerror(code))
-                started.removeAll()
-                throw .cannotListen(
-                    address: bound.hostText, port: port,
-                    reason: code == EADDRINUSE ? "the port is in use (another mockd? try --port 0)" : reason)
-            }
-            port = daemon.boundPort
-            started.append(daemon)
-            urls.append("http://\(bound.hostText):\(port)")
-        }
-        boundPort.store(port, ordering: .releasing)
-        listenURLs.withLock { $0 = urls }
-        daemons.withLock { $0 = started }
-        connections.start()
-    }
-
-    /// Stops accepting, lets requests in flight finish (up to `timeout`), then stops. From here
-    /// on every answer closes its connection, so keep-alive clients cannot hold the drain open.
-    /// Blocks the calling thread: call it from a thread of its own, not the cooperative pool.
-    package func shutdown(timeout: Duration = .seconds(10)) {
-        let stopping =
-            daemons.withLock { daemons in
-                defer { daemons = [] }
-                return daemons
-            }
-            + sessions.withLock { sessions in
-                defer { sessions = [:] }
-                return sessions.values.compactMap(\.daemon)
-            }
-        guard !stopping.isEmpty else { return }
-        connections.stop()
-        // The daemons must outlive the drain: each one stops when released (`Daemon.deinit`),
-        // and stopping one with a connection suspended aborts the process.
-        withExtendedLifetime(stopping) {
-            for daemon in stopping { daemon.quiesce() }
-            // Delays are cut short (the answer goes out now), stalled requests are closed, and
-            // upstream calls are cancelled; none may stay suspended when the daemon stops.
-            missHandler?.shutdown()
-            // From here on nothing is parked; what is parked now is resumed. Work (an upstream
-            // call, a reload) is answered "stopping" now rather than waited for: its end runs on
-            // the concurrency pool, which a busy machine may not get to before the deadline. The
-            // work's own answer, if it still comes, finds the request answered.
-            for request in parking.close() {
-                if request.kind == .timer {
-                    parking.resume(request.state)
-                } else {
-                    finishWork(request.state, Self.stopping)
-                }
-            }
-            // Dashboards' and tests' long polls are answered now, not at their timeout.
-            news.flush()
-            requestWaits.flush()
-            drain(until: .now + timeout) { activeRequests.load(ordering: .acquiring) == 0 }
-            // Whatever is still suspended (work past the deadline) is resumed before the daemons stop.
-            parking.resumeAll()
-        }
-    }
-
-    /// Waits, 2 ms at a time, until `drained` or the deadline (requests finishing before their
-    /// daemon stops: nothing signals their end, and this thread has nothing else to do). `each`
-    /// runs before each look.
-    func drain(until deadline: ContinuousClock.Instant, each: () -> Void = {}, _ drained: () -> Bool) {
-        while true {
-            each()
-            if drained() || ContinuousClock.now >= deadline { return }
-            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-            nanosleep(&pause, nil)
-        }
     }
 
     deinit {

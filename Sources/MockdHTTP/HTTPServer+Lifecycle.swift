@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import MockdCore
+import MockdLock
+import Synchronization
+
+/// The server's life: `start` binds its daemons (starting → running), `shutdown` drains and
+/// stops them (running → draining → stopped). Where it is, `lifecycle` says; nothing else does.
+extension HTTPServer {
+    /// Where the server is in its life.
+    package var state: Lifecycle.State { lifecycle.state }
+
+    /// Binds and starts serving. Throws with the address and the reason when it cannot; the
+    /// server is then stopped, as one that never ran.
+    package func start() throws(ServerError) {
+        do {
+            try startDaemons()
+        } catch {
+            lifecycle.move(from: .starting, to: .stopped)
+            throw error
+        }
+        connections.start()
+        lifecycle.move(from: .starting, to: .running)
+    }
+
+    private func startDaemons() throws(ServerError) {
+        let addresses = try ListenAddress.resolve(host: configuration.host, port: configuration.port)
+        var port = configuration.port
+        var started: [Daemon] = []
+        var urls: [String] = []
+        for address in addresses {
+            let bound = address.with(port: port)
+            guard let daemon = Daemon(on: bound, configuration: configuration, server: self) else {
+                // Before the daemons started so far stop, which can change errno.
+                let code = bound.bindError() ?? errno
+                let reason = String(cString: strerror(code))
+                started.removeAll()
+                throw .cannotListen(
+                    address: bound.hostText, port: port,
+                    reason: code == EADDRINUSE ? "the port is in use (another mockd? try --port 0)" : reason)
+            }
+            port = daemon.boundPort
+            started.append(daemon)
+            urls.append("http://\(bound.hostText):\(port)")
+        }
+        boundPort.store(port, ordering: .releasing)
+        listenURLs.withLock { $0 = urls }
+        daemons.withLock { $0 = started }
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to `timeout`), then stops. From here
+    /// on every answer closes its connection, so keep-alive clients cannot hold the drain open.
+    /// Blocks the calling thread: call it from a thread of its own, not the cooperative pool.
+    /// Only the first call drains; a later one (or one before `start`) returns at once.
+    package func shutdown(timeout: Duration = .seconds(10)) {
+        guard lifecycle.move(from: .running, to: .draining) else {
+            lifecycle.move(from: .starting, to: .stopped)
+            return
+        }
+        var stopping =
+            daemons.withLock { daemons in
+                defer { daemons = [] }
+                return daemons
+            }
+            + sessions.withLock { sessions in
+                defer { sessions = [:] }
+                return sessions.values.compactMap(\.daemon)
+            }
+        // Session ports drain with the server: their streams send the rest, their answers close.
+        let listeners = stopping.compactMap(\.sessionPort)
+        for listener in listeners { listener.lifecycle.move(from: .running, to: .draining) }
+        connections.stop()
+        // The daemons must outlive the drain: each one stops when released (`Daemon.deinit`),
+        // and stopping one with a connection suspended aborts the process.
+        withExtendedLifetime(stopping) {
+            for daemon in stopping { daemon.quiesce() }
+            // Delays are cut short (the answer goes out now), stalled requests are closed, and
+            // upstream calls are cancelled; none may stay suspended when the daemon stops.
+            missHandler?.shutdown()
+            // From here on nothing is parked; what is parked now is resumed. Work (an upstream
+            // call, a reload) is answered "stopping" now rather than waited for: its end runs on
+            // the concurrency pool, which a busy machine may not get to before the deadline. The
+            // work's own answer, if it still comes, finds the request answered.
+            for request in parking.close() {
+                if request.kind == .timer {
+                    parking.resume(request.state)
+                } else {
+                    finishWork(request.state, Self.stopping)
+                }
+            }
+            // Dashboards' and tests' long polls are answered now, not at their timeout.
+            news.flush()
+            requestWaits.flush()
+            // Woken by the last request's completion, or at the deadline.
+            _ = inFlight.waitForNone(until: .now + timeout)
+            // Whatever is still suspended (work past the deadline) is resumed before the daemons stop.
+            parking.resumeAll()
+        }
+        stopping.removeAll()  // the daemons stop here
+        for listener in listeners { listener.lifecycle.move(from: .draining, to: .stopped) }
+        lifecycle.move(from: .draining, to: .stopped)
+    }
+}
