@@ -41,8 +41,9 @@ extension HTTPServer {
             return park(
                 connection, state: state, request: request, serving: serving,
                 .work { [self] in
-                    Task {
-                        let response = await missHandler.answer(request)
+                    // The answer comes on the miss handler's thread (the proxy's libcurl thread,
+                    // or its recorder's queue); nothing of the server waits for it.
+                    missHandler.answer(request) { [self] response in
                         let relayed = Reply(.built(response), scenario: scenario)
                         let reply = warning.map { relayed.warned($0) } ?? relayed
                         // --delay: the upstream's time plus the delay, like every mocked answer (on the

@@ -80,10 +80,11 @@ extension HTTPServer {
             // Delays are cut short (the answer goes out now), stalled requests are closed, and
             // upstream calls are cancelled; none may stay suspended when the daemon stops.
             missHandler?.shutdown()
-            // From here on nothing is parked; what is parked now is resumed. Work (an upstream
-            // call, a reload) is answered "stopping" now rather than waited for: its end runs on
-            // the concurrency pool, which a busy machine may not get to before the deadline. The
-            // work's own answer, if it still comes, finds the request answered.
+            // From here on nothing is parked; what is parked now is resumed. Work (a reload, an
+            // upstream call cancelled above whose answer is still on its way) is answered
+            // "stopping" now rather than waited for: it ends on a thread or queue of its own,
+            // which a busy machine may not get to before the deadline. The work's own answer,
+            // if it still comes, finds the request answered.
             for request in parking.close() {
                 if request.kind == .timer {
                     parking.resume(request.state)
