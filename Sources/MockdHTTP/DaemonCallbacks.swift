@@ -73,7 +73,7 @@ func requestCompleted(
 
 func acceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
     let server = server(context)
-    let open = server.openConnections.load(ordering: .relaxed)
+    let open = server.connections.openCount.load(ordering: .relaxed)
     if open >= server.configuration.maxConnections {
         // Make room by closing a slow or idle client; refuse only when every connection is busy.
         let now = RequestState.monotonicNanoseconds()
@@ -101,11 +101,11 @@ func connectionNotified(
 ) {
     let server = server(context)
     if code == .CONNECTION_NOTIFY_STARTED {
-        server.openConnections.add(1, ordering: .relaxed)
+        server.connections.openCount.add(1, ordering: .relaxed)
         if let connection { server.connections.opened(connection, socketContext: socketContext, now: RequestState.monotonicNanoseconds()) }
     } else {
         server.connections.closed(socketContext: socketContext)
-        server.openConnections.subtract(1, ordering: .relaxed)
+        server.connections.openCount.subtract(1, ordering: .relaxed)
     }
 }
 

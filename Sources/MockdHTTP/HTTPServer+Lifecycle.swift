@@ -1,54 +1,26 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import MockdCore
-import MockdLock
-import Synchronization
 
 /// The server's life: `start` binds its daemons (starting → running), `shutdown` drains and
 /// stops them (running → draining → stopped). Where it is, `lifecycle` says; nothing else does.
 extension HTTPServer {
     /// Where the server is in its life.
     package var state: Lifecycle.State { lifecycle.state }
+    /// The port actually bound (useful with port 0).
+    package var port: Int { mainPort.port }
+    /// `http://127.0.0.1:PORT`, one per listen address.
+    package var urls: [String] { mainPort.urls }
 
     /// Binds and starts serving. Throws with the address and the reason when it cannot; the
     /// server is then stopped, as one that never ran.
     package func start() throws(ServerError) {
         do {
-            try startDaemons()
+            try mainPort.start(configuration, for: self)
         } catch {
             lifecycle.move(from: .starting, to: .stopped)
             throw error
         }
         connections.start()
         lifecycle.move(from: .starting, to: .running)
-    }
-
-    private func startDaemons() throws(ServerError) {
-        let addresses = try ListenAddress.resolve(host: configuration.host, port: configuration.port)
-        var port = configuration.port
-        var started: [Daemon] = []
-        var urls: [String] = []
-        for address in addresses {
-            let bound = address.with(port: port)
-            guard let daemon = Daemon(on: bound, configuration: configuration, server: self) else {
-                // Before the daemons started so far stop, which can change errno.
-                let code = bound.bindError() ?? errno
-                let reason = String(cString: strerror(code))
-                started.removeAll()
-                throw .cannotListen(
-                    address: bound.hostText, port: port,
-                    reason: code == EADDRINUSE ? "the port is in use (another mockd? try --port 0)" : reason)
-            }
-            port = daemon.boundPort
-            started.append(daemon)
-            urls.append("http://\(bound.hostText):\(port)")
-        }
-        boundPort.store(port, ordering: .releasing)
-        listenURLs.withLock { $0 = urls }
-        daemons.withLock { $0 = started }
     }
 
     /// Stops accepting, lets requests in flight finish (up to `timeout`), then stops. From here
@@ -60,15 +32,7 @@ extension HTTPServer {
             lifecycle.move(from: .starting, to: .stopped)
             return
         }
-        var stopping =
-            daemons.withLock { daemons in
-                defer { daemons = [] }
-                return daemons
-            }
-            + sessions.withLock { sessions in
-                defer { sessions = [:] }
-                return sessions.values.compactMap(\.daemon)
-            }
+        var stopping = mainPort.takeDaemons() + sessions.takeAll()
         // Session ports drain with the server: their streams send the rest, their answers close.
         let listeners = stopping.compactMap(\.sessionPort)
         for listener in listeners { listener.lifecycle.move(from: .running, to: .draining) }

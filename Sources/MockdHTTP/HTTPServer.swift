@@ -1,13 +1,7 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 package import Logging
 package import MockdCore
 import Dispatch
 import MockdDisk
-import MockdSystem
 import MockdLock
 import Synchronization
 
@@ -34,17 +28,15 @@ package final class HTTPServer: Sendable {
     /// server's to raise to warning; the executable's level decides what is shown.
     let logger: Logger
     let current: Lock<ServingState>
-    let daemons = Lock<[Daemon]>([])
-    /// Session ports by session id (`HTTPServer+Sessions`).
-    let sessions = Lock<[String: SessionSlot]>([:])
-    let boundPort = Atomic<Int>(0)
-    let listenURLs = Lock<[String]>([])
     /// Where the server is in its life (`HTTPServer+Lifecycle`).
     let lifecycle = Lifecycle()
+    /// Its own port's daemons, port and URLs.
+    let mainPort = MainPort()
+    /// Session ports by session id (`HTTPServer+Sessions`).
+    let sessions = SessionTable()
     /// Requests between their request line and their completion, on every port: shutdown waits for them.
     let inFlight = InFlight()
-    let openConnections = Atomic<Int>(0)
-    /// Head deadlines and eviction at --max-connections (see `ConnectionGuard`).
+    /// Head deadlines, eviction at --max-connections, and the open connections' count (see `ConnectionGuard`).
     let connections: ConnectionGuard
     /// Memory for request bodies (see `BodyBudget`).
     let bodyBudget: BodyBudget
@@ -56,19 +48,9 @@ package final class HTTPServer: Sendable {
     let news = NewsFeed(label: "mockd.news", cadence: .milliseconds(250))
     /// Tests waiting for their app's requests (`GET /__mockd/requests?count=N&wait=S`).
     let requestWaits = NewsFeed(label: "mockd.request-waits", cadence: .milliseconds(2))
-    /// Writes the files `POST /__mockd/mocks` creates; nil: the server cannot.
-    let mockWriter: (any MockFileWriting)?
-    /// What a stub's body `"file"` is read from (`AdminStep.readFiles`).
-    let files: any FileSource
-    /// Where the admin executor carries out effects (`carryOut`): off libmicrohttpd's threads,
-    /// concurrent, so a session port waiting for its requests holds up no reload.
-    let adminWork = DispatchQueue(label: "mockd.admin-work", attributes: .concurrent)
+    /// What the effects of admin answers are carried out with (`HTTPServer+Admin`).
+    let effectors: AdminEffectors
     let missHandler: (any MissHandler)?
-    /// Reads the configuration again for `POST /__mockd/reload` (the executable's reloader); nil: cannot reload.
-    /// Weak, because the reloader holds the server: the weak reference sits on the reloader, which
-    /// requests never touch. (A weak reference to the server would give it a side table and send
-    /// every retain and release of it, several per request, down the runtime's slow path.)
-    weak let reloads: (any Reloading)?
 
     /// `accessLog`: where the access line of each request is written, when not through `logger`
     /// (nil: through it, at info, as every other line, whatever its handler). The logger's level
@@ -78,18 +60,16 @@ package final class HTTPServer: Sendable {
         accessLog: AccessLogWriter? = nil, journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil,
         reloads: (any Reloading)? = nil, mockWriter: (any MockFileWriting)? = nil, files: any FileSource = DiskFiles()
     ) {
-        self.files = files
         self.configuration = configuration
         self.runtime = runtime
         self.logger = logger
         self.journal = journal
-        self.mockWriter = mockWriter
+        self.effectors = AdminEffectors(reloads: reloads, mockWriter: mockWriter, files: files)
         self.log = RequestLog(
             logger: logger, accessWriter: accessLog, journal: journal, news: news, requestWaits: requestWaits,
             redactsCredentials: configuration.redactsJournalCredentials)
         self.parking = ParkingLot(limit: configuration.maxParked)
         self.missHandler = missHandler
-        self.reloads = reloads
         self.bodyBudget = BodyBudget(limit: configuration.maxBodyMemoryBytes)
         self.connections = ConnectionGuard(
             headTimeoutSeconds: configuration.headTimeoutSeconds, minimumBodyRate: configuration.minimumBodyRate,
@@ -109,10 +89,6 @@ package final class HTTPServer: Sendable {
             forwardsMisses: forwardsMisses)
     }
 
-    /// The port actually bound (useful with port 0).
-    package var port: Int { boundPort.load(ordering: .acquiring) }
-    /// `http://127.0.0.1:PORT`, one per listen address.
-    package var urls: [String] { listenURLs.withLock { $0 } }
     package var snapshot: Snapshot { current.withLock { $0.snapshot } }
     /// Requests parked right now (delays, timeout faults, upstream calls).
     package var parkedCount: Int { parking.count }
