@@ -1,4 +1,5 @@
 package import MockdCore
+import Dispatch
 
 /// Who reads the configuration again when an admin answer names a reload (the executable's
 /// reloader), and what the last reload did, for `GET /__mockd/health`. A class: the server holds
@@ -13,4 +14,27 @@ package protocol Reloading: AnyObject, Sendable {
 /// atomic (a reload sees the whole file or none), never over an existing file.
 package protocol MockFileWriting: Sendable {
     func writeNewFile(relativePath: String, bytes: [UInt8]) -> MockFileWriteResult
+}
+
+/// What the admin executor (`HTTPServer.carryOut`) carries effects out with: its queue, the
+/// executable's reloader and mock-file writer, and the files a stub's body is read from.
+final class AdminEffectors: Sendable {
+    /// Off libmicrohttpd's threads, concurrent, so a session port waiting for its requests
+    /// holds up no reload.
+    let queue = DispatchQueue(label: "mockd.admin-work", attributes: .concurrent)
+    /// Reads the configuration again for `POST /__mockd/reload` (the executable's reloader); nil: cannot reload.
+    /// Weak, because the reloader holds the server: the weak reference sits on the reloader, which
+    /// requests never touch. (A weak reference to the server would give it a side table and send
+    /// every retain and release of it, several per request, down the runtime's slow path.)
+    weak let reloads: (any Reloading)?
+    /// Writes the files `POST /__mockd/mocks` creates; nil: the server cannot.
+    let mockWriter: (any MockFileWriting)?
+    /// What a stub's body `"file"` is read from (`AdminStep.readFiles`).
+    let files: any FileSource
+
+    init(reloads: (any Reloading)?, mockWriter: (any MockFileWriting)?, files: any FileSource) {
+        self.reloads = reloads
+        self.mockWriter = mockWriter
+        self.files = files
+    }
 }

@@ -84,6 +84,8 @@ final class ConnectionGuard: Sendable {
     let timeouts = RateLimitedWarning()
     let slowBodies = RateLimitedWarning()
     private let timer = Lock<(any DispatchSourceTimer)?>(nil)
+    /// Connections libmicrohttpd has accepted and not yet closed (the accept policy weighs it).
+    let openCount = Atomic<Int>(0)
 
     init(headTimeoutSeconds: Int, minimumBodyRate: Int = 0, bodyRateWindowSeconds: Int = 10, logger: Logger) {
         self.headTimeoutSeconds = headTimeoutSeconds
@@ -275,5 +277,5 @@ final class ConnectionGuard: Sendable {
 
 extension HTTPServer {
     /// Connections libmicrohttpd has accepted and not yet closed.
-    package var openConnectionCount: Int { openConnections.load(ordering: .relaxed) }
+    package var openConnectionCount: Int { connections.openCount.load(ordering: .relaxed) }
 }

@@ -20,7 +20,7 @@ func requestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CC
     -> UnsafeMutableRawPointer?
 {
     let server = server(context)
-    server.activeRequests.add(1, ordering: .relaxed)
+    server.inFlight.enter()
     let state = RequestState(rawURI: uri)
     if let connection { server.connections.requestLine(connection, now: state.startNanoseconds) }
     return Unmanaged.passRetained(state).toOpaque()
@@ -32,8 +32,8 @@ func sessionRequestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePoi
 {
     let listener = Unmanaged<SessionListener>.fromOpaque(context!).takeUnretainedValue()
     let server = listener.server
-    server.activeRequests.add(1, ordering: .relaxed)
-    listener.activeRequests.add(1, ordering: .relaxed)
+    server.inFlight.enter()
+    listener.inFlight.enter()
     let state = RequestState(rawURI: uri, sessionPort: listener)
     if let connection { server.connections.requestLine(connection, now: state.startNanoseconds) }
     return Unmanaged.passRetained(state).toOpaque()
@@ -64,16 +64,16 @@ func requestCompleted(
     // Idle from about when the answer was logged (a clock read fewer per request); a request
     // that was never answered reads the clock.
     let now = state.loggedNanoseconds != 0 ? state.loggedNanoseconds : RequestState.monotonicNanoseconds()
-    state.sessionPort?.activeRequests.subtract(1, ordering: .releasing)
+    state.sessionPort?.inFlight.leave()
     Unmanaged<RequestState>.fromOpaque(raw).release()
     requestContext.pointee = nil
-    server.activeRequests.subtract(1, ordering: .releasing)
+    server.inFlight.leave()
     if let connection { server.connections.requestDone(connection, now: now) }
 }
 
 func acceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
     let server = server(context)
-    let open = server.openConnections.load(ordering: .relaxed)
+    let open = server.connections.openCount.load(ordering: .relaxed)
     if open >= server.configuration.maxConnections {
         // Make room by closing a slow or idle client; refuse only when every connection is busy.
         let now = RequestState.monotonicNanoseconds()
@@ -101,11 +101,11 @@ func connectionNotified(
 ) {
     let server = server(context)
     if code == .CONNECTION_NOTIFY_STARTED {
-        server.openConnections.add(1, ordering: .relaxed)
+        server.connections.openCount.add(1, ordering: .relaxed)
         if let connection { server.connections.opened(connection, socketContext: socketContext, now: RequestState.monotonicNanoseconds()) }
     } else {
         server.connections.closed(socketContext: socketContext)
-        server.openConnections.subtract(1, ordering: .relaxed)
+        server.connections.openCount.subtract(1, ordering: .relaxed)
     }
 }
 

@@ -55,30 +55,30 @@ extension HTTPServer {
         }
     }
 
-    /// The one executor of the effects admin answers name: each is carried out on `adminWork`,
+    /// The one executor of the effects admin answers name: each is carried out on `effectors.queue`,
     /// never on a libmicrohttpd thread (reading 10,000 files takes a few hundred ms, closing a
     /// session port waits for its requests in flight) and never under a lock requests take; the
     /// step its result gives is carried out next, until one is the answer, given to `deliver`.
     /// An answer with no effect is delivered at once, on the caller's thread.
     func carryOut(_ step: AdminStep, deliver: @escaping @Sendable (BuiltResponse) -> Void) {
         if let response = step.answer { return deliver(response) }
-        adminWork.async { [self] in
+        effectors.queue.async { [self] in
             var next = step
             while true {
                 switch next {
                 case .answer(let response):
                     return deliver(response)
                 case .reload(let trigger, let then):
-                    next = then(reloads?.reload(trigger: trigger) ?? .unavailable(trigger: trigger))
+                    next = then(effectors.reloads?.reload(trigger: trigger) ?? .unavailable(trigger: trigger))
                 case .writeMockFile(let relativePath, let bytes, let then):
-                    next = then(
-                        mockWriter?.writeNewFile(relativePath: relativePath, bytes: bytes) ?? .failed("this server cannot write files"))
+                    let written = effectors.mockWriter?.writeNewFile(relativePath: relativePath, bytes: bytes)
+                    next = then(written ?? .failed("this server cannot write files"))
                 case .openSessionPort(let id, let then):
                     next = then(openSessionPort(id: id))
                 case .closeSessionPort(let id, let then):
                     next = then(closeSessionPort(id: id))
                 case .readFiles(let then):
-                    next = then(files)
+                    next = then(effectors.files)
                 case .webSockets(let command, let then):
                     next = then(webSocketReport(command))
                 }
@@ -101,7 +101,8 @@ extension HTTPServer {
         AdminAPI.Context(
             snapshot: serving.snapshot, state: runtime, journal: journal,
             uptimeSeconds: Double(RequestState.monotonicNanoseconds() - startedAt) / 1e9,
-            lastReload: reloads?.lastReload, writesMocks: mockWriter != nil, writeRefusal: writeRefusal, sessionPorts: sessionPorts)
+            lastReload: effectors.reloads?.lastReload, writesMocks: effectors.mockWriter != nil, writeRefusal: writeRefusal,
+            sessionPorts: sessions.ports)
     }
 
     /// Why `POST /__mockd/mocks` may not write here, or nil: anyone who reaches a server listening

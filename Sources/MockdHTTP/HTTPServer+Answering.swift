@@ -41,8 +41,9 @@ extension HTTPServer {
             return park(
                 connection, state: state, request: request, serving: serving,
                 .work { [self] in
-                    Task {
-                        let response = await missHandler.answer(request)
+                    // The answer comes on the miss handler's thread (the proxy's libcurl thread,
+                    // or its recorder's queue); nothing of the server waits for it.
+                    missHandler.answer(request) { [self] response in
                         let relayed = Reply(.built(response), scenario: scenario)
                         let reply = warning.map { relayed.warned($0) } ?? relayed
                         // --delay: the upstream's time plus the delay, like every mocked answer (on the
@@ -62,8 +63,8 @@ extension HTTPServer {
     /// Suspends the connection until `wait` is over (see `ParkingLot`), then carries out `then`.
     /// Work replaces `then` when it is done (`finishWork`): only a resume at the shutdown
     /// deadline finds work's `then` unchanged, and closes. When it cannot be parked: 503 past
-    /// `--max-parked`; while stopping, a delay is cut short, a stall is closed, and work (an
-    /// upstream call) is refused.
+    /// `--max-parked`; while draining (mockd stopping, or the request's session port closing),
+    /// a delay is cut short, a stall is closed, and work (an upstream call) is refused.
     func park(
         _ connection: OpaquePointer, state: RequestState, request: MockRequest, serving: ServingState?, admin: Bool = false,
         _ wait: ParkingLot.Wait, then: Execution = .close(reason: "closed: stopping")
@@ -107,8 +108,9 @@ extension HTTPServer {
         connection: OpaquePointer, state: RequestState
     ) -> MHD_Result {
         state.phase = .answered
-        // Stopping: every answer closes its connection, so the drain ends with the requests in flight.
-        let closing = parking.isClosed
+        // Draining (mockd stopping, or this session's port closing): every answer closes its
+        // connection, so the drain ends with the requests in flight.
+        let closing = lifecycle.isEnding || state.sessionPort?.lifecycle.isEnding == true
         let extraHeaders = admin ? [] : configuration.corsHeaders
         switch consume execution {
         case .close(let reason):

@@ -1,18 +1,13 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 package import Logging
 package import MockdCore
 import Dispatch
 import MockdDisk
-import MockdSystem
 import MockdLock
 import Synchronization
 
 /// mockd's HTTP server: one libmicrohttpd daemon per listen address, answering every request
-/// from the current snapshot. This file is the package face (start, install, shutdown); one
+/// from the current snapshot. This file is the package face (install, what it serves);
+/// `HTTPServer+Lifecycle` starts and stops it. One
 /// request's way is in the files beside it, in order (docs/ARCHITECTURE.md walks through it):
 /// - `DaemonCallbacks`: libmicrohttpd's C entry points; `Daemon`: one `MHD_Daemon` and its options.
 /// - `HTTPServer+Reading`: the head (`RequestHead`, decided once), the body (`RequestReader`,
@@ -33,15 +28,15 @@ package final class HTTPServer: Sendable {
     /// server's to raise to warning; the executable's level decides what is shown.
     let logger: Logger
     let current: Lock<ServingState>
-    private let daemons = Lock<[Daemon]>([])
+    /// Where the server is in its life (`HTTPServer+Lifecycle`).
+    let lifecycle = Lifecycle()
+    /// Its own port's daemons, port and URLs.
+    let mainPort = MainPort()
     /// Session ports by session id (`HTTPServer+Sessions`).
-    let sessions = Lock<[String: SessionSlot]>([:])
-    private let boundPort = Atomic<Int>(0)
-    private let listenURLs = Lock<[String]>([])
-    /// Requests between their request line and their completion (for graceful shutdown).
-    let activeRequests = Atomic<Int>(0)
-    let openConnections = Atomic<Int>(0)
-    /// Head deadlines and eviction at --max-connections (see `ConnectionGuard`).
+    let sessions = SessionTable()
+    /// Requests between their request line and their completion, on every port: shutdown waits for them.
+    let inFlight = InFlight()
+    /// Head deadlines, eviction at --max-connections, and the open connections' count (see `ConnectionGuard`).
     let connections: ConnectionGuard
     /// Memory for request bodies (see `BodyBudget`).
     let bodyBudget: BodyBudget
@@ -57,19 +52,9 @@ package final class HTTPServer: Sendable {
     let news = NewsFeed(label: "mockd.news", cadence: .milliseconds(250))
     /// Tests waiting for their app's requests (`GET /__mockd/requests?count=N&wait=S`).
     let requestWaits = NewsFeed(label: "mockd.request-waits", cadence: .milliseconds(2))
-    /// Writes the files `POST /__mockd/mocks` creates; nil: the server cannot.
-    let mockWriter: (any MockFileWriting)?
-    /// What a stub's body `"file"` is read from (`AdminStep.readFiles`).
-    let files: any FileSource
-    /// Where the admin executor carries out effects (`carryOut`): off libmicrohttpd's threads,
-    /// concurrent, so a session port waiting for its requests holds up no reload.
-    let adminWork = DispatchQueue(label: "mockd.admin-work", attributes: .concurrent)
+    /// What the effects of admin answers are carried out with (`HTTPServer+Admin`).
+    let effectors: AdminEffectors
     let missHandler: (any MissHandler)?
-    /// Reads the configuration again for `POST /__mockd/reload` (the executable's reloader); nil: cannot reload.
-    /// Weak, because the reloader holds the server: the weak reference sits on the reloader, which
-    /// requests never touch. (A weak reference to the server would give it a side table and send
-    /// every retain and release of it, several per request, down the runtime's slow path.)
-    weak let reloads: (any Reloading)?
 
     /// `accessLog`: where the access line of each request is written, when not through `logger`
     /// (nil: through it, at info, as every other line, whatever its handler). The logger's level
@@ -79,18 +64,16 @@ package final class HTTPServer: Sendable {
         accessLog: AccessLogWriter? = nil, journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil,
         reloads: (any Reloading)? = nil, mockWriter: (any MockFileWriting)? = nil, files: any FileSource = DiskFiles()
     ) {
-        self.files = files
         self.configuration = configuration
         self.runtime = runtime
         self.logger = logger
         self.journal = journal
-        self.mockWriter = mockWriter
+        self.effectors = AdminEffectors(reloads: reloads, mockWriter: mockWriter, files: files)
         self.log = RequestLog(
             logger: logger, accessWriter: accessLog, journal: journal, news: news, requestWaits: requestWaits,
             redactsCredentials: configuration.redactsJournalCredentials)
         self.parking = ParkingLot(limit: configuration.maxParked)
         self.missHandler = missHandler
-        self.reloads = reloads
         self.bodyBudget = BodyBudget(limit: configuration.maxBodyMemoryBytes)
         self.connections = ConnectionGuard(
             headTimeoutSeconds: configuration.headTimeoutSeconds, minimumBodyRate: configuration.minimumBodyRate,
@@ -110,10 +93,6 @@ package final class HTTPServer: Sendable {
             forwardsMisses: forwardsMisses)
     }
 
-    /// The port actually bound (useful with port 0).
-    package var port: Int { boundPort.load(ordering: .acquiring) }
-    /// `http://127.0.0.1:PORT`, one per listen address.
-    package var urls: [String] { listenURLs.withLock { $0 } }
     package var snapshot: Snapshot { current.withLock { $0.snapshot } }
     /// Requests parked right now (delays, timeout faults, upstream calls).
     package var parkedCount: Int { parking.count }
@@ -138,91 +117,6 @@ package final class HTTPServer: Sendable {
     package func announceChange() {
         runtime.noteChange()
         news.announce()
-    }
-
-    /// Binds and starts serving. Throws with the address and the reason when it cannot.
-    package func start() throws(ServerError) {
-        let addresses = try ListenAddress.resolve(host: configuration.host, port: configuration.port)
-        var port = configuration.port
-        var started: [Daemon] = []
-        var urls: [String] = []
-        for address in addresses {
-            let bound = address.with(port: port)
-            guard let daemon = Daemon(on: bound, configuration: configuration, server: self) else {
-                // Before the daemons started so far stop, which can change errno.
-                let code = bound.bindError() ?? errno
-                let reason = String(cString: strerror(code))
-                started.removeAll()
-                throw .cannotListen(
-                    address: bound.hostText, port: port,
-                    reason: code == EADDRINUSE ? "the port is in use (another mockd? try --port 0)" : reason)
-            }
-            port = daemon.boundPort
-            started.append(daemon)
-            urls.append("http://\(bound.hostText):\(port)")
-        }
-        boundPort.store(port, ordering: .releasing)
-        listenURLs.withLock { $0 = urls }
-        daemons.withLock { $0 = started }
-        connections.start()
-    }
-
-    /// Stops accepting, lets requests in flight finish (up to `timeout`), then stops. From here
-    /// on every answer closes its connection, so keep-alive clients cannot hold the drain open.
-    /// Blocks the calling thread: call it from a thread of its own, not the cooperative pool.
-    package func shutdown(timeout: Duration = .seconds(10)) {
-        let stopping =
-            daemons.withLock { daemons in
-                defer { daemons = [] }
-                return daemons
-            }
-            + sessions.withLock { sessions in
-                defer { sessions = [:] }
-                return sessions.values.compactMap(\.daemon)
-            }
-        guard !stopping.isEmpty else { return }
-        connections.stop()
-        #if !MOCKD_NO_WEBSOCKET
-            // WebSocket clients are told (1001) and given a second to answer the close.
-            webSockets.closeAll(code: 1001, reason: "mockd is stopping", timeout: min(timeout, .seconds(1)))
-        #endif
-        // The daemons must outlive the drain: each one stops when released (`Daemon.deinit`),
-        // and stopping one with a connection suspended aborts the process.
-        withExtendedLifetime(stopping) {
-            for daemon in stopping { daemon.quiesce() }
-            // Delays are cut short (the answer goes out now), stalled requests are closed, and
-            // upstream calls are cancelled; none may stay suspended when the daemon stops.
-            missHandler?.shutdown()
-            // From here on nothing is parked; what is parked now is resumed. Work (an upstream
-            // call, a reload) is answered "stopping" now rather than waited for: its end runs on
-            // the concurrency pool, which a busy machine may not get to before the deadline. The
-            // work's own answer, if it still comes, finds the request answered.
-            for request in parking.close() {
-                if request.kind == .timer {
-                    parking.resume(request.state)
-                } else {
-                    finishWork(request.state, Self.stopping)
-                }
-            }
-            // Dashboards' and tests' long polls are answered now, not at their timeout.
-            news.flush()
-            requestWaits.flush()
-            drain(until: .now + timeout) { activeRequests.load(ordering: .acquiring) == 0 }
-            // Whatever is still suspended (work past the deadline) is resumed before the daemons stop.
-            parking.resumeAll()
-        }
-    }
-
-    /// Waits, 2 ms at a time, until `drained` or the deadline (requests finishing before their
-    /// daemon stops: nothing signals their end, and this thread has nothing else to do). `each`
-    /// runs before each look.
-    func drain(until deadline: ContinuousClock.Instant, each: () -> Void = {}, _ drained: () -> Bool) {
-        while true {
-            each()
-            if drained() || ContinuousClock.now >= deadline { return }
-            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-            nanosleep(&pause, nil)
-        }
     }
 
     deinit {

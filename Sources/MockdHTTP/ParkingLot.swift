@@ -40,12 +40,10 @@ final class ParkingLot: Sendable {
     }
 
     private let table = Lock<Table>(Table())
-    /// `closed`, readable on every request without the lock.
-    private let closedFlag = Atomic<Bool>(false)
     private let limit: Int
     /// Every delay and stall timer, shared by all servers of the process. A thread of its own,
-    /// not Task.sleep: it fires on time even when the Swift concurrency pool is busy (the proxy,
-    /// a test harness); not a Dispatch timer, which cost a stream ~30% of its CPU per event in
+    /// not Task.sleep: it fires on time even when the Swift concurrency pool is busy (a test
+    /// harness); not a Dispatch timer, which cost a stream ~30% of its CPU per event in
     /// libdispatch's threads and a timerfd_settime and futex wakes per event. Started by the
     /// first timed wait: a server without delays never has it.
     private var timers: TimerThread { TimerThread.shared }
@@ -55,17 +53,16 @@ final class ParkingLot: Sendable {
     }
 
     var count: Int { table.withLock { $0.requests.count } }
-    /// Shutdown has begun.
-    var isClosed: Bool { closedFlag.load(ordering: .relaxed) }
 
     /// Suspends the connection and starts its wait. Suspending under the table's lock: shutdown's
     /// last sweep cannot miss this request, and a resume cannot run between the insertion and
-    /// the suspension.
+    /// the suspension. Closed for a session port that drains: its close sweeps the table once
+    /// after its lifecycle says so, and nothing of it may be suspended after that sweep.
     func park(_ state: RequestState, connection: OpaquePointer, _ wait: Wait) -> Admission {
         let kind: Parked.Kind
         if case .timer = wait { kind = .timer } else { kind = .work }
         let admission = table.withLock { table -> Admission in
-            if table.closed { return .closed }
+            if table.closed || state.sessionPort?.lifecycle.isEnding == true { return .closed }
             guard table.requests.count < limit else { return .full }
             table.requests[ObjectIdentifier(state)] = Parked(state: state, connection: ConnectionHandle(raw: connection), kind: kind)
             state.phase = .parked
@@ -127,7 +124,6 @@ final class ParkingLot: Sendable {
 
     /// Shutdown begins: nothing is parked from now on. Returns what is parked now.
     func close() -> [Parked] {
-        closedFlag.store(true, ordering: .relaxed)
         let (parked, waiting) = table.withLock { table in
             table.closed = true
             defer { table.waiting.removeAll() }

@@ -63,7 +63,7 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
                 due = begun + planned
             }
             // Stopping, or closing this session's port: nothing may be suspended, the rest goes now.
-            if let due, !server.parking.isClosed, state.sessionPort?.closing.load(ordering: .acquiring) != true {
+            if let due, !server.lifecycle.isEnding, state.sessionPort?.lifecycle.isEnding != true {
                 let now = ContinuousClock.now
                 let left = now.duration(to: due)
                 // libmicrohttpd does not watch a suspended connection; this is where a client

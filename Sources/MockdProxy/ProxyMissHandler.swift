@@ -14,23 +14,26 @@ package final class ProxyMissHandler: MissHandler {
         self.logger = logger
     }
 
-    package func answer(_ request: MockRequest) async -> BuiltResponse {
-        let outcome = await proxy.forward(request)
-        var response = outcome.response
-        let milliseconds =
-            Double(outcome.upstreamDuration.components.attoseconds) / 1e15 + Double(outcome.upstreamDuration.components.seconds) * 1000
-        response.origin = response.origin.noting("\(Int(milliseconds.rounded()))ms")
-        if let recorder {
-            // The recorder writes with fsync: off libmicrohttpd's threads and off the Swift pool.
-            // It decides from the outcome what is worth saving (mockd's own 502/504 is not).
-            // The recorder logs what it wrote or kept (one line a recording); only a skip is said here.
-            if case .skipped(let why) = await recorder.recordOffThePool(request, outcome) {
-                logger.debug(
-                    "not recording",
-                    metadata: ["mockd.method": "\(request.method)", "mockd.path": "\(request.path)", "mockd.reason": "\(why)"])
+    package func answer(_ request: MockRequest, then: @escaping @Sendable (BuiltResponse) -> Void) {
+        proxy.forward(request) { [self] outcome in
+            var response = outcome.response
+            let milliseconds =
+                Double(outcome.upstreamDuration.components.attoseconds) / 1e15 + Double(outcome.upstreamDuration.components.seconds) * 1000
+            response.origin = response.origin.noting("\(Int(milliseconds.rounded()))ms")
+            guard let recorder else { return then(response) }
+            // The recorder writes with fsync: off libmicrohttpd's threads and off the proxy's
+            // libcurl thread, which other upstream calls share. It decides from the outcome what
+            // is worth saving (mockd's own 502/504 is not). It logs what it wrote or kept (one
+            // line a recording); only a skip is said here. The answer goes once it is written.
+            recorder.recordOffThePool(request, outcome) { [self, response] recorded in
+                if case .skipped(let why) = recorded {
+                    logger.debug(
+                        "not recording",
+                        metadata: ["mockd.method": "\(request.method)", "mockd.path": "\(request.path)", "mockd.reason": "\(why)"])
+                }
+                then(response)
             }
         }
-        return response
     }
 
     package func shutdown() {

@@ -65,26 +65,64 @@ package final class UpstreamProxy: Sendable {
     /// thread or task, concurrently; cancelling the calling task cancels the upstream request.
     package func forward(_ request: MockRequest) async -> ProxyOutcome {
         let started = ContinuousClock.now
-        guard let loop else {
-            return failed(unavailable ?? ProxyFailure(.failed, reason: "no HTTP client"), request: request, after: .zero)
+        let transfer: Transfer
+        switch prepare(request) {
+        case .send(let prepared): transfer = prepared
+        case .unsent(let outcome): return outcome
         }
-        let upstreamRequest: UpstreamRequest
-        switch makeRequest(request) {
-        case .success(let built): upstreamRequest = built
-        case .failure(let failure): return failed(failure, request: request, after: .zero)
-        }
-
-        let transfer = Transfer(upstreamRequest)
         let result: TaskResult = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<TaskResult, Never>) in
-                guard transfer.begin(continuation) else { return }
-                if !loop.submit(transfer) { transfer.finish(.failure(Transfer.cancelledFailure)) }
+                submit(transfer) { continuation.resume(returning: $0) }
             }
         } onCancel: {
-            if transfer.markCancelled() { loop.cancel(transfer) }
+            if transfer.markCancelled(), let loop { loop.cancel(transfer) }
         }
-        let elapsed = ContinuousClock.now - started
+        return outcome(of: result, for: request, transfer.request, after: ContinuousClock.now - started)
+    }
 
+    /// `forward` for a caller with no task: `then` gets the outcome once, on the proxy's libcurl
+    /// thread (at once, on the caller's, when the request cannot be sent). The server's parked
+    /// requests take this way: no task waits for an upstream, and the answer needs no turn on
+    /// the Swift concurrency pool. `shutdown` ends it with a 503.
+    package func forward(_ request: MockRequest, then: @escaping @Sendable (ProxyOutcome) -> Void) {
+        let started = ContinuousClock.now
+        switch prepare(request) {
+        case .send(let transfer):
+            submit(transfer) { [self] result in
+                then(outcome(of: result, for: request, transfer.request, after: ContinuousClock.now - started))
+            }
+        case .unsent(let outcome):
+            then(outcome)
+        }
+    }
+
+    private enum Prepared {
+        case send(Transfer)
+        /// It cannot be sent: the answer says why.
+        case unsent(ProxyOutcome)
+    }
+
+    /// The transfer for `request`, or the outcome that says why it cannot be sent.
+    private func prepare(_ request: MockRequest) -> Prepared {
+        guard loop != nil else {
+            return .unsent(failed(unavailable ?? ProxyFailure(.failed, reason: "no HTTP client"), request: request, after: .zero))
+        }
+        switch makeRequest(request) {
+        case .success(let built): return .send(Transfer(built))
+        case .failure(let failure): return .unsent(failed(failure, request: request, after: .zero))
+        }
+    }
+
+    /// Hands `transfer` to the loop; `completion` gets its result once.
+    private func submit(_ transfer: Transfer, completion: @escaping @Sendable (TaskResult) -> Void) {
+        guard let loop, transfer.begin(completion) else { return }
+        if !loop.submit(transfer) { transfer.finish(.failure(Transfer.cancelledFailure)) }
+    }
+
+    /// What to answer the client for the upstream's `result`.
+    private func outcome(
+        of result: TaskResult, for request: MockRequest, _ upstreamRequest: UpstreamRequest, after elapsed: Duration
+    ) -> ProxyOutcome {
         switch result {
         case .failure(let failure):
             return failed(failure, request: request, after: elapsed)

@@ -30,12 +30,12 @@ enum TaskResult: Sendable {
     case failure(ProxyFailure)
 }
 
-/// One `forward` call as the caller's task and the loop thread share it: its continuation,
-/// resumed exactly once, and whether the caller was cancelled.
+/// One `forward` call as the caller and the loop thread share it: what to do with its result,
+/// done exactly once, and whether the caller was cancelled.
 final class Transfer: Sendable {
     let request: UpstreamRequest
     private struct State {
-        var continuation: CheckedContinuation<TaskResult, Never>?
+        var completion: (@Sendable (TaskResult) -> Void)?
         var cancelled = false
         var finished = false
     }
@@ -48,17 +48,17 @@ final class Transfer: Sendable {
     static let cancelledFailure = ProxyFailure(
         .cancelled, reason: "the request was cancelled (mockd is shutting down or the client went away)")
 
-    /// Stores the continuation; false, with it resumed (503), when the caller is already cancelled.
-    func begin(_ continuation: CheckedContinuation<TaskResult, Never>) -> Bool {
+    /// Stores what to do with the result; false, with it done (503), when the caller is already cancelled.
+    func begin(_ completion: @escaping @Sendable (TaskResult) -> Void) -> Bool {
         let cancelled = state.withLock { state in
             if state.cancelled {
                 state.finished = true
                 return true
             }
-            state.continuation = continuation
+            state.completion = completion
             return false
         }
-        if cancelled { continuation.resume(returning: .failure(Self.cancelledFailure)) }
+        if cancelled { completion(.failure(Self.cancelledFailure)) }
         return !cancelled
     }
 
@@ -66,20 +66,20 @@ final class Transfer: Sendable {
     func markCancelled() -> Bool {
         state.withLock { state in
             state.cancelled = true
-            return state.continuation != nil && !state.finished
+            return state.completion != nil && !state.finished
         }
     }
 
     var isCancelled: Bool { state.withLock { $0.cancelled } }
 
-    /// Resumes the caller; later calls do nothing.
+    /// Hands the caller its result, on the calling thread (the loop's); later calls do nothing.
     func finish(_ result: TaskResult) {
-        let continuation: CheckedContinuation<TaskResult, Never>? = state.withLock { state in
+        let completion: (@Sendable (TaskResult) -> Void)? = state.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true
-            defer { state.continuation = nil }
-            return state.continuation
+            defer { state.completion = nil }
+            return state.completion
         }
-        continuation?.resume(returning: result)
+        completion?(result)
     }
 }

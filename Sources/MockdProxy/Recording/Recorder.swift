@@ -86,11 +86,12 @@ package final class Recorder: Sendable {
         }
     }
 
-    /// `record(_:_:)` of a whole proxy outcome on the recorder's own thread.
-    package func recordOffThePool(_ request: MockRequest, _ outcome: ProxyOutcome) async -> RecordOutcome {
-        await withCheckedContinuation { continuation in
-            writer.async { continuation.resume(returning: self.record(request, outcome)) }
-        }
+    /// `record(_:_:)` of a whole proxy outcome on the recorder's own thread; `then` gets what
+    /// was done there, after the write.
+    package func recordOffThePool(
+        _ request: MockRequest, _ outcome: ProxyOutcome, then: @escaping @Sendable (RecordOutcome) -> Void
+    ) {
+        writer.async { then(self.record(request, outcome)) }
     }
 
     /// Records what the proxy got for `request`: the upstream's answer, never mockd's own
