@@ -50,11 +50,7 @@ package enum RequestFraming {
         package var declaredLength: Int? { lengths.first.flatMap { Int($0) } }
     }
 
-    /// `version` as on the request line (`HTTP/1.1`); `headers` in order, repeats included.
-    package static func check(method: String, version: String, headers: [HTTPHeader]) -> Verdict {
-        check(method: method, version: version, head: Head(headers))
-    }
-
+    /// `version` as on the request line (`HTTP/1.1`).
     package static func check(method: String, version: String, head: Head) -> Verdict {
         if let problem = methodProblem(method) { return .refuse(status: 501, reason: problem) }
         let hosts = head.hosts, lengths = head.lengths, codings = head.codings
