@@ -8,7 +8,7 @@ package struct RequestFilter: Sendable, Equatable {
     package var session: String?
     package var status: Int?
 
-    package init(method: String? = nil, path: String? = nil, session: String? = nil, status: Int? = nil) {
+    init(method: String? = nil, path: String? = nil, session: String? = nil, status: Int? = nil) {
         self.method = method?.uppercased()
         self.path = path
         self.session = session

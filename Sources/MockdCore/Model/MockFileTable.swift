@@ -47,7 +47,7 @@ package struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
     }
 
     /// The table without the files at `relativePaths` (rebuilt: removal is rare, at load only).
-    package func removing(_ relativePaths: Set<String>) -> MockFileTable {
+    func removing(_ relativePaths: Set<String>) -> MockFileTable {
         guard values.contains(where: { relativePaths.contains($0.relativePath) }) else { return self }
         var table = MockFileTable()
         for file in values where !relativePaths.contains(file.relativePath) { table.insert(file) }

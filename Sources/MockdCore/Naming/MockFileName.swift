@@ -99,7 +99,7 @@ package enum MockFileName {
 
     /// Why a name that is a mock name but for the case of `mock` (`Mock_api_feed_get.json`) is not
     /// served; nil for any other name. (`parse` leaves such names alone: they are not mock names.)
-    package static func miscasedPrefix(_ fileName: String) -> String? {
+    static func miscasedPrefix(_ fileName: String) -> String? {
         guard !fileName.hasPrefix("mock"), fileName.utf8.count > 5, fileName.prefix(5).lowercased() == "mock_",
             case .mock = parse("mock" + fileName.dropFirst(4))
         else { return nil }
@@ -107,7 +107,7 @@ package enum MockFileName {
     }
 
     /// Statuses a file name may carry.
-    package static let fileStatuses = 200...599
+    static let fileStatuses = 200...599
 
     /// `mock_api_users_get.500.json` → (`mock_api_users_get.json`, 500): the same request, answered
     /// with that status (an error dataset made of files). The rule is unambiguous: a method has

@@ -173,7 +173,7 @@ package enum SecurityScheme: Sendable, Equatable {
     case digest
 
     /// The `WWW-Authenticate` challenge for a request that lacks it.
-    package var challenge: String {
+    var challenge: String {
         switch self {
         case .bearer: "Bearer"
         case .basic: "Basic realm=\"mockd\""

@@ -33,7 +33,7 @@ package final class OperationTable: Sendable {
     package var isEmpty: Bool { operations.isEmpty }
 
     /// The names of every named example: a scenario of that name picks it, so each is a known scenario.
-    package var exampleNames: Set<String> {
+    var exampleNames: Set<String> {
         Set(operations.flatMap { $0.responses.flatMap { $0.examples.map(\.name) } })
     }
 
@@ -194,7 +194,7 @@ package final class OperationTable: Sendable {
 
     /// The operation for `method` `path` but for a base path (the document's server URL) the
     /// request left out or added, and that base path (`/v1`; `-/v1` when the request has it extra).
-    package func differingByBasePath(method: String, path: String) -> (operation: APIOperation, basePath: String)? {
+    func differingByBasePath(method: String, path: String) -> (operation: APIOperation, basePath: String)? {
         let parts = PathPattern.split(path)
         for operation in operations where HTTPMethods.answers(method, as: operation.method) {
             if let base = Self.basePath(of: operation, toReach: parts) { return (operation, base) }

@@ -18,7 +18,7 @@ package enum RequestFraming {
     package struct Head: Sendable {
         package private(set) var hosts = 0
         /// Every `Content-Length` value, lists split at commas.
-        package private(set) var lengths: [String] = []
+        private(set) var lengths: [String] = []
         /// Every `Transfer-Encoding` coding, lower-cased, empty ones left out.
         package private(set) var codings: [String] = []
         /// A `Transfer-Encoding` header was sent, even an empty one.
