@@ -273,8 +273,3 @@ final class ConnectionGuard: Sendable {
         }
     }
 }
-
-extension HTTPServer {
-    /// Connections libmicrohttpd has accepted and not yet closed.
-    package var openConnectionCount: Int { openConnections.load(ordering: .relaxed) }
-}

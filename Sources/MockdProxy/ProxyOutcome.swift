@@ -11,9 +11,6 @@ package struct ProxyOutcome: Sendable {
     /// The upstream's `Content-Encoding` (`gzip`) when the body was decoded on the way (recording).
     package var undoneCoding: String?
 
-    /// The response came from the upstream (record it); false for mockd's own 502/504 answers.
-    package var fromUpstream: Bool { failure == nil }
-
     package init(response: BuiltResponse, upstreamDuration: Duration, failure: ProxyFailure?) {
         self.response = response
         self.upstreamDuration = upstreamDuration

@@ -40,7 +40,7 @@ package final class Recorder: Sendable {
     private let seen = Lock<[String: Int]>([:])
     static let maxTracked = 100_000
     /// Every file this recorder wrote, absolute, for the watcher to tell its own writes from the user's.
-    private let written = Lock<Set<String>>([])
+    let written = Lock<Set<String>>([])
     /// The working folder, which relative roots are under: the watcher names files by absolute path.
     private let workingDirectory: String
     /// Where the mocks being served are looked up (`findMocks(in:)`); nil: only the root itself.
@@ -143,9 +143,6 @@ package final class Recorder: Sendable {
     /// How `AtomicFile` names its temp file in the target's folder (`.dat.nosync<pid>.<random>`,
     /// as Foundation's atomic write does): `isOwnWrite` relies on it.
     static let temporaryFilePrefix = AtomicFile.temporaryPrefix
-
-    /// The files written so far, absolute and standardized, sorted.
-    package var writtenFiles: [String] { written.withLock { $0.sorted() } }
 
     /// One spelling per file: absolute (the default root, `MockData`, is relative, and the
     /// watcher asks with absolute paths) and standardized.
