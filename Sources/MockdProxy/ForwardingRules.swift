@@ -4,7 +4,7 @@ package import MockdCore
 /// path goes back on the wire.
 package enum ForwardingRules {
     /// Hop-by-hop fields: they describe one connection, never the message, so they are not forwarded either way.
-    package static let hopByHop: Set<String> = [
+    private static let hopByHop: Set<String> = [
         "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection",
         "te", "trailer", "transfer-encoding", "upgrade",
     ]
@@ -14,19 +14,19 @@ package enum ForwardingRules {
     /// from the body; `Expect`: the body has already been received in full). `Accept-Encoding`
     /// is forwarded as the client sent it, and the answer relayed as encoded — except when
     /// recording (see `forwardedRequestHeaders(_:decodingAnswer:)`).
-    package static let notForwarded: Set<String> = [
+    private static let notForwarded: Set<String> = [
         "host", "content-length", "expect", "x-mock-scenario", "x-mock-session",
     ]
 
     /// Response fields not relayed besides hop-by-hop ones: libmicrohttpd writes `Content-Length`
     /// from the body it sends, and mockd adds its own `X-Mockd-Source`.
-    package static let notRelayed: Set<String> = ["content-length", "x-mockd-source"]
+    private static let notRelayed: Set<String> = ["content-length", "x-mockd-source"]
 
     /// Content codings the HTTP client decodes when asked to (`decodingAnswer`); a response that had one then reaches mockd decoded.
-    package static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"]
+    private static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"]
 
     /// Names listed in `Connection` (`Connection: close, X-Foo` makes `X-Foo` hop-by-hop too), lower-cased.
-    package static func connectionOptions(in headers: [HTTPHeader]) -> Set<String> {
+    private static func connectionOptions(in headers: [HTTPHeader]) -> Set<String> {
         var names: Set<String> = []
         for header in headers where header.name.lowercased() == "connection" {
             for option in header.value.split(separator: ",") {

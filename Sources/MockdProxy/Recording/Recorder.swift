@@ -49,9 +49,9 @@ package final class Recorder: Sendable {
     private let writer = DispatchQueue(label: "mockd-record")
 
     /// The route table the recorder writes, in the routes folder.
-    package static let routesFileName = "recorded.json"
+    static let routesFileName = "recorded.json"
     /// The folder under the root that holds recorded route bodies.
-    package static let bodiesFolder = "recorded"
+    static let bodiesFolder = "recorded"
 
     package init(
         root: String, routesDirectory: String, overwrite: Bool, scenario: String? = nil, keptHeaders: [String] = [], logger: Logger

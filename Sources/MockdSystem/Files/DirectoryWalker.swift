@@ -38,7 +38,7 @@ package enum DirectoryWalker {
         package internal(set) var isRevisit = false
         let prefix: String
 
-        package var isHidden: Bool { name.hasPrefix(".") }
+        var isHidden: Bool { name.hasPrefix(".") }
     }
 
     package struct Options: Sendable {
@@ -161,7 +161,7 @@ package enum DirectoryWalker {
     }
 
     /// True for a symbolic link that points to a folder.
-    package static func isLinkToFolder(_ path: String) -> Bool {
+    static func isLinkToFolder(_ path: String) -> Bool {
         var link = stat()
         var target = stat()
         return lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
