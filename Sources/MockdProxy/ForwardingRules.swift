@@ -1,8 +1,8 @@
-package import MockdCore
+import MockdCore
 
 /// What a proxy passes on and what it keeps to itself (RFC 9110 §7.6.1), and how a decoded
 /// path goes back on the wire.
-package enum ForwardingRules {
+enum ForwardingRules {
     /// Hop-by-hop fields: they describe one connection, never the message, so they are not forwarded either way.
     private static let hopByHop: Set<String> = [
         "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection",
@@ -40,7 +40,7 @@ package enum ForwardingRules {
     /// The request headers to send upstream, same-name fields joined into one (`Cookie` with `; `,
     /// others with `, `), in first-seen order. With `decodingAnswer` (recording: a mock is saved
     /// decoded) the client's `Accept-Encoding` is dropped too: the HTTP client sends its own and decodes.
-    package static func forwardedRequestHeaders(_ headers: [HTTPHeader], decodingAnswer: Bool = false) -> [HTTPHeader] {
+    static func forwardedRequestHeaders(_ headers: [HTTPHeader], decodingAnswer: Bool = false) -> [HTTPHeader] {
         var dropped = hopByHop.union(notForwarded).union(connectionOptions(in: headers))
         if decodingAnswer { dropped.insert("accept-encoding") }
         var result: [HTTPHeader] = []
@@ -65,7 +65,7 @@ package enum ForwardingRules {
     /// `Content-Length` and `X-Mockd-Source` removed, and `Content-Encoding` too when the body
     /// was decoded on the way (`bodyDecoded`). An encoded body relayed as is keeps its
     /// `Content-Encoding`, and libmicrohttpd's `Content-Length` is then the upstream's.
-    package static func relayedResponseHeaders(_ headers: [HTTPHeader], bodyDecoded: Bool = false) -> [HTTPHeader] {
+    static func relayedResponseHeaders(_ headers: [HTTPHeader], bodyDecoded: Bool = false) -> [HTTPHeader] {
         let dropped = hopByHop.union(notRelayed).union(connectionOptions(in: headers))
         return headers.filter { header in
             let key = header.name.lowercased()
@@ -81,7 +81,7 @@ package enum ForwardingRules {
     /// A percent-decoded path (as `MockRequest.path` holds it) encoded again for a URL: every
     /// byte outside RFC 3986 `pchar` and `/` becomes `%XX` (so `%`, `?`, `#` and spaces in a
     /// segment survive the trip). A `/` cannot be told from a decoded `%2F` and stays `/`.
-    package static func encodePath(_ path: String) -> String {
+    static func encodePath(_ path: String) -> String {
         var out = path.hasPrefix("/") ? "" : "/"
         out.reserveCapacity(path.utf8.count + 8)
         for byte in path.utf8 {
@@ -96,7 +96,7 @@ package enum ForwardingRules {
 
     /// The raw query as sent, with any byte a URL cannot hold (space, `"`, `<`, `|`, non-ASCII,
     /// a `%` not followed by two hex digits…) percent-encoded; a valid query comes out unchanged.
-    package static func sanitizeQuery(_ query: String) -> String {
+    static func sanitizeQuery(_ query: String) -> String {
         let bytes = Array(query.utf8)
         var out = ""
         out.reserveCapacity(bytes.count)

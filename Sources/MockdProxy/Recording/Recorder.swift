@@ -26,12 +26,12 @@ import Synchronization
 /// the server's current snapshot (`findMocks(in:)`). Thread-safe: writes are serialized.
 package final class Recorder: Sendable {
     package let root: String
-    package let routesDirectory: String
-    package let overwrite: Bool
+    let routesDirectory: String
+    let overwrite: Bool
     /// Mocks go to `scenarios/<name>/` and routes say `"scenario"`: nil for the base mocks.
-    package let scenario: String?
+    let scenario: String?
     /// Header names (lower case) that make an answer a route, besides `meaningfulHeaders` (`--record-headers`).
-    package let keptHeaders: Set<String>
+    let keptHeaders: Set<String>
     /// Lines at info or below, the level swift-log's guide gives a library (a failed recording
     /// too: one can come with every request); the executable's level decides what is shown.
     let logger: Logger
@@ -80,14 +80,14 @@ package final class Recorder: Sendable {
 
     /// `record` on the recorder's own thread, so its blocking writes (fsync) never hold a
     /// thread of the Swift concurrency pool; the calling task waits without blocking.
-    package func recordOffThePool(_ request: MockRequest, _ response: BuiltResponse) async -> RecordOutcome {
+    func recordOffThePool(_ request: MockRequest, _ response: BuiltResponse) async -> RecordOutcome {
         await withCheckedContinuation { continuation in
             writer.async { continuation.resume(returning: self.record(request, response)) }
         }
     }
 
     /// `record(_:_:)` of a whole proxy outcome on the recorder's own thread.
-    package func recordOffThePool(_ request: MockRequest, _ outcome: ProxyOutcome) async -> RecordOutcome {
+    func recordOffThePool(_ request: MockRequest, _ outcome: ProxyOutcome) async -> RecordOutcome {
         await withCheckedContinuation { continuation in
             writer.async { continuation.resume(returning: self.record(request, outcome)) }
         }
