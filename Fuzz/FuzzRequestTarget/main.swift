@@ -24,7 +24,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let parts = line.split(separator: ":", maxSplits: 1)
         return HTTPHeader(String(parts.first ?? ""), parts.count > 1 ? String(parts[1]) : "")
     }
-    _ = RequestFraming.check(method: lines.first.map(String.init) ?? "", version: "HTTP/1.1", headers: headers)
+    _ = RequestFraming.check(method: lines.first.map(String.init) ?? "", version: "HTTP/1.1", head: RequestFraming.Head(headers))
     _ = AdminHostGuard().allows(host: text)
     _ = CredentialRedactor.redact(headers)
     return 0

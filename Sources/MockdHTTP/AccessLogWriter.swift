@@ -7,8 +7,8 @@ import Logging
 import MockdCore
 
 /// The access log's fast path: one line per request into the log sink, the same line
-/// `MockdLogHandler` writes for it, without swift-log's event machinery (a third of the cost
-/// per request). The executable gives it to the server (`HTTPServer`'s `accessLog`).
+/// `MockdLogHandler` writes for it, without swift-log's event machinery and its cost on every
+/// request. The executable gives it to the server (`HTTPServer`'s `accessLog`).
 package struct AccessLogWriter: Sendable {
     let format: MockdLogHandler.Format
     let sink: LogSink

@@ -274,8 +274,3 @@ final class ConnectionGuard: Sendable {
         }
     }
 }
-
-extension HTTPServer {
-    /// Connections libmicrohttpd has accepted and not yet closed.
-    package var openConnectionCount: Int { connections.openCount.load(ordering: .relaxed) }
-}

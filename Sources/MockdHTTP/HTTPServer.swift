@@ -94,10 +94,6 @@ package final class HTTPServer: Sendable {
     }
 
     package var snapshot: Snapshot { current.withLock { $0.snapshot } }
-    /// Requests parked right now (delays, timeout faults, upstream calls).
-    package var parkedCount: Int { parking.count }
-    /// Bytes of request bodies held in memory now (`--max-body-memory` bounds it).
-    package var bodyMemoryInUse: Int { bodyBudget.inUse }
 
     /// Swaps in a new snapshot. Requests already resolved finish with the old one. With
     /// `failedReload` (the last good snapshot again, after a reload that failed) every answer says so.

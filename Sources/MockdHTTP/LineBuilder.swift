@@ -1,6 +1,6 @@
 /// Bytes of one log line written into memory sized for it beforehand: a pointer and a count,
 /// no capacity or uniqueness check per byte as `Array.append` has (the access line is built
-/// for every request; appending it piece by piece was ~1,200 instructions, most of them checks).
+/// for every request, and appending it piece by piece would be mostly those checks).
 struct LineBuilder {
     private let base: UnsafeMutablePointer<UInt8>
     private let capacity: Int

@@ -16,9 +16,7 @@ import Synchronization
 /// and a write to a file can wait on the disk. Lines are buffered; the flushing thread writes
 /// them every 100 ms, or sooner when 64 KiB are waiting (it is woken). The thread that logs
 /// writes only warnings and errors (at once) and, should the flusher fall 1 MiB behind, the
-/// batch itself, so the buffer stays bounded. At 80,000 requests a second that is ~6 MB/s of
-/// access lines: written by the request threads in 32 KiB batches before, a write per ~400
-/// requests.
+/// batch itself, so the buffer stays bounded.
 package final class LogSink: Sendable {
     private let fd: Int32
     private let pending = Lock<Pending>(Pending())

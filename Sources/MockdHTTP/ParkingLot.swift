@@ -43,9 +43,9 @@ final class ParkingLot: Sendable {
     private let limit: Int
     /// Every delay and stall timer, shared by all servers of the process. A thread of its own,
     /// not Task.sleep: it fires on time even when the Swift concurrency pool is busy (a test
-    /// harness); not a Dispatch timer, which cost a stream ~30% of its CPU per event in
-    /// libdispatch's threads and a timerfd_settime and futex wakes per event. Started by the
-    /// first timed wait: a server without delays never has it.
+    /// harness); not a Dispatch timer, which costs a stream work in libdispatch's threads,
+    /// a timerfd_settime and futex wakes per event. Started by the first timed wait: a server
+    /// without delays never has it.
     private var timers: TimerThread { TimerThread.shared }
 
     init(limit: Int) {

@@ -8,7 +8,7 @@ import MockdCore
 
 /// What is written when a request is done: the access-log line and the journal entry
 /// (`GET /__mockd/requests`). The one place that logs requests. A class: every request reaches
-/// it through the server, and a struct was copied there (its logger and references retained).
+/// it through the server, and a struct would be copied there (its logger and references retained).
 final class RequestLog: Sendable {
     let logger: Logger
     let journal: RequestJournal

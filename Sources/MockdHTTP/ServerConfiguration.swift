@@ -1,4 +1,4 @@
-package import MockdCore
+import MockdCore
 import MockdSystem
 
 /// How the HTTP server listens and what it puts up with. Defaults suit a laptop.
@@ -93,11 +93,11 @@ package struct ServerConfiguration: Sendable {
     package init() {}
 
     /// Headers `--cors` adds to every answer.
-    package var corsHeaders: [HTTPHeader] { cors ? Self.allowAnyOrigin : [] }
+    var corsHeaders: [HTTPHeader] { cors ? Self.allowAnyOrigin : [] }
 
     /// One shared array: requests that build a response ask for it, and must not allocate it.
     private static let allowAnyOrigin = [HTTPHeader("Access-Control-Allow-Origin", "*"), HTTPHeader("Access-Control-Expose-Headers", "*")]
 
     /// The CPUs this process may run on (its affinity mask, so `taskset` and container CPU sets count).
-    package static var defaultThreads: Int { max(1, min(CPUSet.usableCount, 8)) }
+    private static var defaultThreads: Int { max(1, min(CPUSet.usableCount, 8)) }
 }

@@ -10,7 +10,7 @@ final class ServingState: Sendable {
     let resolver: Resolver
     /// libmicrohttpd's responses by `PreparedResponse.id`, each made by the first request that
     /// needs it and kept until the snapshot goes: most of 10,000 files may never be asked for,
-    /// and each response with its header copies is ~390 bytes (and ~3,800 instructions at load).
+    /// and each response with its header copies takes memory, and time to make at load.
     /// One dense buffer of atomic pointers (0: not made yet), not an object each: a request
     /// reads one without touching a Swift object among 10,000 cold ones.
     private nonisolated(unsafe) let responses: UnsafeMutablePointer<Atomic<UInt>>

@@ -67,8 +67,8 @@ final class StreamedAnswer: @unchecked Sendable {  // one libmicrohttpd thread a
                 let now = ContinuousClock.now
                 let left = now.duration(to: due)
                 // libmicrohttpd does not watch a suspended connection; this is where a client
-                // that left is noticed: the stream ends now. Looked at once a second at most (a
-                // syscall each time; with an event every 50 ms it was one in eight of them).
+                // that left is noticed: the stream ends now. Looked at once a second at most: it
+                // is a system call each time, and a stream may send many events a second.
                 if left > .zero, looked.map({ $0.duration(to: now) >= Self.longestPark }) ?? true {
                     looked = now
                     if ConnectionSocket.peerHasClosed(cmhd_connection_fd(connection)) {

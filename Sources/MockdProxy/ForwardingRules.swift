@@ -1,10 +1,10 @@
-package import MockdCore
+import MockdCore
 
 /// What a proxy passes on and what it keeps to itself (RFC 9110 §7.6.1), and how a decoded
 /// path goes back on the wire.
-package enum ForwardingRules {
+enum ForwardingRules {
     /// Hop-by-hop fields: they describe one connection, never the message, so they are not forwarded either way.
-    package static let hopByHop: Set<String> = [
+    private static let hopByHop: Set<String> = [
         "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection",
         "te", "trailer", "transfer-encoding", "upgrade",
     ]
@@ -14,19 +14,19 @@ package enum ForwardingRules {
     /// from the body; `Expect`: the body has already been received in full). `Accept-Encoding`
     /// is forwarded as the client sent it, and the answer relayed as encoded — except when
     /// recording (see `forwardedRequestHeaders(_:decodingAnswer:)`).
-    package static let notForwarded: Set<String> = [
+    private static let notForwarded: Set<String> = [
         "host", "content-length", "expect", "x-mock-scenario", "x-mock-session",
     ]
 
     /// Response fields not relayed besides hop-by-hop ones: libmicrohttpd writes `Content-Length`
     /// from the body it sends, and mockd adds its own `X-Mockd-Source`.
-    package static let notRelayed: Set<String> = ["content-length", "x-mockd-source"]
+    private static let notRelayed: Set<String> = ["content-length", "x-mockd-source"]
 
     /// Content codings the HTTP client decodes when asked to (`decodingAnswer`); a response that had one then reaches mockd decoded.
-    package static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"]
+    private static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"]
 
     /// Names listed in `Connection` (`Connection: close, X-Foo` makes `X-Foo` hop-by-hop too), lower-cased.
-    package static func connectionOptions(in headers: [HTTPHeader]) -> Set<String> {
+    private static func connectionOptions(in headers: [HTTPHeader]) -> Set<String> {
         var names: Set<String> = []
         for header in headers where header.name.lowercased() == "connection" {
             for option in header.value.split(separator: ",") {
@@ -40,7 +40,7 @@ package enum ForwardingRules {
     /// The request headers to send upstream, same-name fields joined into one (`Cookie` with `; `,
     /// others with `, `), in first-seen order. With `decodingAnswer` (recording: a mock is saved
     /// decoded) the client's `Accept-Encoding` is dropped too: the HTTP client sends its own and decodes.
-    package static func forwardedRequestHeaders(_ headers: [HTTPHeader], decodingAnswer: Bool = false) -> [HTTPHeader] {
+    static func forwardedRequestHeaders(_ headers: [HTTPHeader], decodingAnswer: Bool = false) -> [HTTPHeader] {
         var dropped = hopByHop.union(notForwarded).union(connectionOptions(in: headers))
         if decodingAnswer { dropped.insert("accept-encoding") }
         var result: [HTTPHeader] = []
@@ -65,7 +65,7 @@ package enum ForwardingRules {
     /// `Content-Length` and `X-Mockd-Source` removed, and `Content-Encoding` too when the body
     /// was decoded on the way (`bodyDecoded`). An encoded body relayed as is keeps its
     /// `Content-Encoding`, and libmicrohttpd's `Content-Length` is then the upstream's.
-    package static func relayedResponseHeaders(_ headers: [HTTPHeader], bodyDecoded: Bool = false) -> [HTTPHeader] {
+    static func relayedResponseHeaders(_ headers: [HTTPHeader], bodyDecoded: Bool = false) -> [HTTPHeader] {
         let dropped = hopByHop.union(notRelayed).union(connectionOptions(in: headers))
         return headers.filter { header in
             let key = header.name.lowercased()
@@ -81,7 +81,7 @@ package enum ForwardingRules {
     /// A percent-decoded path (as `MockRequest.path` holds it) encoded again for a URL: every
     /// byte outside RFC 3986 `pchar` and `/` becomes `%XX` (so `%`, `?`, `#` and spaces in a
     /// segment survive the trip). A `/` cannot be told from a decoded `%2F` and stays `/`.
-    package static func encodePath(_ path: String) -> String {
+    static func encodePath(_ path: String) -> String {
         var out = path.hasPrefix("/") ? "" : "/"
         out.reserveCapacity(path.utf8.count + 8)
         for byte in path.utf8 {
@@ -96,7 +96,7 @@ package enum ForwardingRules {
 
     /// The raw query as sent, with any byte a URL cannot hold (space, `"`, `<`, `|`, non-ASCII,
     /// a `%` not followed by two hex digits…) percent-encoded; a valid query comes out unchanged.
-    package static func sanitizeQuery(_ query: String) -> String {
+    static func sanitizeQuery(_ query: String) -> String {
         let bytes = Array(query.utf8)
         var out = ""
         out.reserveCapacity(bytes.count)

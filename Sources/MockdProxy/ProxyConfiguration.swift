@@ -17,7 +17,7 @@ package struct ProxyConfiguration: Sendable {
     /// Header names that make a recorded answer a route, besides the recorder's own list (`--record-headers`).
     package var recordHeaders: [String] = []
     /// An upstream body larger than this is not relayed (502): mockd holds each answer in memory.
-    package var maxResponseBytes: Int = 64 * 1024 * 1024
+    var maxResponseBytes: Int = 64 * 1024 * 1024
 
     package init(upstream: URL) {
         self.upstream = upstream

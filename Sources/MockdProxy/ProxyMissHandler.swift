@@ -4,8 +4,8 @@ package import MockdCore
 /// `--proxy` (and `--record`) as the server's miss handler: forwards what nothing matched,
 /// and saves real answers as mocks.
 package final class ProxyMissHandler: MissHandler {
-    package let proxy: UpstreamProxy
-    package let recorder: Recorder?
+    let proxy: UpstreamProxy
+    let recorder: Recorder?
     let logger: Logger
 
     package init(proxy: UpstreamProxy, recorder: Recorder?, logger: Logger) {

@@ -1,20 +1,17 @@
-package import MockdCore
+import MockdCore
 
 /// What `UpstreamProxy.forward` gives back: always a response to send, never a throw.
 package struct ProxyOutcome: Sendable {
     /// The upstream's answer as relayed (`source` "proxy"), or mockd's JSON error answer (`source` "proxy error").
-    package var response: BuiltResponse
+    var response: BuiltResponse
     /// From handing the request to the HTTP client to its last byte of answer (or the failure).
-    package var upstreamDuration: Duration
+    var upstreamDuration: Duration
     /// nil when the upstream answered (whatever its status).
-    package var failure: ProxyFailure?
+    var failure: ProxyFailure?
     /// The upstream's `Content-Encoding` (`gzip`) when the body was decoded on the way (recording).
-    package var undoneCoding: String?
+    var undoneCoding: String?
 
-    /// The response came from the upstream (record it); false for mockd's own 502/504 answers.
-    package var fromUpstream: Bool { failure == nil }
-
-    package init(response: BuiltResponse, upstreamDuration: Duration, failure: ProxyFailure?) {
+    init(response: BuiltResponse, upstreamDuration: Duration, failure: ProxyFailure?) {
         self.response = response
         self.upstreamDuration = upstreamDuration
         self.failure = failure
@@ -22,8 +19,8 @@ package struct ProxyOutcome: Sendable {
 }
 
 /// Why the upstream gave no answer.
-package struct ProxyFailure: Sendable, Equatable, Error, CustomStringConvertible {
-    package enum Kind: String, Sendable {
+struct ProxyFailure: Sendable, Equatable, Error, CustomStringConvertible {
+    enum Kind: String, Sendable {
         /// Refused, down, DNS failure, connection lost: 502.
         case unreachable = "upstream unreachable"
         /// No complete answer within `--proxy-timeout`: 504.
@@ -40,16 +37,16 @@ package struct ProxyFailure: Sendable, Equatable, Error, CustomStringConvertible
         case failed = "upstream failed"
     }
 
-    package var kind: Kind
+    var kind: Kind
     /// The HTTP client's words (libcurl's), e.g. "Failed to connect to 127.0.0.1 port 9 …".
-    package var reason: String
+    var reason: String
 
-    package init(_ kind: Kind, reason: String) {
+    init(_ kind: Kind, reason: String) {
         self.kind = kind
         self.reason = reason
     }
 
-    package var status: Int {
+    var status: Int {
         switch kind {
         case .timedOut: return 504
         case .cancelled: return 503
@@ -57,5 +54,5 @@ package struct ProxyFailure: Sendable, Equatable, Error, CustomStringConvertible
         }
     }
 
-    package var description: String { "\(kind.rawValue): \(reason)" }
+    var description: String { "\(kind.rawValue): \(reason)" }
 }

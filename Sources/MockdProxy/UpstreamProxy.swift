@@ -1,6 +1,6 @@
 import CCurl
 package import Logging
-package import MockdCore
+import MockdCore
 
 /// Forwards a request nothing matched to the `--proxy` upstream and relays its answer.
 ///
@@ -12,7 +12,7 @@ package import MockdCore
 /// (502/503/504) saying which and why; `forward` never throws and always returns within
 /// `configuration.timeout` (plus scheduling slack).
 package final class UpstreamProxy: Sendable {
-    package let configuration: ProxyConfiguration
+    let configuration: ProxyConfiguration
     /// Lines at info or below, the level swift-log's guide gives a library, but for the one at
     /// start that says the proxy cannot work at all: a failed forward or an odd request comes
     /// with requests, as often as clients send them; the executable's level decides what is shown.
@@ -63,7 +63,7 @@ package final class UpstreamProxy: Sendable {
 
     /// Sends `request` upstream and returns what to answer the client. Safe to call from any
     /// thread or task, concurrently; cancelling the calling task cancels the upstream request.
-    package func forward(_ request: MockRequest) async -> ProxyOutcome {
+    func forward(_ request: MockRequest) async -> ProxyOutcome {
         let started = ContinuousClock.now
         let transfer: Transfer
         switch prepare(request) {

@@ -4,7 +4,7 @@ import Testing
 @Suite("Request framing rules")
 struct RequestFramingTests {
     static func check(_ method: String = "GET", _ version: String = "HTTP/1.1", _ headers: [(String, String)]) -> RequestFraming.Verdict {
-        RequestFraming.check(method: method, version: version, headers: headers.map { HTTPHeader($0.0, $0.1) })
+        RequestFraming.check(method: method, version: version, head: RequestFraming.Head(headers.map { HTTPHeader($0.0, $0.1) }))
     }
 
     static func status(_ verdict: RequestFraming.Verdict) -> Int? {

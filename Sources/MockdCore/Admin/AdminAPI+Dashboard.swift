@@ -17,7 +17,7 @@ extension AdminAPI {
 
     /// The page and its files hold no data, so they need no token (a browser cannot send one
     /// when it opens a page); the page asks for the token and sends it on every call.
-    package static func isDashboardAsset(_ request: MockRequest) -> Bool {
+    static func isDashboardAsset(_ request: MockRequest) -> Bool {
         HTTPMethods.answers(request.method, as: "GET") && (request.path == "/__mockd" || assets[request.path] != nil)
     }
 

@@ -174,16 +174,6 @@ package final class RequestJournal: Sendable {
         }
     }
 
-    /// Entries matching the filters, oldest first; `limit` keeps the newest N.
-    package func entries(method: String? = nil, path: String? = nil, session: String? = nil, limit: Int? = nil) -> [Entry] {
-        numberedEntries(method: method, path: path, session: session, limit: limit).map(\.entry)
-    }
-
-    /// The same, with their numbers.
-    package func numberedEntries(method: String? = nil, path: String? = nil, session: String? = nil, limit: Int? = nil) -> [Numbered] {
-        numberedEntries(RequestFilter(method: method, path: path, session: session), limit: limit)
-    }
-
     /// The entries `filter` selects, oldest first, at most the newest `limit`.
     package func numberedEntries(_ filter: RequestFilter, limit: Int? = nil) -> [Numbered] {
         let matches = filter.matcher()

@@ -5,7 +5,7 @@
 /// errors with line and column, and object keys kept in order for `json` bodies.
 package struct JSONParser {
     /// JSON's white space (RFC 8259: space, tab, line feed, carriage return).
-    package static func isWhiteSpace(_ byte: UInt8) -> Bool {
+    static func isWhiteSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 

@@ -29,7 +29,7 @@ package struct MockDataLoader: Sendable {
     }
 
     /// The folder under the root that holds per-scenario overlays.
-    package static let scenariosFolder = "scenarios"
+    static let scenariosFolder = "scenarios"
 
     package struct Result: Sendable {
         /// nil when there were errors.

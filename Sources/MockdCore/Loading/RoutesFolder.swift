@@ -37,13 +37,13 @@ package struct RoutesFolder: Sendable, Equatable {
 
     /// The folder in use is `./routes` of the working directory, a last resort that is as often
     /// someone else's as the user's.
-    package func isWorkingDirectoryFallback(in files: any FileSource) -> Bool {
+    private func isWorkingDirectoryFallback(in files: any FileSource) -> Bool {
         guard given == nil, candidates.count > 1, let found = current(in: files) else { return false }
         return found != candidates[0]
     }
 
     /// Said with the errors of a fallback folder: where it is, why it was used, how to choose.
-    package func fallbackNote(in files: any FileSource) -> String? {
+    func fallbackNote(in files: any FileSource) -> String? {
         guard isWorkingDirectoryFallback(in: files), let found = current(in: files) else { return nil }
         return
             "these route tables are the working directory's routes folder (\(WorkingDirectory.absolute(found, in: files.workingDirectory))), used because "

@@ -1,7 +1,7 @@
 /// Paths as the user can find them in a message: a relative path is relative to where mockd
 /// was started, which is not always where the user thinks. The working directory is a fact the
 /// file source gives (`FileSource.workingDirectory`); the core never asks the system for it.
-package enum WorkingDirectory {
+enum WorkingDirectory {
     /// `path` made absolute against `directory` (unchanged when it already is, or when nil).
     static func absolute(_ path: String, in directory: String?) -> String {
         if path.hasPrefix("/") { return path }
@@ -11,7 +11,7 @@ package enum WorkingDirectory {
 
     /// `path` made absolute against `directory`, with `.`, `..` and repeated slashes taken out
     /// by name (symbolic links are kept as the user named them): `./MockData` → `/home/me/app/MockData`.
-    package static func normalized(_ path: String, in directory: String?) -> String {
+    static func normalized(_ path: String, in directory: String?) -> String {
         var parts: [Substring] = []
         for part in absolute(path, in: directory).split(separator: "/") {
             if part == "." { continue }

@@ -1,8 +1,7 @@
 /// One header field. Kept as an ordered list, not a dictionary: order and repeats matter on the wire.
 ///
 /// `public`, where the rest of the core is `package`: release builds inline small public members
-/// across modules but not package ones, and the adapter makes these on every request (measured
-/// with bench/instructions.sh: ~75 instructions a request).
+/// across modules but not package ones, and the adapter makes these on every request.
 public struct HTTPHeader: Sendable, Hashable {
     public var name: String
     public var value: String
@@ -14,8 +13,8 @@ public struct HTTPHeader: Sendable, Hashable {
 
     /// Field names compared as HTTP does (ASCII case-insensitively), without allocating. The
     /// lengths first: most names compared on the request path differ in length (`Host` against
-    /// `Content-Length`), and that answer costs no retain and no closure (callgrind: this was
-    /// ~2,300 instructions a request, called ~45 times by the framing and body checks).
+    /// `Content-Length`), and that answer costs no retain and no closure. The framing and body
+    /// checks call this many times a request.
     public static func namesEqual(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }

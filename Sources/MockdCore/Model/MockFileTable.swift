@@ -2,12 +2,12 @@
 ///
 /// A request's file name (`mock_api_users_get.json` for `GET /api/users`) is hashed and
 /// compared straight from its method and path, without building the name: building it, hashing
-/// it as a `String` and probing a `Dictionary` was ~1,500 instructions a request (a miss up to
-/// ~3,300, comparing a string at every occupied bucket it probed). Here: an open-addressing table
+/// it as a `String` and probing a `Dictionary` costs about twice as much, and a miss more (it
+/// compares a string at every occupied bucket it probes). Here: an open-addressing table
 /// of slots that hold part of the name's hash beside the file's index, so a probe compares
 /// integers and compares bytes only on a hash match; at most half the slots are used. The names'
 /// bytes are kept once more, packed in one buffer: comparing one touches no `String` (with
-/// 10,000 files, retaining a cold name's storage was a cache miss on every request: perf).
+/// 10,000 files, retaining a cold name's storage would be a cache miss on every request).
 ///
 /// Names with a byte past ASCII are kept in a `[String: Int]` instead, so that canonically
 /// equivalent names match as Swift compares them (`é` composed or not); a miss in the table
@@ -47,7 +47,7 @@ package struct MockFileTable: Sendable, ExpressibleByDictionaryLiteral {
     }
 
     /// The table without the files at `relativePaths` (rebuilt: removal is rare, at load only).
-    package func removing(_ relativePaths: Set<String>) -> MockFileTable {
+    func removing(_ relativePaths: Set<String>) -> MockFileTable {
         guard values.contains(where: { relativePaths.contains($0.relativePath) }) else { return self }
         var table = MockFileTable()
         for file in values where !relativePaths.contains(file.relativePath) { table.insert(file) }

@@ -45,7 +45,7 @@ package final class PreparedResponse: Sendable {
 
     /// The headers of a response built from this one for a single request: the adapter adds
     /// `X-Mockd-Source` from the built response's own source.
-    package var headersWithoutSource: [HTTPHeader] {
+    var headersWithoutSource: [HTTPHeader] {
         var all: [HTTPHeader] = []
         all.reserveCapacity(customHeaders.count + 1)
         if let contentType { all.append(HTTPHeader("Content-Type", contentType)) }

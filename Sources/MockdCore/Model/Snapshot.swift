@@ -22,12 +22,12 @@ package final class Snapshot: Sendable {
     /// Problems that did not stop loading (unreachable names…), for logs and `mockd check`.
     package let warnings: [Diagnostic]
     /// Where it was loaded from, for messages.
-    package let rootDisplayPath: String
+    let rootDisplayPath: String
     /// The root and the routes folder loaded (nil: none), absolute: which instance is which.
     package let rootPath: String
     package let routesPath: String?
     /// Files that look like mocks but are not served (`.josn`, `_GET`, `Mock_`), and why.
-    package let unserved: [UnservedFile]
+    let unserved: [UnservedFile]
     /// Files a route tried first always answers for: relative path → that route's source.
     package let shadowed: [String: String]
     /// Whether any route looks at request bodies (a `json`/`text` condition or a template), a resource is declared

@@ -75,8 +75,8 @@ package enum MockFileName {
     /// The usual name (`mock_…_<method>.json`, method in lower case) in bytes, without
     /// String indexing: loading 10,000 files calls this 10,000 times. nil = take the slow path.
     static func parseCommonCase(_ fileName: String) -> Parsed? {
-        // In place on the name's bytes, with the method found in a table: this runs for every
-        // file at load (it cost ~2,400 instructions a file with copies and hashing).
+        // In place on the name's bytes, with the method found in a table, no copy and no
+        // hashing: this runs for every file at load.
         let parsed = fileName.utf8.withContiguousStorageIfAvailable { bytes -> Parsed? in
             let count = bytes.count
             guard count > 10, bytes[4] == UInt8(ascii: "_"), bytes[count - 5] == UInt8(ascii: "."), bytes[count - 4] == UInt8(ascii: "j"),
@@ -99,7 +99,7 @@ package enum MockFileName {
 
     /// Why a name that is a mock name but for the case of `mock` (`Mock_api_feed_get.json`) is not
     /// served; nil for any other name. (`parse` leaves such names alone: they are not mock names.)
-    package static func miscasedPrefix(_ fileName: String) -> String? {
+    static func miscasedPrefix(_ fileName: String) -> String? {
         guard !fileName.hasPrefix("mock"), fileName.utf8.count > 5, fileName.prefix(5).lowercased() == "mock_",
             case .mock = parse("mock" + fileName.dropFirst(4))
         else { return nil }
@@ -107,7 +107,7 @@ package enum MockFileName {
     }
 
     /// Statuses a file name may carry.
-    package static let fileStatuses = 200...599
+    static let fileStatuses = 200...599
 
     /// `mock_api_users_get.500.json` → (`mock_api_users_get.json`, 500): the same request, answered
     /// with that status (an error dataset made of files). The rule is unambiguous: a method has

@@ -1,8 +1,8 @@
 /// One operation of an API description (method + templated path), with every answer it can
 /// give prepared at load. The core knows nothing of the description format: a loader (the
 /// OpenAPI target) fills these in; the resolver only picks among them. A class: the request
-/// path takes one from the table, and copying a struct of seven fields cost ~800 instructions
-/// of retains and releases a request.
+/// path takes one from the table, and copying a struct of seven fields would retain and release
+/// each of them on every request.
 package final class APIOperation: Sendable {
     package let method: String
     /// The path as documented, base path included: `/v1/pets/{petId}`.
@@ -89,8 +89,8 @@ enum OperationSegment: Sendable, Equatable {
     }
 
     /// A parameter's value in `part`: the non-empty text between `prefix` and `suffix`, nil
-    /// when `part` does not have them. Compared as UTF-8 bytes: on every request, and Character
-    /// comparisons (`hasPrefix`, `count`) cost ~1,500 instructions a segment.
+    /// when `part` does not have them. Compared as UTF-8 bytes, not with Character comparisons
+    /// (`hasPrefix`, `count`): this runs for every segment of every request.
     @inline(__always)
     static func value(in part: Substring, prefix: String, suffix: String) -> Substring? {
         if prefix.isEmpty, suffix.isEmpty { return part.isEmpty ? nil : part }
@@ -173,7 +173,7 @@ package enum SecurityScheme: Sendable, Equatable {
     case digest
 
     /// The `WWW-Authenticate` challenge for a request that lacks it.
-    package var challenge: String {
+    var challenge: String {
         switch self {
         case .bearer: "Bearer"
         case .basic: "Basic realm=\"mockd\""
@@ -197,8 +197,7 @@ package enum SecurityScheme: Sendable, Equatable {
 
     /// `Authorization: Bearer <something>`: the scheme (`scheme` in lower case, letters only) in
     /// any case, a space, then more than spaces. Read as bytes: on every request to such an operation.
-    /// Compared in the two texts' contiguous bytes: walking their UTF-8 views by index cost
-    /// ~1,000 instructions a request.
+    /// Compared in the two texts' contiguous bytes, not by walking their UTF-8 views by index.
     static func credential(_ request: MockRequest, scheme: String) -> Bool {
         guard let value = request.headers.first(named: "Authorization") else { return false }
         return PathPattern.withBytes(value) { bytes in PathPattern.withBytes(scheme) { credential(bytes, scheme: $0) } }

@@ -33,7 +33,7 @@ package final class OperationTable: Sendable {
     package var isEmpty: Bool { operations.isEmpty }
 
     /// The names of every named example: a scenario of that name picks it, so each is a known scenario.
-    package var exampleNames: Set<String> {
+    var exampleNames: Set<String> {
         Set(operations.flatMap { $0.responses.flatMap { $0.examples.map(\.name) } })
     }
 
@@ -194,7 +194,7 @@ package final class OperationTable: Sendable {
 
     /// The operation for `method` `path` but for a base path (the document's server URL) the
     /// request left out or added, and that base path (`/v1`; `-/v1` when the request has it extra).
-    package func differingByBasePath(method: String, path: String) -> (operation: APIOperation, basePath: String)? {
+    func differingByBasePath(method: String, path: String) -> (operation: APIOperation, basePath: String)? {
         let parts = PathPattern.split(path)
         for operation in operations where HTTPMethods.answers(method, as: operation.method) {
             if let base = Self.basePath(of: operation, toReach: parts) { return (operation, base) }
@@ -227,8 +227,7 @@ package final class OperationTable: Sendable {
 /// segments (`{id}`, `{name}.json`) in document order. A request walks down its segments trying
 /// the literal child before the parameter ones, so the operations it finds come most specific
 /// first (OpenAPI's rule: `/pets/mine` before `/pets/{id}`) and a table of 600 operations costs
-/// what one of 6 does; a scan of every template with as many segments cost ~350,000
-/// instructions a request there.
+/// what one of 6 does, where a scan of every template with as many segments grows with the table.
 struct SegmentTree: Sendable {
     private struct Building {
         var literals = LiteralChildren()
@@ -237,7 +236,7 @@ struct SegmentTree: Sendable {
     }
 
     /// A node, its fields constants: a request's walk reads them in place, where a struct's
-    /// arrays were retained and released at every step (~1,300 instructions a request).
+    /// arrays would be retained and released at every step.
     final class Node: Sendable {
         let literals: LiteralChildren
         /// The parameter children, in document order: the bytes around the parameter, the child.
@@ -335,8 +334,8 @@ struct SegmentTree: Sendable {
 }
 
 /// A tree node's literal children by their bytes, looked up once a segment on every request: a
-/// hash of the bytes (the file table's FNV-1a) and a byte comparison. A `[Substring: Int]` hashed with SipHash
-/// and compared the texts as Unicode strings: ~1,500 instructions on a three-segment path.
+/// hash of the bytes (the file table's FNV-1a) and a byte comparison, where a `[Substring: Int]`
+/// hashes with SipHash and compares the texts as Unicode strings.
 struct LiteralChildren: Sendable {
     private var texts: [[UInt8]] = []
     private var nodes: [Int] = []

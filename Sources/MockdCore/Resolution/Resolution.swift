@@ -39,7 +39,7 @@ package final class StreamedResponse: Sendable {
     package let head: BuiltResponse
     package let stream: ResponseStream
 
-    package init(head: BuiltResponse, stream: ResponseStream) {
+    init(head: BuiltResponse, stream: ResponseStream) {
         self.head = head
         self.stream = stream
     }
@@ -69,7 +69,7 @@ package struct Reply: Sendable {
     }
 
     /// The header that carries a warning.
-    package static let warningHeader = "X-Mockd-Warning"
+    private static let warningHeader = "X-Mockd-Warning"
 
     /// This reply with `text` as its warning, sent as a header of a response built for this
     /// request (a prepared response is shared by every request, so it is copied, only in this

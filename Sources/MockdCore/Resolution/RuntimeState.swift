@@ -50,7 +50,7 @@ package final class RuntimeState: Sendable {
     }
 
     /// The runtime scenario of each session that has one.
-    package func sessionScenarios() -> [String: String] {
+    func sessionScenarios() -> [String: String] {
         scenarios.withLock { $0.sessions }
     }
 

@@ -9,7 +9,7 @@ package struct Stub: Sendable {
     package let session: String?
     package let route: Route
     /// The route as the test sent it, for listings.
-    package let definition: JSONValue
+    let definition: JSONValue
 
     /// How answers, the journal and listings name it.
     package var origin: String { "stub#\(id)" }
@@ -53,8 +53,8 @@ package struct Stub: Sendable {
 }
 
 /// Why a stub was refused: every problem found, each with its place.
-package struct StubErrors: Error, Sendable {
-    package let messages: [String]
+struct StubErrors: Error, Sendable {
+    let messages: [String]
     init(_ messages: [String]) { self.messages = messages }
 }
 
@@ -66,7 +66,7 @@ package final class StubTable: Sendable {
     private let count = Atomic<Int>(0)
     private let lastID = Atomic<Int>(0)
 
-    package init() {}
+    init() {}
 
     package var isEmpty: Bool { count.load(ordering: .relaxed) == 0 }
 

@@ -70,7 +70,7 @@ package struct ResourceItems: Sendable {
     private(set) var nextInteger: Int
     /// Tells seeds apart across reloads and restarts (a hash of the seed file's bytes, the same
     /// in every run): a changed seed file resets the state it seeded, and wins over a saved one.
-    package let fingerprint: Int
+    let fingerprint: Int
 
     package var count: Int { order.count }
 
@@ -194,7 +194,7 @@ package struct ResourceIndex: Sendable {
     /// Collection path → its resources, scenario-specific ones first.
     private let byPath: [String: [Resource]]
 
-    package init(_ resources: [Resource] = []) {
+    init(_ resources: [Resource] = []) {
         all = resources
         var byPath: [String: [Resource]] = [:]
         for resource in resources { byPath[resource.path, default: []].append(resource) }

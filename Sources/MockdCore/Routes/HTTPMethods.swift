@@ -5,7 +5,7 @@ package enum HTTPMethods {
     /// §9.3.2: the same head, no body; libmicrohttpd leaves the body out); nil for every other
     /// method. Files, routes, operations, the admin API and the 404 report all follow this rule.
     @inline(__always)
-    package static func alsoAnsweredAs(_ method: String) -> String? {
+    static func alsoAnsweredAs(_ method: String) -> String? {
         method == "HEAD" ? "GET" : nil
     }
 

@@ -30,14 +30,13 @@ package enum PathPattern: @unchecked Sendable {
         return .segments(segments, source: path)
     }
 
-    /// Path segments; one trailing slash is ignored as for files. On every request that routes or
-    /// operations could answer: cut at the `/` bytes (ASCII, so always between characters);
-    /// `String.split` walked Characters at ~1,200 instructions a segment.
-    /// The parts are made from UTF-8 slices, and the empty ones tested with `isEmpty`: slicing
-    /// the String and comparing with `""` cost ~3,000 instructions on a three-segment path.
-    /// Cut where `ranges` says: the `/`s are found in the contiguous bytes, not by walking the
-    /// UTF-8 view's indices, and the array of parts made once at its size (growing it, removing
-    /// its leading empty part and walking the view cost ~1,700 instructions on a four-segment path).
+    /// Path segments; one trailing slash is ignored as for files. This runs on every request that
+    /// routes or operations could answer, so it works on bytes: cut at the `/` bytes (ASCII, so
+    /// always between characters), not with `String.split`, which walks Characters. The parts are
+    /// made from UTF-8 slices and the empty ones tested with `isEmpty`, not sliced from the String
+    /// and compared with `""`. Cut where `ranges` says: the `/`s are found in the contiguous
+    /// bytes, not by walking the UTF-8 view's indices, and the array of parts is made once at its
+    /// size, not grown.
     static func split(_ path: String) -> [Substring] {
         withBytes(path, Self.ranges).map { part(of: path, $0) }
     }

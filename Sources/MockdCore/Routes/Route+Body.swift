@@ -1,7 +1,7 @@
 extension Route {
     /// The route needs the request body whole: a `json` or `text` condition, or a template
     /// (templates can read the body's JSON).
-    package var readsRequestBody: Bool {
+    var readsRequestBody: Bool {
         conditions.contains { condition in
             switch condition {
             case .json, .text: true

@@ -81,7 +81,7 @@ package struct Glob: Sendable {
     package let source: String
     private let parts: [Substring]
 
-    package init(_ source: String) {
+    init(_ source: String) {
         self.source = source
         self.parts = source.split(separator: "*", omittingEmptySubsequences: false)
     }
@@ -123,8 +123,8 @@ package struct RouteResponse: Sendable {
 
 /// Added latency: fixed, or uniform between two bounds.
 package struct Delay: Sendable, Equatable {
-    package let minimumMilliseconds: Int
-    package let maximumMilliseconds: Int
+    let minimumMilliseconds: Int
+    private let maximumMilliseconds: Int
 
     package init(milliseconds: Int) {
         minimumMilliseconds = milliseconds

@@ -5,7 +5,7 @@ package enum CredentialRedactor {
 
     /// Whether a header carries a credential: `Authorization`, `Proxy-Authorization`,
     /// `Cookie`, and any name containing token, secret, password, api-key or apikey.
-    package static func isCredential(_ name: String) -> Bool {
+    private static func isCredential(_ name: String) -> Bool {
         let lower = name.lowercased()
         if lower == "authorization" || lower == "proxy-authorization" || lower == "cookie" { return true }
         return ["token", "secret", "password", "api-key", "apikey", "api_key"].contains { lower.contains($0) }

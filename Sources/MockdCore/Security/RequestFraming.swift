@@ -18,7 +18,7 @@ package enum RequestFraming {
     package struct Head: Sendable {
         package private(set) var hosts = 0
         /// Every `Content-Length` value, lists split at commas.
-        package private(set) var lengths: [String] = []
+        private(set) var lengths: [String] = []
         /// Every `Transfer-Encoding` coding, lower-cased, empty ones left out.
         package private(set) var codings: [String] = []
         /// A `Transfer-Encoding` header was sent, even an empty one.
@@ -50,11 +50,7 @@ package enum RequestFraming {
         package var declaredLength: Int? { lengths.first.flatMap { Int($0) } }
     }
 
-    /// `version` as on the request line (`HTTP/1.1`); `headers` in order, repeats included.
-    package static func check(method: String, version: String, headers: [HTTPHeader]) -> Verdict {
-        check(method: method, version: version, head: Head(headers))
-    }
-
+    /// `version` as on the request line (`HTTP/1.1`).
     package static func check(method: String, version: String, head: Head) -> Verdict {
         if let problem = methodProblem(method) { return .refuse(status: 501, reason: problem) }
         let hosts = head.hosts, lengths = head.lengths, codings = head.codings

@@ -17,8 +17,8 @@ package enum PathText {
         case .lastPathComponent:
             return path.split(separator: "/").last ?? path[...]
         case .bytes:
-            // On the contiguous bytes: the UTF-8 view's generic `lastIndex(of:)` cost ~1,000
-            // instructions per file at load.
+            // On the contiguous bytes, not with the UTF-8 view's generic `lastIndex(of:)`: this
+            // runs for every file at load.
             let slash =
                 path.utf8.withContiguousStorageIfAvailable { bytes in
                     bytes.lastIndex(of: UInt8(ascii: "/"))

@@ -35,7 +35,7 @@ package struct HARImport {
         package var written = 0
         package var kept = 0
         /// The files the import writes (or would write, with a dry run), in order.
-        package var files: [String] = []
+        var files: [String] = []
     }
 
     /// The HAR file could not be read at all: nothing was imported.

@@ -19,7 +19,7 @@ extension Recorder {
 
     /// Headers an app reads, which make a 200 JSON answer more than its body: kept in a route,
     /// not a mock file. Rate limits come as `RateLimit-*` (the IETF draft) or `X-RateLimit-*`.
-    package static let meaningfulHeaders: Set<String> = [
+    private static let meaningfulHeaders: Set<String> = [
         "location", "set-cookie", "www-authenticate", "content-disposition", "retry-after", "link", "etag",
         "ratelimit", "ratelimit-policy", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset",
     ]

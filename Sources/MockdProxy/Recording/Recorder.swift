@@ -26,12 +26,12 @@ import Synchronization
 /// the server's current snapshot (`findMocks(in:)`). Thread-safe: writes are serialized.
 package final class Recorder: Sendable {
     package let root: String
-    package let routesDirectory: String
-    package let overwrite: Bool
+    let routesDirectory: String
+    let overwrite: Bool
     /// Mocks go to `scenarios/<name>/` and routes say `"scenario"`: nil for the base mocks.
-    package let scenario: String?
+    let scenario: String?
     /// Header names (lower case) that make an answer a route, besides `meaningfulHeaders` (`--record-headers`).
-    package let keptHeaders: Set<String>
+    let keptHeaders: Set<String>
     /// Lines at info or below, the level swift-log's guide gives a library (a failed recording
     /// too: one can come with every request); the executable's level decides what is shown.
     let logger: Logger
@@ -40,7 +40,7 @@ package final class Recorder: Sendable {
     private let seen = Lock<[String: Int]>([:])
     static let maxTracked = 100_000
     /// Every file this recorder wrote, absolute, for the watcher to tell its own writes from the user's.
-    private let written = Lock<Set<String>>([])
+    let written = Lock<Set<String>>([])
     /// The working folder, which relative roots are under: the watcher names files by absolute path.
     private let workingDirectory: String
     /// Where the mocks being served are looked up (`findMocks(in:)`); nil: only the root itself.
@@ -49,9 +49,9 @@ package final class Recorder: Sendable {
     private let writer = DispatchQueue(label: "mockd-record")
 
     /// The route table the recorder writes, in the routes folder.
-    package static let routesFileName = "recorded.json"
+    static let routesFileName = "recorded.json"
     /// The folder under the root that holds recorded route bodies.
-    package static let bodiesFolder = "recorded"
+    static let bodiesFolder = "recorded"
 
     package init(
         root: String, routesDirectory: String, overwrite: Bool, scenario: String? = nil, keptHeaders: [String] = [], logger: Logger
@@ -80,7 +80,7 @@ package final class Recorder: Sendable {
 
     /// `record` on the recorder's own thread, so its blocking writes (fsync) never hold a
     /// thread of the Swift concurrency pool; the calling task waits without blocking.
-    package func recordOffThePool(_ request: MockRequest, _ response: BuiltResponse) async -> RecordOutcome {
+    func recordOffThePool(_ request: MockRequest, _ response: BuiltResponse) async -> RecordOutcome {
         await withCheckedContinuation { continuation in
             writer.async { continuation.resume(returning: self.record(request, response)) }
         }
@@ -144,9 +144,6 @@ package final class Recorder: Sendable {
     /// How `AtomicFile` names its temp file in the target's folder (`.dat.nosync<pid>.<random>`,
     /// as Foundation's atomic write does): `isOwnWrite` relies on it.
     static let temporaryFilePrefix = AtomicFile.temporaryPrefix
-
-    /// The files written so far, absolute and standardized, sorted.
-    package var writtenFiles: [String] { written.withLock { $0.sorted() } }
 
     /// One spelling per file: absolute (the default root, `MockData`, is relative, and the
     /// watcher asks with absolute paths) and standardized.

@@ -4,8 +4,8 @@
     import Darwin
 #endif
 
-/// The file calls loading makes, on POSIX directly (Foundation's file APIs took most of a
-/// second for 10,000 files): whole files read into memory the caller owns, folders opened so
+/// The file calls loading makes, on POSIX directly (Foundation's file APIs are far slower on
+/// 10,000 files): whole files read into memory the caller owns, folders opened so
 /// that files in them are opened by one name, paths resolved. The core reads through these and
 /// makes no system call itself.
 package enum FileReading {

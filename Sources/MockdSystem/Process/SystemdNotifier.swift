@@ -14,7 +14,7 @@ package struct SystemdNotifier: Sendable {
         self.socketPath = socketPath
     }
 
-    package static var environmentSocket: String? {
+    private static var environmentSocket: String? {
         guard let value = getenv("NOTIFY_SOCKET") else { return nil }
         let path = String(cString: value)
         return path.isEmpty ? nil : path
