@@ -84,7 +84,7 @@ package final class UpstreamProxy: Sendable {
     /// thread (at once, on the caller's, when the request cannot be sent). The server's parked
     /// requests take this way: no task waits for an upstream, and the answer needs no turn on
     /// the Swift concurrency pool. `shutdown` ends it with a 503.
-    package func forward(_ request: MockRequest, then: @escaping @Sendable (ProxyOutcome) -> Void) {
+    func forward(_ request: MockRequest, then: @escaping @Sendable (ProxyOutcome) -> Void) {
         let started = ContinuousClock.now
         switch prepare(request) {
         case .send(let transfer):
