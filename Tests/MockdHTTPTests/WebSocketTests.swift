@@ -29,6 +29,12 @@ struct WebSocketHTTPTests {
     static let farewell = #"""
         {"path": "/ws/farewell", "websocket": {"onMessage": [{"match": {"text": "bye"}, "reply": {"text": "goodbye"}, "close": {"code": 1000, "reason": "bye"}}]}}
         """#
+    static let timed = #"""
+        {"path": "/ws/timed", "websocket": {"onOpen": {"text": "hi"}, "close": {"afterMs": 150, "code": 4002, "reason": "time is up"}}}
+        """#
+    static let early = #"""
+        {"path": "/ws/early", "websocket": {"onOpen": {"text": "first"}, "onMessage": [{"reply": {"text": "{{message}}"}}]}}
+        """#
     static let ending = #"""
         {"path": "/ws/ending", "websocket": {"onMessage": [{"reply": {"text": "ok"}}], "close": {"afterMessages": 2, "code": 4001, "reason": "two is enough"}}}
         """#
@@ -39,7 +45,8 @@ struct WebSocketHTTPTests {
 
     static func withServer<T>(_ body: (RouteServer) async throws -> T) async throws -> T {
         try await withRouteServer(
-            files: ["users/mock_api_users_get.json": "[]"], tables: ["ws.json": routeTable(chat, echo, drop, reset, ending, farewell)],
+            files: ["users/mock_api_users_get.json": "[]"],
+            tables: ["ws.json": routeTable(chat, echo, drop, reset, ending, farewell, timed, early)],
             configure: { $0.maxWebSocketMessageBytes = maxMessage }, body)
     }
 
@@ -166,6 +173,44 @@ struct WebSocketHTTPTests {
             #expect(rest.end == .closed)
             withKnownIssue("wslay sends a queued close before queued messages: a rule's reply before its close is lost") {
                 #expect(rest.texts == ["goodbye"])
+            }
+        }
+    }
+
+    @Test func aTimedCloseComesAtItsTime() async throws {
+        try await Self.withServer { server in
+            let sent = ContinuousClock.now
+            let client = try await Self.open(server, "/ws/timed")
+            let (hello, close) = try await client.run { client in
+                (try client.readText(), try client.readFrame())
+            }
+            #expect(hello == "hi")
+            #expect(close.closeCode == 4002 && close.closeReason == "time is up", "\(close)")
+            // A lower bound only.
+            #expect(sent.duration(to: close.at) >= .milliseconds(150))
+            let end = try await client.run { client in
+                try client.sendClose(code: 4002)
+                return try client.readToEnd()
+            }
+            #expect(end == .closed)
+        }
+    }
+
+    /// A frame sent with the upgrade request, before the 101 (the bytes libmicrohttpd read past
+    /// the head), is the app's first message: it is answered after the open's messages.
+    @Test func aFrameSentWithTheUpgradeRequestIsAnsweredAfterTheOpen() async throws {
+        try await Self.withServer { server in
+            let client = try await WebSocketClient.open(
+                port: server.port, target: "/ws/early", pipelined: WebSocketClient.frame(.text, Array("early bird".utf8)))
+            #expect(client.handshake.status == 101, "\(client.handshake)")
+            let texts = try await client.run { [try $0.readText(), try $0.readText()] }
+            #expect(Set(texts) == ["first", "early bird"], "the early message is read and answered")
+            // Intermittent: only when libmicrohttpd read the frame along with the head.
+            withKnownIssue(
+                "WebSocketConnection.start reads the bytes past the head before it starts the open's timelines",
+                isIntermittent: true
+            ) {
+                #expect(texts == ["first", "early bird"], "the open's messages come first")
             }
         }
     }

@@ -26,9 +26,10 @@ package final class WebSocketClient: @unchecked Sendable {
     /// Connects to 127.0.0.1:`port`, sends `GET target` as an upgrade and reads the answer's head
     /// (and, when it is not 101, its body). `headers` are added as given; `version` nil leaves
     /// `Sec-WebSocket-Version` out; `upgrade` false sends a plain GET (no Upgrade, no Connection).
+    /// `pipelined` goes in the same write as the request, before any answer (frames sent early).
     package init(
         port: Int, target: String, headers: [(String, String)] = [], subprotocols: [String] = [], version: String? = "13",
-        key: String? = nil, upgrade: Bool = true, timeout: Duration = .seconds(10)
+        key: String? = nil, upgrade: Bool = true, pipelined: [UInt8] = [], timeout: Duration = .seconds(10)
     ) throws {
         self.key = key ?? Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         fd = try Self.connect(port: port, timeout: timeout)
@@ -38,7 +39,7 @@ package final class WebSocketClient: @unchecked Sendable {
         if !subprotocols.isEmpty { head += "Sec-WebSocket-Protocol: \(subprotocols.joined(separator: ", "))\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
-        try sendRaw(Array(head.utf8))
+        try sendRaw(Array(head.utf8) + pipelined)
         handshake = try readHandshake()
     }
 
@@ -364,12 +365,12 @@ extension WebSocketClient {
     /// `init` on a thread of its own (see `blocking`), for an async test.
     package static func open(
         port: Int, target: String, headers: [(String, String)] = [], subprotocols: [String] = [], version: String? = "13",
-        key: String? = nil, upgrade: Bool = true, timeout: Duration = .seconds(10)
+        key: String? = nil, upgrade: Bool = true, pipelined: [UInt8] = [], timeout: Duration = .seconds(10)
     ) async throws -> WebSocketClient {
         try await blocking {
             try WebSocketClient(
                 port: port, target: target, headers: headers, subprotocols: subprotocols, version: version, key: key, upgrade: upgrade,
-                timeout: timeout)
+                pipelined: pipelined, timeout: timeout)
         }
     }
 
