@@ -47,7 +47,7 @@ struct AdminKeysTests {
         try AdminAPITests.object(response)
     }
 
-    static let routeKeys = ["name", "method", "path", "pathPattern", "match", "scenario", "response", "responses", "sequence"]
+    static let routeKeys = ["name", "method", "path", "pathPattern", "match", "scenario", "response", "responses", "sequence", "websocket"]
 
     // MARK: - what was accepted before
 

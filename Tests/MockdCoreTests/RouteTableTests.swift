@@ -74,7 +74,7 @@ struct RouteTableTests {
             table: routeTable(valid[0], valid[1], #"{"method": "GET", "path": "/c", "respone": {"status": 200}}"#),
             expected: [
                 #"{table}: routes[2].respone: unknown key "respone"; did you mean "response"?"#,
-                #"{table}: routes[2]: missing "response" (or "responses" for a sequence)"#,
+                #"{table}: routes[2]: missing "response" (or "responses" for a sequence, or "websocket" for a conversation)"#,
             ]),
         Case(
             name: "unknown response key, with did-you-mean",

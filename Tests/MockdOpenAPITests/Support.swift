@@ -49,7 +49,7 @@ extension Resolution {
     var reply: Reply? {
         switch self {
         case .respond(let reply), .respondAfter(_, let reply), .fault(_, let reply, _): reply
-        case .forward, .admin: nil
+        case .forward, .admin, .upgrade: nil
         }
     }
 
