@@ -55,6 +55,8 @@
         private var finished = false
         /// mockd started the close handshake (a rule, the route's ending, an admin close, SIGTERM).
         private var closedByMockd = false
+        /// A close mockd started while messages before it were still queued.
+        private var pendingClose: WebSocketClose?
         private var cancelsLeft = 0
         /// Why reading stopped, when the socket says (the client left, a read failed).
         private var readEnd: String?
@@ -91,8 +93,9 @@
                 readSource = source
                 cancelsLeft += 1
                 source.resume()
-                if !pendingInput.isEmpty { readable() }
+                // The open's messages first, then what the client sent along with its upgrade.
                 for timeline in conversation.opened() { perform(timeline[...]) }
+                if !pendingInput.isEmpty { readable() }
                 flush()
                 if let interval = hooks.pingInterval { schedulePing(every: interval) }
             }
@@ -128,13 +131,18 @@
         private func flush() {
             guard let context, !finished, !stalled else { return }
             if wslay_event_send(context) != 0 { return finish("write failed") }
+            if let close = pendingClose, wslay_event_want_write(context) == 0 {
+                pendingClose = nil
+                queueClose(close)
+                if wslay_event_send(context) != 0 { return finish("write failed") }
+            }
             if wslay_event_want_write(context) != 0 {
                 wantWritable()
             } else if let writeSource, !writeSuspended {
                 writeSource.suspend()
                 writeSuspended = true
             }
-            if wslay_event_want_read(context) == 0 && wslay_event_want_write(context) == 0 {
+            if wslay_event_want_read(context) == 0 && wslay_event_want_write(context) == 0 && pendingClose == nil {
                 finish(closing())
             } else if readEnd != nil {
                 finish(readEnd!)
@@ -198,7 +206,7 @@
         }
 
         private func enqueue(_ message: WebSocketOutgoing) {
-            guard let context, wslay_event_get_close_sent(context) == 0 else { return }
+            guard let context, !closedByMockd, wslay_event_get_close_sent(context) == 0 else { return }
             let opcode: UInt8
             let bytes: [UInt8]
             switch message {
@@ -217,10 +225,15 @@
         }
 
         private func startClose(_ close: WebSocketClose) {
-            guard let context, wslay_event_get_close_sent(context) == 0, wslay_event_get_close_received(context) == 0 else { return }
+            guard let context, !closedByMockd, wslay_event_get_close_sent(context) == 0, wslay_event_get_close_received(context) == 0
+            else { return }
             closedByMockd = true
-            _ = Array(close.reason.utf8).withUnsafeBufferPointer { reason in
-                wslay_event_queue_close(context, close.code, reason.baseAddress, reason.count)
+            // wslay sends a queued control frame ahead of queued messages, and no message after a
+            // close: the close waits until the replies before it are written (`flush`).
+            if wslay_event_want_write(context) != 0 {
+                pendingClose = close
+            } else {
+                queueClose(close)
             }
             // A client that never answers the close is let go after a second.
             hooks.after(.seconds(1)) { [self] in
@@ -228,7 +241,16 @@
             }
         }
 
+        private func queueClose(_ close: WebSocketClose) {
+            guard let context else { return }
+            _ = Array(close.reason.utf8).withUnsafeBufferPointer { reason in
+                wslay_event_queue_close(context, close.code, reason.baseAddress, reason.count)
+            }
+        }
+
         private func fault(_ kind: WebSocketFault.Kind) {
+            // What was queued before the fault goes out first (as far as the socket takes it now).
+            if let context, !finished, !stalled { _ = wslay_event_send(context) }
             switch kind {
             case .drop:
                 finish("fault drop")
@@ -333,12 +355,8 @@
             let incoming: WebSocketIncoming
             switch opcode {
             case 0x1:
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    // RFC 6455 8.1: a text message must be UTF-8; 1007 says it was not.
-                    startClose(WebSocketClose(code: 1007, reason: "text message is not UTF-8"))
-                    return
-                }
-                incoming = .text(text)
+                // wslay has checked the UTF-8 (and closed with 1007 when it is not).
+                incoming = .text(String(decoding: bytes, as: UTF8.self))
             case 0x2:
                 incoming = .binary(bytes)
             default:

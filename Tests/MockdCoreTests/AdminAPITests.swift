@@ -57,6 +57,12 @@ struct AdminAPITests {
                 case .openSessionPort(_, let then): next = then(.failure(ErrorAnswer(501, "no ports in core tests")))
                 case .closeSessionPort(_, let then): next = then(false)
                 case .readFiles(let then): next = then(MemoryFiles([:]))
+                case .webSockets(let command, let then):
+                    switch command {
+                    case .send: next = then(.sent(0))
+                    case .list: next = then(.connections([]))
+                    case .close: next = then(.closed(false))
+                    }
                 }
             }
         }

@@ -155,9 +155,7 @@ struct WebSocketHTTPTests {
             #expect(rest.reason == "two is enough")
             #expect(rest.end == .closed)
             // The second message's timeline is [send "ok", close]: its reply goes out first.
-            withKnownIssue("wslay sends a queued close before queued messages: the reply before the route's close is lost") {
-                #expect(rest.texts == ["ok"])
-            }
+            #expect(rest.texts == ["ok"])
         }
     }
 
@@ -171,9 +169,7 @@ struct WebSocketHTTPTests {
             #expect(rest.code == 1000)
             #expect(rest.reason == "bye")
             #expect(rest.end == .closed)
-            withKnownIssue("wslay sends a queued close before queued messages: a rule's reply before its close is lost") {
-                #expect(rest.texts == ["goodbye"])
-            }
+            #expect(rest.texts == ["goodbye"])
         }
     }
 
@@ -205,13 +201,7 @@ struct WebSocketHTTPTests {
             #expect(client.handshake.status == 101, "\(client.handshake)")
             let texts = try await client.run { [try $0.readText(), try $0.readText()] }
             #expect(Set(texts) == ["first", "early bird"], "the early message is read and answered")
-            // Intermittent: only when libmicrohttpd read the frame along with the head.
-            withKnownIssue(
-                "WebSocketConnection.start reads the bytes past the head before it starts the open's timelines",
-                isIntermittent: true
-            ) {
-                #expect(texts == ["first", "early bird"], "the open's messages come first")
-            }
+            #expect(texts == ["first", "early bird"], "the open's messages come first")
         }
     }
 
@@ -489,9 +479,7 @@ struct WebSocketHTTPTests {
                 return try Self.framesToEnd(client)
             }
             #expect(rest.end == .closed)
-            withKnownIssue("a fault ends the connection before wslay has sent the replies queued ahead of it") {
-                #expect(rest.frames.map(\.text) == ["ok"])
-            }
+            #expect(rest.frames.map(\.text) == ["ok"])
         }
     }
 
