@@ -412,6 +412,8 @@ struct AdminAPITests {
                 "GET /__mockd/", "GET /__mockd/sources", "GET /__mockd/source", "GET /__mockd/events", "POST /__mockd/mocks",
                 "POST /__mockd/sessions", "GET /__mockd/sessions", "DELETE /__mockd/sessions/{id}",
                 "POST /__mockd/stubs", "GET /__mockd/stubs", "DELETE /__mockd/stubs/{id}", "GET /__mockd/resources",
+                "POST /__mockd/ws/send", "GET /__mockd/ws/connections", "DELETE /__mockd/ws/connections/{id}",
+                "GET /__mockd/ws/messages",
             ])
     }
 }
