@@ -56,11 +56,10 @@ extension AdminAPI {
         guard let id = Int(text) else { return .answer(missing) }
         var code: UInt16 = 1000
         if let raw = request.query.first(where: { $0.name == "code" })?.value {
-            guard let number = UInt16(raw),
-                (1000...1003).contains(number) || (1007...1014).contains(number) || (3000...4999).contains(number)
+            guard let number = UInt16(raw), WebSocketClose.isSendable(number)
             else {
                 return .answer(
-                    refuse(ErrorAnswer(400, "code must be a close code: 1000-1003, 1007-1014 or 3000-4999, found \(JSONText.quoted(raw))")))
+                    refuse(ErrorAnswer(400, "code must be a close code: \(WebSocketClose.sendableCodes), found \(JSONText.quoted(raw))")))
             }
             code = number
         }

@@ -230,13 +230,10 @@ extension RouteDecoder {
         checkKeys(value, allowed: allowed, at: at)
         var code: UInt16 = 1000
         if let raw = value["code"] {
-            // 1005, 1006 and 1015 only report what happened; they are never sent (RFC 6455, 7.4.1).
-            if case .number(let text) = raw, let number = UInt16(text),
-                (1000...1003).contains(number) || (1007...1014).contains(number) || (3000...4999).contains(number)
-            {
+            if case .number(let text) = raw, let number = UInt16(text), WebSocketClose.isSendable(number) {
                 code = number
             } else {
-                error(at + ".code", "expected a close code: 1000-1003, 1007-1014 or 3000-4999, found \(found(raw))")
+                error(at + ".code", "expected a close code: \(WebSocketClose.sendableCodes), found \(found(raw))")
             }
         }
         let reason = string(value["reason"], at: at + ".reason") ?? ""

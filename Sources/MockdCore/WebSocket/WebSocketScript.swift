@@ -134,6 +134,15 @@ package struct WebSocketClose: Sendable, Equatable {
         self.code = code
         self.reason = reason
     }
+
+    /// The codes an endpoint may send: 1005, 1006 and 1015 only report what happened, and the
+    /// rest below 3000 are the protocol's to define (RFC 6455, section 7.4).
+    package static func isSendable(_ code: UInt16) -> Bool {
+        (1000...1003).contains(code) || (1007...1014).contains(code) || (3000...4999).contains(code)
+    }
+
+    /// What a close code must be, as refusals say it.
+    package static let sendableCodes = "1000-1003, 1007-1014 or 3000-4999"
 }
 
 /// The route's `"close"`: a close after so many messages from the app, or at a time after the open.
