@@ -1,8 +1,8 @@
-@testable package import MockdHTTP
 import Synchronization
 
-// Counts the tests wait on and check. The server never reads them itself, so they live here
-// rather than in MockdHTTP.
+// Counts the tests wait on and check; the server never reads them itself. They stay in the
+// module, as `package`: the test support is an ordinary target, built by `swift build -c
+// release` too (`make run`), where `@testable import` is refused.
 extension HTTPServer {
     /// Requests parked right now (delays, timeout faults, upstream calls).
     package var parkedCount: Int { parking.count }
