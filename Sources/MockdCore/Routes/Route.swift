@@ -112,7 +112,8 @@ package struct RouteResponse: Sendable {
         /// Sent in pieces over time (`"stream"`), with these headers.
         case stream(ResponseStream, headers: [HTTPHeader], origin: Origin)
         /// A WebSocket conversation (`"websocket"`), held with each connection the route upgrades.
-        case webSocket(WebSocketScript, origin: Origin)
+        /// Boxed, as `Resolution.upgrade` is: the other bodies stay their size.
+        indirect case webSocket(WebSocketScript, origin: Origin)
     }
 
     package let body: Body
