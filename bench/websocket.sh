@@ -2,7 +2,8 @@
 # WebSocket routes measured (docs/WEBSOCKET.md): idle connections' CPU and memory, a timeline's
 # spacing at many connections, pushes reaching exactly their session, echo round trips and
 # messages a second, and plain HTTP req/s beside idle connections against without them.
-#   make release && bench/websocket.sh     (N=1000 IDLE_SECONDS=60 DURATION=5 by default)
+#   make release && bench/websocket.sh     (N=1000 IDLE_SECONDS=60 DURATION=5 by default;
+#                                            ONLY=timeline for that phase alone)
 # The client is Python's `websockets` in a venv of its own (.build/ws-bench-venv).
 source "$(dirname "$0")/common.sh"
 N=${N:-1000}
@@ -29,8 +30,9 @@ start_mockd --root "$WORK/MockData" --routes "$WORK/routes" --log-level warning 
 URL=http://127.0.0.1:$PORT
 status=0
 
-$PY idle "$URL" "$MOCKD_PID" "$N" "$IDLE_SECONDS" || status=1
+[[ -n "${ONLY:-}" && "${ONLY}" != idle ]] || $PY idle "$URL" "$MOCKD_PID" "$N" "$IDLE_SECONDS" || status=1
 $PY timeline "$URL" "$N" || status=1
+[[ "${ONLY:-}" != timeline ]] || exit $status
 $PY push "$URL" 100 10 || status=1
 $PY echo "$URL" "$MOCKD_PID" 2000 || status=1
 
