@@ -80,14 +80,9 @@ final class RequestLog: Sendable {
     #if !MOCKD_NO_WEBSOCKET
         /// A WebSocket message, journaled as an entry of its own (`kind` `message`) for tests to
         /// read and wait for (`GET /__mockd/ws/messages`); the access log has one line a connection.
-        func recordMessage(_ message: WebSocketOutgoing, outgoing: Bool, on connection: WebSocketConnection) {
+        func recordMessage(_ message: WebSocketPayload, outgoing: Bool, on connection: WebSocketConnection) {
             guard journal.isEnabled else { return }
-            let bytes: [UInt8]
-            let binary: Bool
-            switch message {
-            case .text(let text): (bytes, binary) = (Array(text.utf8), false)
-            case .binary(let data): (bytes, binary) = (data, true)
-            }
+            let (bytes, binary) = message.bytes
             let truncated = bytes.count > journal.bodyLimit
             let origin = Origin.webSocketMessage(connection: connection.id, outgoing: outgoing)
             journal.append(

@@ -13,11 +13,11 @@
         /// Runs the body after the delay, on the timer thread (`ParkingLot.after`): no thread waits.
         let after: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
         /// Sends to every open connection of the session on the path.
-        let broadcast: @Sendable (_ from: WebSocketConnection, _ message: WebSocketOutgoing) -> Void
+        let broadcast: @Sendable (_ from: WebSocketConnection, _ message: WebSocketPayload) -> Void
         /// The connection has ended (how, in words); called once.
         let ended: @Sendable (_ connection: WebSocketConnection, _ how: String) -> Void
         /// Journals a message (`outgoing`: mockd sent it).
-        let journal: @Sendable (_ connection: WebSocketConnection, _ message: WebSocketOutgoing, _ outgoing: Bool) -> Void
+        let journal: @Sendable (_ connection: WebSocketConnection, _ message: WebSocketPayload, _ outgoing: Bool) -> Void
         /// `--max-ws-message-bytes`: a longer message from the app is closed with 1009.
         let maxMessageBytes: Int
         /// `--ws-ping-interval`: mockd pings this often; nil: never.
@@ -102,7 +102,7 @@
         }
 
         /// A message from outside the conversation: a test's push, another connection's broadcast.
-        func push(_ message: WebSocketOutgoing) {
+        func push(_ message: WebSocketPayload) {
             queue.async { [self] in
                 guard !finished, !stalled else { return }
                 enqueue(message)
@@ -205,14 +205,10 @@
             }
         }
 
-        private func enqueue(_ message: WebSocketOutgoing) {
+        private func enqueue(_ message: WebSocketPayload) {
             guard let context, !closedByMockd, wslay_event_get_close_sent(context) == 0 else { return }
-            let opcode: UInt8
-            let bytes: [UInt8]
-            switch message {
-            case .text(let text): (opcode, bytes) = (0x1, Array(text.utf8))
-            case .binary(let data): (opcode, bytes) = (0x2, data)
-            }
+            let (bytes, binary) = message.bytes
+            let opcode: UInt8 = binary ? 0x2 : 0x1
             // wslay copies the payload.
             let queued = bytes.withUnsafeBufferPointer { buffer in
                 var message = wslay_event_msg(opcode: opcode, msg: buffer.baseAddress, msg_length: buffer.count)
@@ -352,7 +348,7 @@
         }
 
         fileprivate func message(_ context: OpaquePointer?, opcode: UInt8, _ bytes: [UInt8]) {
-            let incoming: WebSocketIncoming
+            let incoming: WebSocketPayload
             switch opcode {
             case 0x1:
                 // wslay has checked the UTF-8 (and closed with 1007 when it is not).
@@ -363,10 +359,7 @@
                 return  // close, ping and pong: wslay answers them
             }
             messagesIn.add(1, ordering: .relaxed)
-            switch incoming {
-            case .text(let text): hooks.journal(self, .text(text), false)
-            case .binary(let bytes): hooks.journal(self, .binary(bytes), false)
-            }
+            hooks.journal(self, incoming, false)
             perform(conversation.received(incoming)[...])
         }
 

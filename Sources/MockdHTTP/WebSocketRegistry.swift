@@ -43,7 +43,7 @@
 
         /// Sends `message` to every open connection of `session` on `path`; how many it went to.
         @discardableResult
-        func send(_ message: WebSocketOutgoing, session: String?, path: String) -> Int {
+        func send(_ message: WebSocketPayload, session: String?, path: String) -> Int {
             let reached = connections(session: .some(session), path: path)
             for connection in reached { connection.push(message) }
             return reached.count

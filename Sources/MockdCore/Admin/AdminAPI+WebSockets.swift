@@ -72,7 +72,7 @@ extension AdminAPI {
     }
 
     /// `{"text": …}`, `{"json": …}` (sent as compact text) or `{"base64": …}`.
-    static func webSocketMessage(_ value: JSONValue) -> WebSocketOutgoing? {
+    static func webSocketMessage(_ value: JSONValue) -> WebSocketPayload? {
         guard case .object(let members) = value, members.count == 1 else { return nil }
         switch (members[0].key, members[0].value) {
         case ("text", .string(let text)): return .text(text)
@@ -86,7 +86,7 @@ extension AdminAPI {
 /// What an admin call asks of the open WebSocket connections.
 package enum WebSocketCommand: Sendable, Equatable {
     /// To every open connection of `session` (nil: those without one) on `path`.
-    case send(WebSocketOutgoing, session: String?, path: String)
+    case send(WebSocketPayload, session: String?, path: String)
     /// The open connections; `session` nil: all of them.
     case list(session: String?)
     /// Start the close handshake of one.

@@ -19,9 +19,7 @@ package struct ResponseTemplate: Sendable {
 
     /// Parses `text`; values are escaped for JSON strings when the body is JSON, left alone otherwise.
     init(text: String, json: Bool, status: Int, headers: [HTTPHeader], origin: Origin) throws {
-        JSONStringContentType.registerOnce()
-        let pragma = json ? "{{% CONTENT_TYPE: JSON_STRING }}" : "{{% CONTENT_TYPE: TEXT }}"
-        template = try MustacheTemplate(string: pragma + text)
+        template = try Self.parse(text, json: json)
         self.status = status
         self.headers = headers
         self.origin = origin
@@ -33,15 +31,34 @@ package struct ResponseTemplate: Sendable {
         return BuiltResponse(status: status, headers: headers, body: Array(body.utf8), origin: origin)
     }
 
-    /// What a template can name. Header names are there as sent and in lower case.
-    static func context(request: MockRequest, parameters: [String: String]) -> [String: Any] {
+    /// `text` parsed once; values are escaped for JSON strings when `json`, left alone otherwise.
+    /// WebSocket messages (`MessageTemplate`) are parsed the same way.
+    static func parse(_ text: String, json: Bool) throws -> MustacheTemplate {
+        JSONStringContentType.registerOnce()
+        let pragma = json ? "{{% CONTENT_TYPE: JSON_STRING }}" : "{{% CONTENT_TYPE: TEXT }}"
+        return try MustacheTemplate(string: pragma + text)
+    }
+
+    /// A request's query as templates read it: the first value of each name.
+    static func queryValues(_ request: MockRequest) -> [String: String] {
         var query: [String: String] = [:]
         for argument in request.query where query[argument.name] == nil { query[argument.name] = argument.value ?? "" }
+        return query
+    }
+
+    /// A request's headers as templates read them: by the name as sent and in lower case.
+    static func headerValues(_ request: MockRequest) -> [String: String] {
         var headers: [String: String] = [:]
         for header in request.headers {
             headers[header.name] = header.value
             headers[header.name.lowercased()] = header.value
         }
+        return headers
+    }
+
+    /// What a template can name. Header names are there as sent and in lower case.
+    static func context(request: MockRequest, parameters: [String: String]) -> [String: Any] {
+        let query = queryValues(request), headers = headerValues(request)
         var json: Any = [String: Any]()
         if !request.body.isEmpty, let value = try? JSONParser.parse(request.body) { json = value.mustacheValue }
         return [

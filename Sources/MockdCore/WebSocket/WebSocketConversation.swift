@@ -9,9 +9,9 @@
 package enum WebSocketAction: Sendable, Equatable {
     case wait(Duration)
     /// To this connection.
-    case send(WebSocketOutgoing)
+    case send(WebSocketPayload)
     /// To every open connection of this one's session on its path, this one included.
-    case broadcast(WebSocketOutgoing)
+    case broadcast(WebSocketPayload)
     /// Start the close handshake.
     case close(WebSocketClose)
     /// Break the connection as the fault says.
@@ -35,15 +35,8 @@ package struct WebSocketConversation: Sendable {
     package init(script: WebSocketScript, request: MockRequest, parameters: [String: String]) {
         self.script = script
         self.parameters = parameters
-        var query: [String: String] = [:]
-        for argument in request.query where query[argument.name] == nil { query[argument.name] = argument.value ?? "" }
-        self.query = query
-        var headers: [String: String] = [:]
-        for header in request.headers {
-            headers[header.name] = header.value
-            headers[header.name.lowercased()] = header.value
-        }
-        self.headers = headers
+        self.query = ResponseTemplate.queryValues(request)
+        self.headers = ResponseTemplate.headerValues(request)
     }
 
     /// The timelines that start with the connection: the `onOpen` messages (or a capture's first
@@ -68,7 +61,7 @@ package struct WebSocketConversation: Sendable {
     }
 
     /// What answers one message of the app's.
-    package mutating func received(_ message: WebSocketIncoming) -> [WebSocketAction] {
+    package mutating func received(_ message: WebSocketPayload) -> [WebSocketAction] {
         received += 1
         var actions: [WebSocketAction] = []
         if step < script.steps.count, case .expect(let match) = script.steps[step], match.matches(message) {
@@ -102,7 +95,7 @@ package struct WebSocketConversation: Sendable {
         return actions
     }
 
-    func render(_ message: WebSocketMessage, incoming: WebSocketIncoming?) -> WebSocketOutgoing {
+    func render(_ message: WebSocketMessage, incoming: WebSocketPayload?) -> WebSocketPayload {
         switch message.payload {
         case .text(let text): return .text(text)
         case .binary(let bytes): return .binary(bytes)

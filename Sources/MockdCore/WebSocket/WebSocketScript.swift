@@ -60,9 +60,7 @@ package struct MessageTemplate: Sendable {
     package let text: String
 
     init(text: String, json: Bool) throws {
-        JSONStringContentType.registerOnce()
-        let pragma = json ? "{{% CONTENT_TYPE: JSON_STRING }}" : "{{% CONTENT_TYPE: TEXT }}"
-        template = try MustacheTemplate(string: pragma + text)
+        template = try ResponseTemplate.parse(text, json: json)
         self.text = text
     }
 
@@ -92,7 +90,7 @@ package enum WebSocketMatch: Sendable {
     /// Text this pattern finds a match in.
     case regex(MessagePattern)
 
-    package func matches(_ message: WebSocketIncoming) -> Bool {
+    package func matches(_ message: WebSocketPayload) -> Bool {
         switch self {
         case .any:
             return true
@@ -174,21 +172,16 @@ package enum WebSocketStep: Sendable {
     case expect(WebSocketMatch)
 }
 
-/// A message the app sent.
-package enum WebSocketIncoming: Sendable, Equatable {
-    case text(String)
-    case binary([UInt8])
-}
-
-/// A message mockd sends, rendered.
-package enum WebSocketOutgoing: Sendable, Equatable {
+/// One WebSocket message either way: one the app sent, or one mockd sends, rendered.
+package enum WebSocketPayload: Sendable, Equatable {
     case text(String)
     case binary([UInt8])
 
-    package var count: Int {
+    /// The bytes on the wire, and whether they go as a binary message.
+    package var bytes: (bytes: [UInt8], binary: Bool) {
         switch self {
-        case .text(let text): text.utf8.count
-        case .binary(let bytes): bytes.count
+        case .text(let text): (Array(text.utf8), false)
+        case .binary(let bytes): (bytes, true)
         }
     }
 }
