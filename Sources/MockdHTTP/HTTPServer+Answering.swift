@@ -21,10 +21,32 @@ extension HTTPServer {
         _ execution: consuming Execution, for request: MockRequest, serving: ServingState?, admin: Bool = false,
         connection: OpaquePointer, state: RequestState
     ) -> MHD_Result {
-        guard case .resolved(let resolution) = execution else {
-            return send(execution, for: request, serving: serving, admin: admin, connection: connection, state: state)
+        // Consumed, never copied: a copy of a resolution retains everything it holds (callgrind:
+        // a copy here cost ~300 instructions a request).
+        switch consume execution {
+        case .resolved(let resolution):
+            return carryOut(resolution, for: request, serving: serving, admin: admin, connection: connection, state: state)
+        case .refuse(let status, let reason):
+            state.phase = .answered
+            log.record(request, status: status, origin: .refusal(reason), scenario: "", state: state)
+            let body = ErrorAnswer.unreadable(status: status, reason: reason).response(origin: .refusal(""), layout: .compact)
+            return queue(MHDResponse(built: body, extraHeaders: extraHeaders(admin)), status: status, on: connection)
+        case .close(let reason):
+            state.phase = .answered
+            log.record(request, status: 0, origin: .closed(reason), scenario: "", state: state)
+            return .NO
         }
-        switch resolution {
+    }
+
+    /// The core's decision: sent now, or parked until its time (a delay, a timeout fault, an
+    /// upstream call, slow admin work).
+    func carryOut(
+        _ resolution: consuming Resolution, for request: MockRequest, serving: ServingState?, admin: Bool = false,
+        connection: OpaquePointer, state: RequestState
+    ) -> MHD_Result {
+        switch consume resolution {
+        case .respond(let reply):
+            return send(reply, for: request, serving: serving, admin: admin, connection: connection, state: state)
         case .respondAfter(let delay, let reply):
             return park(connection, state: state, request: request, serving: serving, .timer(delay), then: .respond(reply))
         case .fault(.timeout, _, _):
@@ -36,6 +58,22 @@ extension HTTPServer {
             return park(
                 connection, state: state, request: request, serving: serving, .timer(delay),
                 then: .resolved(.fault(fault, reply, after: .zero)))
+        case .fault(.reset, let reply, _):
+            state.phase = .answered
+            if reply.warning != nil { warn(reply, request) }
+            log.record(
+                request, status: 0, origin: reply.origin, label: reply.source + " (fault reset)", scenario: reply.scenario, state: state)
+            Self.resetOnClose(connection)
+            return .NO
+        case .fault(.truncated, let reply, _):
+            state.phase = .answered
+            if reply.warning != nil { warn(reply, request) }
+            log.record(
+                request, status: reply.status, origin: reply.origin, label: reply.source + " (fault truncated)", scenario: reply.scenario,
+                state: state,
+                response: reply.builtResponse)
+            return queue(
+                MHDResponse(truncating: reply, extraHeaders: extraHeaders(admin)), status: reply.status, on: connection)
         case .forward(let scenario, let delay, let warning):
             guard let missHandler else { return .NO }  // the policy forwards only when there is one
             return park(
@@ -55,8 +93,6 @@ extension HTTPServer {
             return executeAdmin(call, for: request, serving: serving, connection: connection, state: state)
         case .upgrade(let upgrade):
             return self.upgrade(upgrade, for: request, connection: connection, state: state)
-        case .respond, .fault:
-            return send(.resolved(resolution), for: request, serving: serving, admin: admin, connection: connection, state: state)
         }
     }
 
@@ -79,15 +115,15 @@ extension HTTPServer {
             let response = ErrorAnswer.tooManyParked(limit: configuration.maxParked)
                 .response(origin: .refusal("too many parked requests"), layout: .compact)
             return send(
-                .respond(Reply(.built(response), scenario: "")), for: request, serving: serving, admin: admin, connection: connection,
-                state: state)
+                Reply(.built(response), scenario: ""), for: request, serving: serving, admin: admin, connection: connection, state: state)
         case .closed:
             let now: Execution
             switch wait {
             case .timer: now = then
             case .work: now = Self.stopping
             }
-            return send(now, for: request, serving: serving, admin: admin, connection: connection, state: state)
+            // Never parked again: what a timer leaves is due now, and work's stand-in closes.
+            return execute(now, for: request, serving: serving, admin: admin, connection: connection, state: state)
         }
     }
 
@@ -102,76 +138,50 @@ extension HTTPServer {
         parking.resume(state)
     }
 
-    /// Sends an answer that is due now, or breaks the connection; logs the request first.
+    /// Sends an answer that is due now; logs the request first.
     private func send(
-        _ execution: consuming Execution, for request: MockRequest, serving: ServingState?, admin: Bool,
-        connection: OpaquePointer, state: RequestState
+        _ reply: Reply, for request: MockRequest, serving: ServingState?, admin: Bool, connection: OpaquePointer, state: RequestState
     ) -> MHD_Result {
         state.phase = .answered
+        if reply.warning != nil { warn(reply, request) }
         // Draining (mockd stopping, or this session's port closing): every answer closes its
         // connection, so the drain ends with the requests in flight.
-        let closing = lifecycle.isEnding || state.sessionPort?.lifecycle.isEnding == true
-        let extraHeaders = admin ? [] : configuration.corsHeaders
-        switch consume execution {
-        case .close(let reason):
-            log.record(request, status: 0, origin: .closed(reason), scenario: "", state: state)
-            return .NO
-        case .refuse(let status, let reason):
-            log.record(request, status: status, origin: .refusal(reason), scenario: "", state: state)
-            let body = ErrorAnswer.unreadable(status: status, reason: reason).response(origin: .refusal(""), layout: .compact)
-            return queue(MHDResponse(built: body, extraHeaders: extraHeaders), status: status, on: connection)
-        case .resolved(.fault(.reset, let reply, _)):
-            if reply.warning != nil { warn(reply, request) }
+        if lifecycle.isEnding || state.sessionPort?.lifecycle.isEnding == true {
             log.record(
-                request, status: 0, origin: reply.origin, label: reply.source + " (fault reset)", scenario: reply.scenario, state: state)
-            Self.resetOnClose(connection)
-            return .NO
-        case .resolved(.fault(.truncated, let reply, _)):
-            if reply.warning != nil { warn(reply, request) }
-            log.record(
-                request, status: reply.status, origin: reply.origin, label: reply.source + " (fault truncated)", scenario: reply.scenario,
-                state: state,
+                request, status: reply.status, origin: reply.origin, label: reply.source, scenario: reply.scenario, state: state,
                 response: reply.builtResponse)
-            return queue(MHDResponse(truncating: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
-        // A timeout fault never gets here: it is parked, then closed.
-        case .resolved(.respond(let reply)), .resolved(.fault(_, let reply, _)):
-            if reply.warning != nil { warn(reply, request) }
-            if closing {
-                log.record(
-                    request, status: reply.status, origin: reply.origin, label: reply.source, scenario: reply.scenario, state: state,
-                    response: reply.builtResponse)
-                return queue(MHDResponse(closing: reply, extraHeaders: extraHeaders), status: reply.status, on: connection)
+            return queue(MHDResponse(closing: reply, extraHeaders: extraHeaders(admin)), status: reply.status, on: connection)
+        }
+        // One switch for what is logged and what is sent (the reply's accessors are calls into the core).
+        switch reply.response {
+        case .prepared(let prepared):
+            log.record(
+                request, status: prepared.status, origin: prepared.origin, label: prepared.source, scenario: reply.scenario, state: state)
+            guard let serving, let response = serving.response(for: prepared) else { return .NO }
+            return MHD_queue_response(connection, UInt32(prepared.status), response)
+        case .streamed(let streamed):
+            // Logged when the stream ends (how many pieces went, how it ended).
+            return queueStream(
+                streamed.stream, built: streamed.head, scenario: reply.scenario, extraHeaders: extraHeaders(admin), for: request,
+                connection: connection, state: state)
+        case .built(let built):
+            // The label is made from the origin once, for the access line and the header.
+            let label = built.source
+            log.record(
+                request, status: built.status, origin: built.origin, label: label, scenario: reply.scenario, state: state,
+                response: built)
+            if let id = built.reuseID, let serving {
+                return queue(
+                    serving.reusedResponse(id, { MHDResponse(built: built, source: label, extraHeaders: extraHeaders(admin)) }),
+                    status: built.status, on: connection)
             }
-            // One switch for what is logged and what is sent (the reply's accessors are calls into the core).
-            switch reply.response {
-            case .prepared(let prepared):
-                log.record(
-                    request, status: prepared.status, origin: prepared.origin, label: prepared.source, scenario: reply.scenario,
-                    state: state)
-                guard let serving, let response = serving.response(for: prepared) else { return .NO }
-                return MHD_queue_response(connection, UInt32(prepared.status), response)
-            case .streamed(let streamed):
-                // Logged when the stream ends (how many pieces went, how it ended).
-                return queueStream(
-                    streamed.stream, built: streamed.head, scenario: reply.scenario, extraHeaders: extraHeaders, for: request,
-                    connection: connection, state: state)
-            case .built(let built):
-                // The label is made from the origin once, for the access line and the header.
-                let label = built.source
-                log.record(
-                    request, status: built.status, origin: built.origin, label: label, scenario: reply.scenario, state: state,
-                    response: built)
-                if let id = built.reuseID, let serving {
-                    return queue(
-                        serving.reusedResponse(id, { MHDResponse(built: built, source: label, extraHeaders: extraHeaders) }),
-                        status: built.status, on: connection)
-                }
-                return queue(MHDResponse(built: built, source: label, extraHeaders: extraHeaders), status: built.status, on: connection)
-            }
-        case .resolved(let waiting):  // .respondAfter, .forward, .admin, .upgrade: `execute` parks them and sends what they leave
-            return execute(.resolved(waiting), for: request, serving: serving, admin: admin, connection: connection, state: state)
+            return queue(
+                MHDResponse(built: built, source: label, extraHeaders: extraHeaders(admin)), status: built.status, on: connection)
         }
     }
+
+    /// `--cors` headers, which the admin API's answers never carry.
+    private func extraHeaders(_ admin: Bool) -> [HTTPHeader] { admin ? [] : configuration.corsHeaders }
 
     /// An unknown X-Mock-Scenario: answered with the defaults, said in the header and in the log.
     private func warn(_ reply: Reply, _ request: MockRequest) {
