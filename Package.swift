@@ -220,7 +220,8 @@ let package = Package(
         // these tests does not build the server.
         .testTarget(
             name: "MockdKitTests",
-            dependencies: ["MockdKit"],
+            // TestSupport for the app's side of a WebSocket (its client written from RFC 6455).
+            dependencies: ["MockdKit", "TestSupport"],
             swiftSettings: settings
         ),
         .testTarget(

@@ -41,4 +41,32 @@ package struct AccessLogWriter: Sendable {
             }
         }
     }
+
+    /// One request's line from its parts, borrowed where they are (the request, the answer): a
+    /// text line is built on the stack and nothing is retained. A record made first copied
+    /// five strings and released them again (callgrind: ~400 instructions a request).
+    package func writeLine(
+        method: String, path: String, query: String, status: Int, source: String, repeatsStatus: Bool, durationMicroseconds: UInt64,
+        scenario: String, session: String?, at time: timespec
+    ) {
+        guard case .text = format else {
+            return write(
+                AccessRecord(
+                    method: method, path: path, status: status, source: source, repeatsStatus: repeatsStatus,
+                    durationMicroseconds: durationMicroseconds, query: query, scenario: scenario, session: session),
+                at: time)
+        }
+        let length = AccessRecord.maximumLength(
+            method: method, path: path, query: query, source: source, scenario: scenario, session: session)
+        LineBuilder.build(
+            maximumLength: Timestamp.length + 2 + length,
+            { line in
+                Timestamp.put(time, into: &line)
+                line.put(UInt8(ascii: " "))
+                AccessRecord.put(
+                    method: method, path: path, query: query, status: status, source: source, repeatsStatus: repeatsStatus,
+                    durationMicroseconds: durationMicroseconds, scenario: scenario, session: session, into: &line)
+                line.put(UInt8(ascii: "\n"))
+            }, then: { sink.writeLine($0, urgent: false) })
+    }
 }

@@ -53,14 +53,30 @@ package struct AccessRecord: CustomStringConvertible, Sendable {
         LineBuilder.build(maximumLength: maximumLength, { put(into: &$0) }, then: { buffer.append(contentsOf: $0) })
     }
 
-    /// At least the length of the line `put(into:)` writes: the fields' bytes and room for the
-    /// separators, labels and numbers.
+    /// At least the length of the line `put(into:)` writes.
     var maximumLength: Int {
+        Self.maximumLength(method: method, path: path, query: query, source: source, scenario: scenario, session: session)
+    }
+
+    func put(into line: inout LineBuilder) {
+        Self.put(
+            method: method, path: path, query: query, status: status, source: source, repeatsStatus: repeatsStatus,
+            durationMicroseconds: durationMicroseconds, scenario: scenario, session: session, into: &line)
+    }
+
+    /// At least the length of the line `put` writes: the fields' bytes and room for the
+    /// separators, labels and numbers.
+    static func maximumLength(method: String, path: String, query: String, source: String, scenario: String, session: String?) -> Int {
         method.utf8.count + path.utf8.count + query.utf8.count + source.utf8.count
             + scenario.utf8.count + (session?.utf8.count ?? 0) + 96
     }
 
-    func put(into line: inout LineBuilder) {
+    /// The line from fields borrowed where they are, so that the access log's fast path
+    /// (`AccessLogWriter.writeLine`) needs no record of its own.
+    static func put(
+        method: String, path: String, query: String, status: Int, source: String, repeatsStatus: Bool, durationMicroseconds: UInt64,
+        scenario: String, session: String?, into line: inout LineBuilder
+    ) {
         line.put(method)
         line.put(UInt8(ascii: " "))
         line.put(path)
@@ -77,9 +93,9 @@ package struct AccessRecord: CustomStringConvertible, Sendable {
         }
         Digits.putMilliseconds(durationMicroseconds, into: &line)
         line.put("ms" as StaticString)
-        if let shownScenario {
+        if !scenario.isEmpty, scenario != "default" {
             line.put(" scenario=" as StaticString)
-            line.put(shownScenario)
+            line.put(scenario)
         }
         if let session {
             line.put(" session=" as StaticString)

@@ -52,15 +52,17 @@ final class RequestLog: Sendable {
         let time = Timestamp.realtime()  // one reading for the access line and the journal
         let session = request.session
         if logsRequests {
-            // One metadata value carrying typed fields: the handler lays it out as text or JSON,
-            // and a request costs one small dictionary instead of five hashed keys.
-            let record = AccessRecord(
-                method: request.method, path: request.path, status: status, source: source, repeatsStatus: origin.isMiss,
-                durationMicroseconds: micros,
-                query: request.rawQuery, scenario: scenario, session: session)
             if let accessWriter {
-                accessWriter.write(record, at: time)
+                accessWriter.writeLine(
+                    method: request.method, path: request.path, query: request.rawQuery, status: status, source: source,
+                    repeatsStatus: origin.isMiss, durationMicroseconds: micros, scenario: scenario, session: session, at: time)
             } else {
+                // One metadata value carrying typed fields: the handler lays it out as text or JSON,
+                // and a request costs one small dictionary instead of five hashed keys.
+                let record = AccessRecord(
+                    method: request.method, path: request.path, status: status, source: source, repeatsStatus: origin.isMiss,
+                    durationMicroseconds: micros,
+                    query: request.rawQuery, scenario: scenario, session: session)
                 logger.info("request", metadata: [AccessRecord.metadataKey: .stringConvertible(record)])
             }
         }
