@@ -25,9 +25,11 @@ SWIFT_SOURCES := Sources Tests Fuzz Package.swift
 format:
 	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
 
-## Fail when a Swift source is not laid out as `make format` would leave it
+## Fail when a Swift source is not laid out as `make format` would leave it, or when zizmor
+## finds a fault in .github/workflows (scripts/zizmor-lint.sh installs it; SKIP_ZIZMOR=1 skips it)
 lint:
 	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
+	scripts/zizmor-lint.sh
 
 # libmicrohttpd 1.0.x (Debian 13's source, built by scripts/mhd1-deps.sh into .build-mhd1/prefix)
 MHD1_PREFIX := $(CURDIR)/.build-mhd1/prefix

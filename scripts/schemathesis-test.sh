@@ -7,7 +7,10 @@
 #   positive: valid requests must be answered as documented (--checks all)
 #   negative: invalid requests must be refused with a 4xx, never a 5xx, and auth not ignored
 # 0 failures expected. Called by `make test`; SKIP_SCHEMATHESIS=1 skips it (no PyPI access).
-# Environment: MOCKD (default .build/debug/mockd), SCHEMATHESIS_VENV, SCHEMATHESIS_EXAMPLES.
+# Environment: MOCKD (default .build/debug/mockd), SCHEMATHESIS_VENV, SCHEMATHESIS_EXAMPLES,
+# SCHEMATHESIS_WORK (default .build/schemathesis: schemathesis's .schemathesis/ cache of crashes
+# is written in its working folder, so it stays in the build folder, out of git, where the
+# next run finds the crashes the last one saved).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +20,9 @@ VENV=${SCHEMATHESIS_VENV:-.build/schemathesis-venv}
 [[ "$VENV" == /* ]] || VENV="$PWD/$VENV"
 VERSION=4.32.5
 EXAMPLES=${SCHEMATHESIS_EXAMPLES:-25}
+CACHE_FOLDER=${SCHEMATHESIS_WORK:-.build/schemathesis}
+[[ "$CACHE_FOLDER" == /* ]] || CACHE_FOLDER="$PWD/$CACHE_FOLDER"
+mkdir -p "$CACHE_FOLDER"
 SEED=20261123
 
 if [ ! -x "$VENV/bin/schemathesis" ] || ! "$VENV/bin/schemathesis" --version | grep -q "$VERSION"; then
@@ -68,8 +74,8 @@ for document in Tests/Fixtures/openapi/*.yaml Tests/Fixtures/openapi-features/*.
       exclude=()
       [ -n "$excluded" ] && exclude=(--exclude-checks "$excluded")
       echo "schemathesis-test: $name --mode $mode"
-      # From $work: schemathesis keeps a .schemathesis/ cache in its working folder.
-      if ! (cd "$work" && "$VENV/bin/schemathesis" run "$OLDPWD/$document" --origin "http://127.0.0.1:$port" --mode "$mode" --checks "$checks" "${exclude[@]}" \
+      # From the cache folder: schemathesis keeps its .schemathesis/ cache in its working folder.
+      if ! (cd "$CACHE_FOLDER" && "$VENV/bin/schemathesis" run "$OLDPWD/$document" --origin "http://127.0.0.1:$port" --mode "$mode" --checks "$checks" "${exclude[@]}" \
           --phases examples,coverage,fuzzing --seed "$SEED" --max-examples "$EXAMPLES" --generation-database none \
           --workers 1 --no-color) > "$work/$name.$mode.log" 2>&1; then
         failed=1

@@ -38,6 +38,20 @@ final class ConnectionRecord: Sendable {
     /// and the start of a body write them.
     let windowStart = Atomic<UInt64>(0)
     let windowBytes = Atomic<UInt64>(0)
+    /// Why the guard closed the connection while a body was arriving (`CloseReason`), for the
+    /// request's completion to say.
+    let closedFor = Atomic<UInt8>(CloseReason.none.rawValue)
+
+    /// The tick saw the peer's end of stream while the body was arriving (only the tick uses it).
+    let peerClosedSeen = Atomic<Bool>(false)
+
+    enum CloseReason: UInt8 {
+        case none
+        /// The body came slower than `--min-body-rate`: the guard sent the 408.
+        case slowBody
+        /// The client had closed its side before the body was all in.
+        case clientLeft
+    }
 
     init(fd: Int32, now: UInt64) {
         self.fd = fd
@@ -129,10 +143,11 @@ final class ConnectionGuard: Sendable {
         return record.move(from: .awaitingHead, to: .inRequest, now: now) || record.phase == .inRequest
     }
 
-    /// The request has a body, which is arriving: its rate is watched from now. False when it is
-    /// not watched (no minimum rate), so the handler need not say when the body is in.
+    /// The request has a body, which is arriving: its rate is watched from now (with a minimum
+    /// rate), and whether its client is still there. False when the connection has no record, so
+    /// the handler need not say when the body is in.
     func bodyStarted(_ connection: OpaquePointer, now: UInt64) -> Bool {
-        guard minimumBodyRate > 0, let record = Self.record(of: connection) else { return false }
+        guard let record = Self.record(of: connection) else { return false }
         record.windowStart.store(now, ordering: .relaxed)
         record.windowBytes.store(record.bodyBytes.load(ordering: .relaxed), ordering: .relaxed)
         return record.move(from: .inRequest, to: .receivingBody, now: now)
@@ -147,6 +162,11 @@ final class ConnectionGuard: Sendable {
     func bodyDone(_ connection: OpaquePointer, now: UInt64) -> Bool {
         guard let record = Self.record(of: connection) else { return true }
         return record.move(from: .receivingBody, to: .inRequest, now: now) || record.phase == .inRequest
+    }
+
+    /// Why the guard closed this connection while its body was arriving (`.none`: it did not).
+    func closeReason(_ connection: OpaquePointer) -> ConnectionRecord.CloseReason {
+        Self.record(of: connection).flatMap { ConnectionRecord.CloseReason(rawValue: $0.closedFor.load(ordering: .acquiring)) } ?? .none
     }
 
     func requestDone(_ connection: OpaquePointer, now: UInt64) {
@@ -210,18 +230,34 @@ final class ConnectionGuard: Sendable {
 
     /// Closes every body that, over the last window, came slower than `--min-body-rate`; starts
     /// the next window for the others. Returns how many it closed.
+    ///
+    /// A body whose client has closed its side is closed too, without an answer: libmicrohttpd
+    /// 0.9.75 does not see that end of stream while it waits for the rest of a body (it read the
+    /// last bytes and the end together, and waits for the socket to say more), so the request
+    /// would otherwise end only at the rate rule or the idle timeout, as if the client were slow.
     private func closeSlowBodies(now: UInt64) -> Int {
-        guard minimumBodyRate > 0 else { return 0 }
         let window = UInt64(bodyRateWindowSeconds) * 1_000_000_000
         return table.withLock { table -> Int in
             var count = 0
-            for record in table.values where record.phase == .receivingBody && now &- record.windowStart.load(ordering: .relaxed) >= window
-            {
+            for record in table.values where record.phase == .receivingBody {
+                if ConnectionSocket.peerHasClosed(record.fd) {
+                    // Seen on two ticks in a row: a body whose last bytes and end came together
+                    // is handed to the handler within the tick, and must not be taken for a left client.
+                    guard record.peerClosedSeen.exchange(true, ordering: .relaxed) else { continue }
+                    guard record.move(from: .receivingBody, to: .closing, now: now) else { continue }
+                    record.closedFor.store(ConnectionRecord.CloseReason.clientLeft.rawValue, ordering: .releasing)
+                    ConnectionSocket.sendLastAndShut(record.fd, [])
+                    continue
+                }
+                guard minimumBodyRate > 0, now &- record.windowStart.load(ordering: .relaxed) >= window else { continue }
                 let received = record.bodyBytes.load(ordering: .relaxed) &- record.windowBytes.load(ordering: .relaxed)
                 if received >= UInt64(minimumBodyRate * bodyRateWindowSeconds) {
                     record.windowStart.store(now, ordering: .relaxed)
                     record.windowBytes.store(record.bodyBytes.load(ordering: .relaxed), ordering: .relaxed)
                 } else if record.move(from: .receivingBody, to: .closing, now: now) {
+                    // Before the socket is shut: the request's completion, which the shutdown
+                    // brings, reads it to say why the request ended.
+                    record.closedFor.store(ConnectionRecord.CloseReason.slowBody.rawValue, ordering: .releasing)
                     close(
                         record, timeout: .slowBody(bytesPerSecond: minimumBodyRate, windowSeconds: bodyRateWindowSeconds),
                         origin: .refusal("slow body"))
@@ -244,15 +280,7 @@ final class ConnectionGuard: Sendable {
     /// `timeout`: the 408 to send, or nil to close without an answer. Written out here: the
     /// connection is closed under libmicrohttpd, which will not send it.
     private func close(_ record: ConnectionRecord, timeout: ErrorAnswer?, origin: Origin) {
-        var bytes: [UInt8] = []
-        if let timeout {
-            let body = timeout.body(.compact)
-            let message =
-                "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
-                + "Connection: close\r\nX-Mockd-Source: \(origin.label)\r\n\r\n" + body
-            bytes = Array(message.utf8)
-        }
-        ConnectionSocket.sendLastAndShut(record.fd, bytes)
+        ConnectionSocket.sendLastAndShut(record.fd, timeout.map { LastAnswer.timeout($0, origin: origin) } ?? [])
     }
 
     // MARK: - The tick

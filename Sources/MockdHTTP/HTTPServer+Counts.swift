@@ -11,3 +11,11 @@ extension HTTPServer {
     /// Connections libmicrohttpd has accepted and not yet closed.
     package var openConnectionCount: Int { connections.openCount.load(ordering: .relaxed) }
 }
+
+extension HTTPServer {
+    /// Blocks until no request is in flight, up to `timeout`: true when none is. Every request's
+    /// completion, with the lines it writes, has then happened.
+    package func waitUntilNoRequestInFlight(timeout: Duration) -> Bool {
+        inFlight.waitForNone(until: .now + timeout)
+    }
+}

@@ -110,7 +110,11 @@ extension HTTPServer {
         guard let reader = state.takeReader() else { return .NO }
         // The slow-body tick closed this connection as its body completed: too late.
         if reader.watched {
-            guard connections.bodyDone(connection, now: RequestState.monotonicNanoseconds()) else { return .NO }
+            guard connections.bodyDone(connection, now: RequestState.monotonicNanoseconds()) else {
+                // Put back: the completion journals the request as the slow body it was.
+                state.reader = reader
+                return .NO
+            }
         }
         if reader.tooLarge {
             return refuse(

@@ -105,17 +105,38 @@ struct ListenAddress: Sendable {
     }
 }
 
-/// Why the server could not start, with what the user can do about it.
+/// Why the server could not start, with what the user can do about it, and the system's code
+/// (`errno`) behind it: a program tests the code, a person reads the words. The message's wording
+/// may change; the code does not.
 package enum ServerError: Error, CustomStringConvertible {
     case cannotResolve(host: String, reason: String)
-    case cannotListen(address: String, port: Int, reason: String)
+    /// `errno`: why the address could not be bound (`EADDRINUSE`, `EACCES`, `EADDRNOTAVAIL`…).
+    case cannotListen(address: String, port: Int, errno: Int32)
+
+    /// The `errno` behind the failure; nil when none (a name that did not resolve).
+    package var errno: Int32? {
+        switch self {
+        case .cannotResolve: nil
+        case .cannotListen(_, _, let code): code
+        }
+    }
 
     package var description: String {
         switch self {
         case .cannotResolve(let host, let reason):
             "cannot listen on host '\(host)': \(reason)"
-        case .cannotListen(let address, let port, let reason):
-            "cannot listen on \(address):\(port): \(reason)"
+        case .cannotListen(let address, let port, let code):
+            "cannot listen on \(address):\(port): \(Self.advice(code))(errno \(code): \(String(cString: strerror(code))))"
+        }
+    }
+
+    /// What to do, for the failures a user meets; empty for the rest, which the system's words say.
+    private static func advice(_ code: Int32) -> String {
+        switch code {
+        case EADDRINUSE: "the port is in use (another mockd? try --port 0) "
+        case EACCES: "not allowed to listen on this port (ports below 1024 need privileges; try a higher --port) "
+        case EADDRNOTAVAIL: "no interface of this machine has this address (check --host) "
+        default: ""
         }
     }
 }

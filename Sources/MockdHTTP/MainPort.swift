@@ -31,11 +31,8 @@ final class MainPort: Sendable {
             guard let daemon = Daemon(on: bound, configuration: configuration, server: server) else {
                 // Before the daemons started so far stop, which can change errno.
                 let code = bound.bindError() ?? errno
-                let reason = String(cString: strerror(code))
                 started.removeAll()
-                throw .cannotListen(
-                    address: bound.hostText, port: port,
-                    reason: code == EADDRINUSE ? "the port is in use (another mockd? try --port 0)" : reason)
+                throw .cannotListen(address: bound.hostText, port: port, errno: code)
             }
             port = daemon.boundPort
             started.append(daemon)

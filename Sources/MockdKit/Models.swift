@@ -239,6 +239,9 @@ public struct SourceKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let refusal = SourceKind(rawValue: "refusal")
     /// Closed without an answer (a timeout fault, a stop).
     public static let closed = SourceKind(rawValue: "closed")
+    /// The request's body never all came: the client left (status 0), or mockd's 408 when the
+    /// body stopped coming or came too slowly. The source says how far it got.
+    public static let unfinished = SourceKind(rawValue: "unfinished")
     /// The upstream answered (`--proxy`).
     public static let proxy = SourceKind(rawValue: "proxy")
     /// The upstream could not be asked: mockd's own 502 or 504.

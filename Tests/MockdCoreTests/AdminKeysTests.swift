@@ -40,7 +40,7 @@ struct AdminKeysTests {
                 let halves = pair.split(separator: "=", maxSplits: 1)
                 return (name: String(halves[0]), value: halves.count > 1 ? String(halves[1]) : nil)
             },
-            rawQuery: query.joined(separator: "&"), headers: [], body: Array(body.utf8))
+            rawQuery: query.joined(separator: "&"), headers: hostForAdmin(String(parts[0])), body: Array(body.utf8))
     }
 
     static func object(_ response: BuiltResponse) throws -> [String: Any] {

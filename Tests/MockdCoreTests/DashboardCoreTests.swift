@@ -46,11 +46,15 @@ struct DashboardCoreTests {
         #expect(AdminAPI.call(for: .make(path: "/__mockd/events")).work == .now)
         #expect(
             AdminAPI.call(
-                for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "7"), ("state", "2"), ("wait", "90")])
+                for: MockRequest(
+                    method: "GET", path: "/__mockd/events", query: [("after", "7"), ("state", "2"), ("wait", "90")],
+                    headers: hostForAdmin("/__mockd/events"))
             ).work
                 == .waitForNews(after: 7, state: 2, wait: .seconds(60)))
         #expect(
-            AdminAPI.call(for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "x")])).work == .now,
+            AdminAPI.call(
+                for: MockRequest(method: "GET", path: "/__mockd/events", query: [("after", "x")], headers: hostForAdmin("/__mockd/events"))
+            ).work == .now,
             "answered at once with a 400")
         #expect(AdminAPI.call(for: .make(path: "/__mockd/sources")).work == .now)
     }

@@ -73,7 +73,7 @@ import Testing
 
     @Test func adminToken_401RendersAsBefore() throws {
         let response = try #require(
-            AdminAccess(token: "t").refusal(MockRequest(method: "GET", path: "/__mockd/requests"), isPage: false))
+            AdminAccess(token: "t").refusal(.make(path: "/__mockd/requests"), isPage: false))
         #expect(response.status == 401)
         #expect(response.origin == .admin)
         #expect(Self.text(response) == #"{"error":"the admin API needs Authorization: Bearer <token> (--admin-token)"}"# + "\n")
@@ -90,6 +90,15 @@ import Testing
                 == #"{"error":"the admin API does not answer requests for Host evil.example:8080 (a web page could be reading it through DNS rebinding); allow the name with --allowed-hosts evil.example (env MOCKD_ALLOWED_HOSTS)"}"#
                 + "\n")
         #expect(Self.headers(response) == ["Content-Type: \(ContentType.json)"])
+    }
+
+    @Test func adminWithoutHost_403SaysToNameIt() throws {
+        let response = try #require(AdminAccess().refusal(MockRequest(method: "GET", path: "/__mockd/requests"), isPage: false))
+        #expect(response.status == 403)
+        #expect(
+            Self.text(response)
+                == #"{"error":"the admin API answers only requests that name their Host (it guards against DNS rebinding by that name); send Host: 127.0.0.1, as HTTP/1.1 requires and curl does"}"#
+                + "\n")
     }
 
     @Test func unknownMethod_501RendersAsBefore() throws {

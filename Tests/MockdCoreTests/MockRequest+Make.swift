@@ -12,9 +12,15 @@ extension MockRequest {
         headers: [HTTPHeader] = [],
         body: [UInt8] = []
     ) -> MockRequest {
-        var all = headers
+        var all = headers + hostForAdmin(path)
         if let scenario { all.append(HTTPHeader("X-Mock-Scenario", scenario)) }
         if let session { all.append(HTTPHeader("X-Mock-Session", session)) }
         return MockRequest(method: method, path: path, headers: all, body: body)
     }
+}
+
+/// The `Host` a real client sends, for a request to the admin API, which refuses one without it
+/// (`AdminHostGuard`); other requests are made without it, as the tests of headers expect.
+func hostForAdmin(_ path: String) -> [HTTPHeader] {
+    path.hasPrefix("/__mockd") ? [HTTPHeader("Host", "127.0.0.1")] : []
 }

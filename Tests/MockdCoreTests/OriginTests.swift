@@ -17,6 +17,10 @@ import Testing
         (.refusal("body memory"), "refused: body memory", .refusal),
         (.refusal(""), "refused", .refusal),
         (.closed("closed: timeout fault"), "closed: timeout fault", .closed),
+        (
+            .unfinished(UnfinishedRequest(.clientLeft, received: 512, declared: 2048)), "client left after 512 of 2,048 body bytes",
+            .unfinished
+        ),
         (.proxy(note: ""), "proxy", .proxy),
         (Origin.proxy(note: "").noting("12ms"), "proxy 12ms", .proxy),
         (Origin.proxyFailure(note: "").noting("3ms"), "proxy error 3ms", .proxyFailure),

@@ -25,7 +25,7 @@ func request(
     MockRequest(
         method: method, path: path, query: query.map { (name: $0.0, value: $0.1) },
         rawQuery: query.map { pair in pair.1.map { "\(pair.0)=\($0)" } ?? pair.0 }.joined(separator: "&"),
-        headers: headers.map { HTTPHeader($0.0, $0.1) }, body: Array(body.utf8))
+        headers: hostForAdmin(path) + headers.map { HTTPHeader($0.0, $0.1) }, body: Array(body.utf8))
 }
 
 /// Route tables and resolution without sockets: conditions, paths, methods, precedence, scenarios,

@@ -34,6 +34,24 @@ struct AdminExposureTests {
         }
     }
 
+    /// HTTP/1.0 allows a request without `Host`; the guard lets in names, and such a request names
+    /// none, so the admin API refuses it. The mocks answer it (`FramingTests`).
+    @Test func noHost_OnHTTP10_IsRefusedByTheAdminAPI() async throws {
+        try await withTestServer { server in
+            let (admin, mock) = try await server.withRawConnection { connection -> (RawResponse, RawResponse) in
+                try connection.send("GET /__mockd/requests HTTP/1.0\r\n\r\n")
+                let admin = try connection.readResponse()
+                let mock = try RawConnection(port: connection.port)
+                try mock.send("GET /api/users HTTP/1.0\r\n\r\n")
+                return (admin, try mock.readResponse())
+            }
+            #expect(admin.status == 403, "\(admin)")
+            #expect(admin.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(admin.text.contains("name their Host"), "\(admin)")
+            #expect(mock.status == 200, "\(mock)")
+        }
+    }
+
     @Test(
         "names that cannot be rebound are served",
         arguments: [

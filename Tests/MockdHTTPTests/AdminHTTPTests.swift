@@ -102,6 +102,11 @@ struct AdminHTTPTests {
                 #expect(wrong.status == 401, "\(method) \(target) with a wrong token")
                 let bare = try await server.request(method, target, headers: ["Authorization": "s3cret"])
                 #expect(bare.status == 401, "\(method) \(target) with the token but no Bearer")
+                // Compared whole, in constant time: a prefix, a longer value and one wrong last byte are refused.
+                for near in ["Bearer s3cre", "Bearer s3cret2", "Bearer s3cres", "Bearer S3cret"] {
+                    let almost = try await server.request(method, target, headers: ["Authorization": near])
+                    #expect(almost.status == 401, "\(method) \(target) with \(near)")
+                }
                 let right = try await server.request(method, target, headers: ["Authorization": "Bearer s3cret"])
                 #expect(right.status == 200, "\(method) \(target) with the token")
             }

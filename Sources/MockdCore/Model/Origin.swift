@@ -25,6 +25,8 @@ package enum Origin: Sendable, Equatable {
     case refusal(String)
     /// Closed without an answer (a timeout fault ran out, mockd is stopping), with why.
     case closed(String)
+    /// The request's body never all came: the client left, the connection timed out or failed.
+    case unfinished(UnfinishedRequest)
     /// The upstream answered (`--proxy`); `note` follows the label (how long it took: `12ms`).
     case proxy(note: String)
     /// The upstream could not be asked (`--proxy`): mockd's 502 or 504; `note` as for `proxy`.
@@ -37,8 +39,8 @@ package enum Origin: Sendable, Equatable {
 
     /// What kind of source it is: the journal's `kind`, one word a program can test.
     package enum Kind: String, Sendable, CaseIterable {
-        case file, route, stub, resource, operation, admin, preflight, notFound, unknownMethod, refusal, closed, proxy, proxyFailure,
-            capture, message
+        case file, route, stub, resource, operation, admin, preflight, notFound, unknownMethod, refusal, closed, unfinished, proxy,
+            proxyFailure, capture, message
     }
 
     package var kind: Kind {
@@ -54,6 +56,7 @@ package enum Origin: Sendable, Equatable {
         case .unknownMethod: .unknownMethod
         case .refusal: .refusal
         case .closed: .closed
+        case .unfinished: .unfinished
         case .proxy: .proxy
         case .proxyFailure: .proxyFailure
         case .capture: .capture
@@ -75,6 +78,7 @@ package enum Origin: Sendable, Equatable {
         case .unknownMethod: "501"
         case .refusal(let reason): reason.isEmpty ? "refused" : "refused: " + reason
         case .closed(let reason): reason
+        case .unfinished(let request): request.label
         case .proxy(let note): note.isEmpty ? "proxy" : "proxy " + note
         case .proxyFailure(let note): note.isEmpty ? "proxy error" : "proxy error " + note
         case .capture: "har"

@@ -5,18 +5,24 @@ package struct AdminAccess: Sendable {
     package let hosts: AdminHostGuard
     /// `Authorization: Bearer <token>` is required when set.
     package let token: String?
+    /// The whole `Authorization` value the token asks for, made once.
+    private let expectedAuthorization: [UInt8]?
 
     package init(allowedHosts: [String] = [], token: String? = nil) {
         hosts = AdminHostGuard(allowedHosts: allowedHosts)
         self.token = token
+        expectedAuthorization = token.map { Array("Bearer \($0)".utf8) }
     }
 
     /// The answer refusing `request`, or nil when it may go on. `isPage`: a dashboard page or file.
     func refusal(_ request: MockRequest, isPage: Bool) -> BuiltResponse? {
-        if let host = request.headers.first(named: "Host"), !hosts.allows(host: host) {
+        let host = request.headers.first(named: "Host")
+        if !hosts.allows(host: host) {
             return AdminHostGuard.refusal(host: host).response(origin: .admin, layout: .compact)
         }
-        if let token, !isPage, request.headers.first(named: "Authorization") != "Bearer \(token)" {
+        if let expectedAuthorization, !isPage,
+            !ConstantTime.equals(request.headers.first(named: "Authorization") ?? "", expectedAuthorization)
+        {
             return Self.missingToken.response(origin: .admin, layout: .compact)
         }
         return nil

@@ -14,9 +14,11 @@ package struct AdminHostGuard: Sendable {
         self.allowedHosts = Set(allowedHosts.map { Self.hostName(of: $0).lowercased() }.filter { !$0.isEmpty })
     }
 
-    /// A request without `Host` (HTTP/1.0) does not come from a browser, which always sends one.
+    /// A request without `Host` (HTTP/1.0 allows it) names no host this rule lets in, so it is
+    /// refused like an unknown name: the guard lets in names, not their absence. Every client
+    /// sends one (curl and `mockd health` also on HTTP/1.0); the mocks still answer without it.
     package func allows(host: String?) -> Bool {
-        guard let host else { return true }
+        guard let host else { return false }
         let name = Self.hostName(of: host).lowercased()
         if name.isEmpty { return false }
         if name == "localhost" || name.hasSuffix(".localhost") { return true }
@@ -27,8 +29,14 @@ package struct AdminHostGuard: Sendable {
         return allowedHosts.contains(bare) || allowedHosts.contains(name)
     }
 
-    /// The 403 for a refused host.
-    static func refusal(host: String) -> ErrorAnswer {
+    /// The 403 for a refused host, or for a request that named none.
+    static func refusal(host: String?) -> ErrorAnswer {
+        guard let host else {
+            return ErrorAnswer(
+                403,
+                "the admin API answers only requests that name their Host (it guards against DNS rebinding by that name); "
+                    + "send Host: 127.0.0.1, as HTTP/1.1 requires and curl does")
+        }
         let message =
             "the admin API does not answer requests for Host \(host) (a web page could be reading it through DNS rebinding); "
             + "allow the name with --allowed-hosts \(hostName(of: host)) (env MOCKD_ALLOWED_HOSTS)"
