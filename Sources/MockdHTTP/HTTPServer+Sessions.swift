@@ -37,8 +37,13 @@ extension HTTPServer {
             guard let daemon = Daemon(on: host.with(port: port), configuration: configuration, server: self, sessionPort: listener)
             else { continue }
             let open = SessionPort(id: id, port: daemon.boundPort, baseURL: "http://\(host.hostText):\(daemon.boundPort)")
-            // Shutdown empties the table: a daemon started meanwhile stops here, when released.
-            guard sessions.open(id, open, daemon: daemon) else { return .failure(ErrorAnswer(503, "mockd is stopping")) }
+            guard sessions.open(id, open, daemon: daemon) else {
+                // Shutdown emptied the table meanwhile. The daemon has been taking connections
+                // since it started, so it may hold a parked request: it drains like a closing
+                // session port (released with one suspended, libmicrohttpd would abort).
+                retire(daemon)
+                return .failure(ErrorAnswer(503, "mockd is stopping"))
+            }
             logger.info("session port opened", metadata: ["mockd.session": "\(id)", "mockd.url": "\(open.baseURL)"])
             return .success(open)
         }
@@ -71,7 +76,9 @@ extension HTTPServer {
         // Draining first: from here the parking lot suspends nothing of this port (a delayed
         // request a keep-alive connection still brings is answered at once), so the sweep
         // below leaves nothing of it suspended.
-        guard listener.lifecycle.move(from: .running, to: .draining) else { return }
+        // From starting too: a port whose opening lost the race with shutdown.
+        guard listener.lifecycle.move(from: .running, to: .draining) || listener.lifecycle.move(from: .starting, to: .draining)
+        else { return }
         daemon.quiesce()
         parking.resume { $0.sessionPort === listener }
         // Woken by the port's last request's completion, or at the deadline.
