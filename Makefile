@@ -7,13 +7,13 @@ PREFIX ?= /usr/local
 
 ## Serve the bundled MockData/ and routes/ on http://127.0.0.1:$(PORT)
 run: release
-	.build/release/mockd --root MockData --routes routes --port $(PORT)
+	.build/release/mockd --root MockData --routes routes --graphql /graphql --port $(PORT)
 
 ## Run every test (unit, HTTP integration, CLI, the README's examples, schemathesis, the dashboard in Chromium)
 test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	scripts/readme-test.py README.md docs/ROUTES.md docs/ADMIN.md docs/RECORDING.md
+	scripts/readme-test.py README.md docs/ROUTES.md docs/ADMIN.md docs/RECORDING.md docs/GRAPHQL.md
 	scripts/schemathesis-test.sh
 	scripts/browser-test.sh
 

@@ -58,6 +58,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        // GraphQL's parser (later its validation and execution, for schema answers). It brings
+        // swift-collections (OrderedCollections alone) and Foundation, which mockd links already.
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
     ],
     targets: [
         // libmicrohttpd, found by pkg-config; shim.h wraps its variadic calls.
@@ -139,6 +142,13 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // `--graphql`: the core's `GraphQLDocumentReader` on GraphQLSwift/GraphQL's parser. Outside the
+        // core, as MockdOpenAPI is: the core holds the protocol and decides; this reads documents.
+        .target(
+            name: "MockdGraphQL",
+            dependencies: ["MockdCore", .product(name: "GraphQL", package: "GraphQL")],
+            swiftSettings: settings
+        ),
         // What `mockd serve` runs once its options are read: the server assembled from the settings
         // (logging, loading, upstream, saved resource state, watcher, signals), the reloader, and the
         // writers of mock files and resource state. No argument parsing, so tests drive it in-process.
@@ -155,7 +165,7 @@ let package = Package(
         .executableTarget(
             name: "mockd",
             dependencies: [
-                "MockdCore", "MockdDisk", "MockdHTTP", "MockdOpenAPI", "MockdProxy", "MockdServe", "MockdSystem",
+                "MockdCore", "MockdDisk", "MockdGraphQL", "MockdHTTP", "MockdOpenAPI", "MockdProxy", "MockdServe", "MockdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -187,7 +197,7 @@ let package = Package(
             name: "MockdHTTPTests",
             dependencies: [
                 // MockdServe for its reloader and mock-file writer, which the reload tests drive in-process.
-                "MockdCore", "MockdDisk", "MockdHTTP", "MockdLock", "MockdServe", "TestSupport",
+                "MockdCore", "MockdDisk", "MockdGraphQL", "MockdHTTP", "MockdLock", "MockdServe", "TestSupport",
                 "MockdKit",  // its Spawn, which starts mockd for the CLI tests
                 .product(name: "Logging", package: "swift-log"),
                 // swift-log's handler for tests: what was logged, kept in memory to be read back.

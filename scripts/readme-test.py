@@ -5,7 +5,7 @@ differently from what the README shows beside it, so the README cannot go stale.
     scripts/readme-test.py [--mockd PATH] [--keep] [FILE.md ...]     (default: README.md)
 
 How it runs them: one temporary folder holding a copy of the bundled MockData/ and routes/,
-one mockd started there as `make run` starts it (`--root MockData --routes routes`, on a free
+one mockd started there as `make run` starts it (`--root MockData --routes routes --graphql /graphql`, on a free
 port, with PATH leading to that mockd), and every ```sh block of the file run in order, in
 that folder, by bash. `8080` in a command or an expected output is rewritten to mockd's real
 port. Examples share the server and the folder, so one that changes state (a file written, a
@@ -246,7 +246,7 @@ class Server:
     def __init__(self, mockd, folder, bin_dir):
         self.output = []
         self.process = subprocess.Popen(
-            [mockd, "--root", "MockData", "--routes", "routes", "--host", "127.0.0.1", "--port", "0"],
+            [mockd, "--root", "MockData", "--routes", "routes", "--graphql", "/graphql", "--host", "127.0.0.1", "--port", "0"],
             cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env=dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}"))
         self.listening = threading.Event()

@@ -169,6 +169,10 @@ package enum Serving {
                 operations: snapshot.operations,
                 scenario: settings.scenario, rootPath: snapshot.rootPath,
                 routesPath: snapshot.routesPath, json: json))
+        if !snapshot.graphQL.isEmpty {
+            FileHandleOutput.standardOutput(
+                StartupLines.graphQL(endpoints: snapshot.graphQL.endpointPaths, files: snapshot.graphQL.count, json: json))
+        }
         if let proxy = settings.proxy {
             FileHandleOutput.standardOutput(
                 StartupLines.proxying(

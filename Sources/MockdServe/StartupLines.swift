@@ -21,6 +21,15 @@ enum StartupLines {
             #"{"message":"listening","urls":[\#(list)],"files":\#(files),"routes":\#(routes)\#(counted),"scenario":\#(JSONText.quoted(scenario))\#(folders)}"#
     }
 
+    /// `--graphql`: the endpoints, and how many operations files answer.
+    static func graphQL(endpoints: [String], files: Int, json: Bool) -> String {
+        guard json else {
+            return "mockd reads GraphQL at \(endpoints.joined(separator: ", ")) (\(Counted.text(files, "operation file")))"
+        }
+        let list = endpoints.map { JSONText.quoted($0) }.joined(separator: ",")
+        return #"{"message":"graphql","endpoints":[\#(list)],"operationFiles":\#(files)}"#
+    }
+
     static func proxying(upstream: String, recordingInto: (root: String, routesFile: String)?, json: Bool) -> String {
         guard json else {
             return "mockd proxies what nothing matches to \(upstream)"

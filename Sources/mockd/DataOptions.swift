@@ -1,6 +1,7 @@
 import ArgumentParser
 import MockdCore
 import MockdDisk
+import MockdGraphQL
 import MockdOpenAPI
 
 /// Where the mocks are: shared by `serve`, `check` and `routes`.
@@ -44,6 +45,13 @@ struct DataOptions: ParsableArguments {
     var openapiQueryOverrides = false
 
     @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A path read as a GraphQL endpoint: each operation answered by graphql/<Operation>.json or a route's \"graphql\"; repeatable. [env: MOCKD_GRAPHQL, comma-separated]",
+            valueName: "path"))
+    var graphql: [String] = []
+
+    @Option(
         name: .customLong("stream-interval"),
         help: ArgumentHelp(
             "Milliseconds between the events of a mock_<path>_<method>.sse file. [env: MOCKD_STREAM_INTERVAL]", valueName: "ms"))
@@ -65,6 +73,7 @@ struct DataOptions: ParsableArguments {
                 return document
             })
         loader.streamIntervalMilliseconds = streamInterval
+        if !graphql.isEmpty { loader.graphQL = GraphQLConfiguration(endpoints: graphql, reader: GraphQLParserReader()) }
         return loader
     }
 
@@ -74,6 +83,11 @@ struct DataOptions: ParsableArguments {
         }
         if let routes, noRoutes {
             throw ValidationError("--routes \(routes) and --no-routes: give one")
+        }
+        for path in graphql where !path.hasPrefix("/") || path.hasPrefix("/__mockd") {
+            throw ValidationError(
+                "--graphql \(path): expected the endpoint's path, such as /graphql"
+                    + (path.hasPrefix("/__mockd") ? ", outside /__mockd/" : ""))
         }
         if !(0...600_000).contains(streamInterval) {
             throw ValidationError("--stream-interval \(streamInterval): expected 0-600000 milliseconds")

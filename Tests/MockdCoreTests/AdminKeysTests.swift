@@ -47,7 +47,9 @@ struct AdminKeysTests {
         try AdminAPITests.object(response)
     }
 
-    static let routeKeys = ["name", "method", "path", "pathPattern", "match", "scenario", "response", "responses", "sequence", "websocket"]
+    static let routeKeys = [
+        "name", "method", "path", "pathPattern", "match", "graphql", "scenario", "response", "responses", "sequence", "websocket",
+    ]
 
     // MARK: - what was accepted before
 

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import MockdCore
 import MockdDisk
+import MockdGraphQL
 import MockdHTTP
 import MockdServe
 import Testing
@@ -69,6 +70,7 @@ func withRouteServer<T>(
     runtime: RuntimeState = RuntimeState(),
     journal: RequestJournal = RequestJournal(),
     session: URLSession = makeSession(),
+    graphQL: [String] = [],
     _ body: (RouteServer) async throws -> T
 ) async throws -> T {
     let folder = try TemporaryFolder()
@@ -82,7 +84,9 @@ func withRouteServer<T>(
         for (path, contents) in files { try folder.write("MockData/" + path, contents) }
         for (path, contents) in tables { try folder.write("routes/" + path, contents) }
     }
-    let loader = MockDataLoader(files: DiskFiles(), root: root, routes: routes)
+    var configured = MockDataLoader(files: DiskFiles(), root: root, routes: routes)
+    if !graphQL.isEmpty { configured.graphQL = GraphQLConfiguration(endpoints: graphQL, reader: GraphQLParserReader()) }
+    let loader = configured
     let loaded = loader.load()
     let snapshot = try #require(loaded.snapshot, "fixture did not load: \(loaded.diagnostics)")
 

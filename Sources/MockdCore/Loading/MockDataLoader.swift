@@ -13,6 +13,9 @@ package struct MockDataLoader: Sendable {
     package var operationSources: [any OperationSource]
     /// The wait between the events of a `mock_<path>_<method>.sse` file (`--stream-interval`).
     package var streamIntervalMilliseconds = ResponseStream.defaultIntervalMilliseconds
+    /// `--graphql`: endpoints, and the reader of their documents. With an endpoint, every
+    /// `graphql/<Operation>.json` under the root answers that operation.
+    package var graphQL = GraphQLConfiguration()
 
     package init(files: any FileSource, root: String, routes: String? = nil, operationSources: [any OperationSource] = []) {
         self.files = files
@@ -70,7 +73,8 @@ package struct MockDataLoader: Sendable {
             ? nil
             : Snapshot(
                 preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
-                routes: routeList, resources: ResourceIndex(resources), operations: operations.table, warnings: diagnostics,
+                routes: routeList, resources: ResourceIndex(resources), operations: operations.table,
+                graphQL: GraphQLTable(configuration: graphQL, files: files.graphQL, overlays: files.graphQLOverlays), warnings: diagnostics,
                 rootDisplayPath: PathText.withoutTrailingSlashes(root), unserved: files.unserved,
                 shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
                 rootPath: normalized(root), routesPath: routes.map(normalized))
@@ -83,6 +87,9 @@ package struct MockDataLoader: Sendable {
         var diagnostics: [Diagnostic] = []
         /// Files that look like mocks but are not served, for the 404 report's near names.
         var unserved: [UnservedFile] = []
+        /// `graphql/<Operation>.json` files (with `--graphql`): operation → file, and per scenario.
+        var graphQL: [String: GraphQLOperationFile] = [:]
+        var graphQLOverlays: [String: [String: GraphQLOperationFile]] = [:]
 
         /// Takes files (relative paths) out of the base table and the overlays.
         mutating func remove(_ relativePaths: Set<String>) {
@@ -128,7 +135,10 @@ package struct MockDataLoader: Sendable {
             let shown = { display + "/" + relativePath }
             switch MockFileName.parse(fileName) {
             case .other:
-                if let why = MockFileName.miscasedPrefix(fileName) {
+                if !graphQL.endpoints.isEmpty, let named = GraphQLTable.operationFile(relativePath) {
+                    loadOperationFile(
+                        relativePath, operation: named.operation, status: named.status, in: folder, into: &loaded, builder: &builder)
+                } else if let why = MockFileName.miscasedPrefix(fileName) {
                     loaded.diagnostics.append(Diagnostic(.warning, file: shown(), "not served: \(why)"))
                     loaded.unserved.append(UnservedFile(name: actualName, relativePath: relativePath, why: why))
                 } else if fileName.hasSuffix(".json"), let warning = misplacedRouteTable(relativePath, in: folder) {
@@ -197,6 +207,43 @@ package struct MockDataLoader: Sendable {
             } else {
                 loaded.base.insert(file)
             }
+        }
+    }
+
+    /// `graphql/<Operation>.json`: checked to be JSON and prepared as a mock file is, with the same
+    /// rule for a repeated name (once per scenario).
+    private func loadOperationFile(
+        _ relativePath: String, operation: String, status: Int, in folder: FileFolder, into loaded: inout LoadedFiles,
+        builder: inout ResponseBuilder
+    ) {
+        let shown = PathText.withoutTrailingSlashes(root) + "/" + relativePath
+        let body: ResponseBody
+        do {
+            body = try files.read(relativePath, in: folder)
+        } catch {
+            loaded.diagnostics.append(Diagnostic(file: shown, error.reason))
+            return
+        }
+        if let problem = JSONParser.validate(body.bytes) {
+            loaded.diagnostics.append(Diagnostic(file: shown, location: problem.location, "invalid JSON: \(problem.message)"))
+            return
+        }
+        let scenario = Self.scenario(of: relativePath)
+        if let existing = scenario.map({ loaded.graphQLOverlays[$0]?[operation] }) ?? loaded.graphQL[operation] {
+            let scope = scenario.map { " in scenario \($0)" } ?? ""
+            loaded.diagnostics.append(
+                Diagnostic(
+                    file: shown,
+                    "answers operation \(operation) as \(PathText.withoutTrailingSlashes(root))/\(existing.relativePath) does; one file per operation\(scope), remove one"
+                ))
+            return
+        }
+        let response = builder.prepare(status: status, contentType: ContentType.json, headers: [], body: body, origin: .file(relativePath))
+        let file = GraphQLOperationFile(operation: operation, relativePath: relativePath, response: response)
+        if let scenario {
+            loaded.graphQLOverlays[scenario, default: [:]][operation] = file
+        } else {
+            loaded.graphQL[operation] = file
         }
     }
 

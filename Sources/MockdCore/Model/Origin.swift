@@ -19,6 +19,8 @@ package enum Origin: Sendable, Equatable {
     case preflight
     /// Nothing answers: the 404 report.
     case notFound
+    /// Nothing answers a GraphQL operation (`query GetFeed`): its 404, in GraphQL's shape.
+    case graphQLMiss(String)
     /// A method HTTP does not know: 501.
     case unknownMethod
     /// mockd refused the request (framing, limits, stopping), with why (`body memory`); "" for none.
@@ -52,7 +54,7 @@ package enum Origin: Sendable, Equatable {
         case .operation: .operation
         case .admin: .admin
         case .preflight: .preflight
-        case .notFound: .notFound
+        case .notFound, .graphQLMiss: .notFound
         case .unknownMethod: .unknownMethod
         case .refusal: .refusal
         case .closed: .closed
@@ -75,6 +77,7 @@ package enum Origin: Sendable, Equatable {
         case .admin: "admin"
         case .preflight: "cors preflight"
         case .notFound: "404"
+        case .graphQLMiss(let operation): "404 graphql " + operation
         case .unknownMethod: "501"
         case .refusal(let reason): reason.isEmpty ? "refused" : "refused: " + reason
         case .closed(let reason): reason
@@ -96,5 +99,5 @@ package enum Origin: Sendable, Equatable {
     }
 
     /// Nothing mocked answers: the 404 report or the 501.
-    package var isMiss: Bool { self == .notFound || self == .unknownMethod }
+    package var isMiss: Bool { kind == .notFound || self == .unknownMethod }
 }

@@ -15,6 +15,8 @@ package final class Snapshot: Sendable {
     package let resources: ResourceIndex
     /// Operations from API descriptions (`--openapi`), answered after files and routes.
     package let operations: OperationTable
+    /// `--graphql`: the endpoints and the operations answered by file.
+    package let graphQL: GraphQLTable
     /// Scenario names known from overlays, route tables and operations' named examples, sorted.
     package let scenarios: [String]
     /// The same, for a lookup per request that names one.
@@ -38,7 +40,7 @@ package final class Snapshot: Sendable {
     package init(
         preparedResponses: [PreparedResponse], files: MockFileTable, overlays: [String: MockFileTable],
         routes: [Route] = [], resources: ResourceIndex = ResourceIndex(), operations: OperationTable = OperationTable(),
-        warnings: [Diagnostic], rootDisplayPath: String,
+        graphQL: GraphQLTable = GraphQLTable(), warnings: [Diagnostic], rootDisplayPath: String,
         unserved: [UnservedFile] = [], shadowed: [String: String] = [:], rootPath: String = "", routesPath: String? = nil
     ) {
         self.rootPath = rootPath
@@ -52,16 +54,20 @@ package final class Snapshot: Sendable {
         self.resources = resources
         // A named example of an operation is picked by the scenario of its name (`X-Mock-Scenario: empty`).
         self.scenarioSet = Set(overlays.keys).union(routes.compactMap(\.scenario)).union(resources.all.compactMap(\.scenario))
-            .union(operations.exampleNames)
+            .union(operations.exampleNames).union(graphQL.overlays.keys)
         self.scenarios = scenarioSet.sorted()
         self.operations = operations
+        self.graphQL = graphQL
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath
         // A resource stores what is posted to it; an OpenAPI operation validates it.
-        self.readsRequestBodies = !resources.isEmpty || !operations.isEmpty || routes.contains(where: \.readsRequestBody)
+        // A GraphQL endpoint reads every request's body for its operation.
+        self.readsRequestBodies =
+            !resources.isEmpty || !operations.isEmpty || !graphQL.isEmpty || routes.contains(where: \.readsRequestBody)
     }
 
     /// Number of files served by the convention (overlays included).
+    /// (GraphQL operation files are `graphQL.count`.)
     package var fileCount: Int { files.count + overlays.values.reduce(0) { $0 + $1.count } }
 }
 

@@ -67,6 +67,17 @@ package final class Resolver: Sendable {
     /// Everything after the preflight and the admin API: routes, files, the upstream, the miss.
     private func decide(_ request: MockRequest, scenario: String) -> Resolution {
         var body = RequestBody(request.body)
+        // A GraphQL endpoint's request is read once, here: its operation is what files and routes answer.
+        if !snapshot.graphQL.isEmpty, snapshot.graphQL.serves(request) {
+            switch GraphQLCall.read(request, json: { body.json }, reader: snapshot.graphQL.reader) {
+            case .success(var call):
+                if call.persistedQueryHash != nil, let refused = persistedQuery(&call, request) {
+                    return delayed(Reply(.built(refused), scenario: scenario), by: globalDelay)
+                }
+                body.graphQL = call
+            case .failure(let refusal): return delayed(Reply(.built(refusal.response()), scenario: scenario), by: globalDelay)
+            }
+        }
         if !state.stubs.isEmpty, let stubbed = stub(for: request, scenario: scenario, &body) { return stubbed }
         let parts = snapshot.routeIndex.isEmpty ? [] : PathPattern.split(request.path)
         let candidates = snapshot.routeIndex.isEmpty ? [] : snapshot.routeIndex.candidates(method: request.method, parts: parts)
@@ -75,12 +86,18 @@ package final class Resolver: Sendable {
                 if let parameters = Self.match(route, request, parts, &body) { return answer(route, parameters, request, scenario) }
             }
         }
+        if let call = body.graphQL, let name = call.operationName, let file = snapshot.graphQL.overlayFile(name, scenario: scenario) {
+            return delayed(Reply(.prepared(file.response), scenario: scenario), by: globalDelay)
+        }
         if let response = overlayFile(for: request, scenario: scenario) {
             if let conversation = response.conversation { return upgrade(conversation.script, response.origin, request, [:], scenario) }
             return delayed(Self.fileReply(response, scenario: scenario), by: globalDelay)
         }
         for route in candidates where route.scenario == nil {
             if let parameters = Self.match(route, request, parts, &body) { return answer(route, parameters, request, scenario) }
+        }
+        if let call = body.graphQL, let name = call.operationName, let file = snapshot.graphQL.files[name] {
+            return delayed(Reply(.prepared(file.response), scenario: scenario), by: globalDelay)
         }
         if let response = baseFile(for: request) {
             if let conversation = response.conversation { return upgrade(conversation.script, response.origin, request, [:], scenario) }
@@ -99,6 +116,11 @@ package final class Resolver: Sendable {
         if policy.forwardsMisses {
             return .forward(scenario: scenario, after: globalDelay)
         }
+        if let call = body.graphQL {
+            return delayed(
+                Reply(.built(GraphQLNotFound.response(for: call, request: request, scenario: scenario, in: snapshot)), scenario: scenario),
+                by: globalDelay)
+        }
         if !MockFileName.knownMethods.contains(request.method) {
             // No file can be named for it, so a 404 asking for one would mislead.
             let message =
@@ -115,6 +137,21 @@ package final class Resolver: Sendable {
                         for: request, scenario: scenario, in: snapshot, cache: misses,
                         failedReload: failedReload)), scenario: scenario),
             by: globalDelay)
+    }
+
+    /// An automatic persisted query: a query sent with its hash is kept (per session); a hash
+    /// alone takes the query kept for it, or is answered `PersistedQueryNotFound`.
+    private func persistedQuery(_ call: inout GraphQLCall, _ request: MockRequest) -> BuiltResponse? {
+        guard let hash = call.persistedQueryHash else { return nil }
+        if let query = call.query {
+            state.persistedQueries.keep(query, hash: hash, session: request.session)
+            return nil
+        }
+        guard let query = state.persistedQueries.query(hash: hash, session: request.session) else {
+            return PersistedQueries.notFound(call)
+        }
+        call.query = query
+        return call.nameFromDocument(reader: snapshot.graphQL.reader)?.response()
     }
 
     /// The answer of the first stub (a test's route) that matches, built for this request: a
@@ -242,6 +279,9 @@ package final class Resolver: Sendable {
             return actual.contains(expected)
         case .text(let text):
             return body.text.contains(text)
+        case .graphQL(let operation, let variables):
+            guard let call = body.graphQL, call.operationName == operation else { return false }
+            return variables.map { call.variables.contains($0) } ?? true
         }
     }
 
@@ -268,6 +308,8 @@ package final class Resolver: Sendable {
 struct RequestBody {
     let bytes: [UInt8]
     private var parsed: JSONValue??
+    /// The GraphQL request it carries, read when it came to a GraphQL endpoint (`--graphql`).
+    var graphQL: GraphQLCall?
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes

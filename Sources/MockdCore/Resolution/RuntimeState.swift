@@ -16,6 +16,8 @@ package final class RuntimeState: Sendable {
     package let stubs = StubTable()
     /// What requests wrote to resources, per session, kept across reloads like the stubs.
     package let resources: ResourceStore
+    /// GraphQL queries clients sent with their hashes (automatic persisted queries), per session.
+    package let persistedQueries = PersistedQueries()
 
     struct SequenceKey: Hashable {
         let session: String
@@ -90,6 +92,7 @@ package final class RuntimeState: Sendable {
         scenarios.withLock { _ = $0.sessions.removeValue(forKey: session) }
         stubs.removeAll(session: session)
         resources.removeAll(session: session)
+        persistedQueries.removeAll(session: session)
         sequenceCounters.withLock { counters in counters = counters.filter { $0.key.session != session } }
         noteChange()
     }
@@ -100,6 +103,7 @@ package final class RuntimeState: Sendable {
         scenarios.withLock { $0 = (nil, [:]) }
         stubs.removeAll()
         resources.removeAll(session: nil)
+        persistedQueries.removeAll(session: nil)
         resetSequences()
         noteChange()
     }

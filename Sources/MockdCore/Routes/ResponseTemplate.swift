@@ -8,7 +8,8 @@ import MockdLock
 import Synchronization
 
 /// A `template: true` body: parsed once at load, rendered per request over
-/// `path.<param>`, `query.<name>`, `headers.<name>`, `json.<field>`, `now`, `uuid`.
+/// `path.<param>`, `query.<name>`, `headers.<name>`, `json.<field>`, `variables.<name>` (a GraphQL
+/// request's), `now`, `uuid`.
 package struct ResponseTemplate: Sendable {
     let template: MustacheTemplate
     package let status: Int
@@ -60,9 +61,21 @@ package struct ResponseTemplate: Sendable {
     static func context(request: MockRequest, parameters: [String: String]) -> [String: Any] {
         let query = queryValues(request), headers = headerValues(request)
         var json: Any = [String: Any]()
-        if !request.body.isEmpty, let value = try? JSONParser.parse(request.body) { json = value.mustacheValue }
+        var parsed: JSONValue?
+        if !request.body.isEmpty, let value = try? JSONParser.parse(request.body) {
+            json = value.mustacheValue
+            parsed = value
+        }
+        // A GraphQL request's variables: the body's `variables`, or a GET's `variables` item.
+        var variables: Any = [String: Any]()
+        if let value = parsed?["variables"], value.isObject {
+            variables = value.mustacheValue
+        } else if let text = query["variables"], let value = try? JSONParser.parse(text), value.isObject {
+            variables = value.mustacheValue
+        }
         return [
             "path": parameters,
+            "variables": variables,
             "query": query,
             "headers": headers,
             "json": json,

@@ -4,7 +4,7 @@ extension Route {
     var readsRequestBody: Bool {
         conditions.contains { condition in
             switch condition {
-            case .json, .text: true
+            case .json, .text, .graphQL: true
             case .header, .query: false
             }
         }

@@ -65,6 +65,8 @@ package enum Condition: Sendable {
     case json(JSONValue)
     /// The raw body contains this text.
     case text(String)
+    /// A GraphQL request (`--graphql`) for this operation, whose variables contain these (a subset, as `json`).
+    case graphQL(operation: String, variables: JSONValue?)
 
     package var description: String {
         switch self {
@@ -72,6 +74,8 @@ package enum Condition: Sendable {
         case .query(let name, let pattern): "query \(name)=\(pattern.source)"
         case .json(let value): "json body contains \(value.serialized)"
         case .text(let text): "body contains \(JSONText.quoted(text))"
+        case .graphQL(let operation, let variables):
+            "graphql operation \(operation)" + (variables.map { " with variables containing \($0.serialized)" } ?? "")
         }
     }
 }

@@ -19,6 +19,8 @@ struct RouteDecoder {
     var seedFiles: Set<String> = []
     /// The scenario overlays of the mock root, where a seed's overlays are looked up by name.
     var overlays: [String: MockFileTable] = [:]
+    /// The operation of the GraphQL route being decoded, which its origin names.
+    var graphQLOperation: String?
 
     init(file: String, root: String, files: any FileSource, builder: ResponseBuilder, firstOrder: Int) {
         self.file = file
@@ -29,7 +31,10 @@ struct RouteDecoder {
     }
 
     static let tableKeys = ["routes"]
-    static let routeKeys = ["name", "method", "path", "pathPattern", "match", "scenario", "response", "responses", "sequence", "websocket"]
+    static let routeKeys = [
+        "name", "method", "path", "pathPattern", "match", "graphql", "scenario", "response", "responses", "sequence", "websocket",
+    ]
+    static let graphQLKeys = ["operation", "variables"]
     static let matchKeys = ["headers", "query", "json", "text"]
     static let responseKeys = ["status", "headers", "json", "text", "file", "template", "delayMs", "fault", "stream"]
     /// Longest delay a route may ask for: a forgotten value cannot park connections for hours.
@@ -59,11 +64,19 @@ struct RouteDecoder {
         checkKeys(value, allowed: Self.routeKeys, at: at)
 
         let name = string(value["name"], at: at + ".name")
-        // A WebSocket route is opened with GET, which it need not say.
+        // A WebSocket route is opened with GET, which it need not say; a GraphQL operation comes by POST or GET.
         let methods =
-            value["method"] == nil && value["websocket"] != nil ? .only(["GET"]) : decodeMethods(value["method"], at: at + ".method")
+            value["method"] == nil && value["websocket"] != nil
+            ? .only(["GET"])
+            : value["method"] == nil && value["graphql"] != nil
+                ? .only(["POST", "GET"]) : decodeMethods(value["method"], at: at + ".method")
         let path = decodePath(value, at: at)
-        let conditions = value["match"].map { decodeMatch($0, at: at + ".match") } ?? []
+        var conditions = value["match"].map { decodeMatch($0, at: at + ".match") } ?? []
+        graphQLOperation = nil
+        if let raw = value["graphql"], let condition = decodeGraphQL(raw, at: at + ".graphql") {
+            conditions.insert(condition, at: 0)
+        }
+        defer { graphQLOperation = nil }
         var scenario: String?
         if let raw = value["scenario"] {
             scenario = string(raw, at: at + ".scenario")
@@ -115,9 +128,37 @@ struct RouteDecoder {
             conditions: conditions, scenario: scenario, responses: responses, sequence: sequence, origin: origin(source))
     }
 
-    /// Where the answers of the route or response at `place` say they came from.
+    /// Where the answers of the route or response at `place` say they came from; a GraphQL
+    /// route's name its operation (`route routes/api.json#0 graphql GetUser`).
     func origin(_ place: String) -> Origin {
-        decodesStubs ? .stub(place) : .route(place)
+        let named = graphQLOperation.map { place + " graphql " + $0 } ?? place
+        return decodesStubs ? .stub(named) : .route(named)
+    }
+
+    /// `"graphql": {"operation": "GetUser", "variables": {"id": "42"}}`: the route answers that
+    /// operation on a GraphQL endpoint, when its variables contain these.
+    mutating func decodeGraphQL(_ value: JSONValue, at: String) -> Condition? {
+        guard case .object = value else {
+            error(at, "expected {\"operation\": \"GetUser\", \"variables\": {…}}, found \(found(value))")
+            return nil
+        }
+        checkKeys(value, allowed: Self.graphQLKeys, at: at)
+        guard case .string(let operation)? = value["operation"], GraphQLTable.isName(operation) else {
+            var given = "nothing"
+            if let raw = value["operation"] { given = found(raw) }
+            error(at + ".operation", "expected an operation name such as \"GetUser\", found \(given)")
+            return nil
+        }
+        var variables: JSONValue?
+        if let raw = value["variables"] {
+            guard case .object = raw else {
+                error(at + ".variables", "expected an object the request's variables contain, found \(found(raw))")
+                return nil
+            }
+            variables = raw
+        }
+        graphQLOperation = operation
+        return .graphQL(operation: operation, variables: variables)
     }
 
     mutating func decodeMethods(_ value: JSONValue?, at: String) -> MethodSet? {
