@@ -27,7 +27,7 @@ struct ExampleGenerator {
     /// The most values one generated value holds: a schema with two required properties of its
     /// own type doubles at every level. Past it, arrays and objects are made empty.
     static let nodeBudget = 100_000
-    /// The most characters the strings of one generated value pad to their `minLength`.
+    /// The most characters the strings of one generated value get for their `minLength`.
     static let characterBudget = 1_000_000
     /// How many `oneOf`/`anyOf` levels are entered, one branch inside another.
     static let branchLimit = 8
@@ -332,8 +332,9 @@ struct ExampleGenerator {
     /// random bytes, as many as the lengths allow (4 characters for every 3 bytes).
     private mutating func encoded(_ schema: Schema, url: Bool) -> String {
         var count = random == nil ? 5 : 3 + pick(8)
-        count = max(count, (Self.size(schema.minLength ?? 0) + 3) / 4 * 3)
+        count = max(count, (min(Self.size(schema.minLength ?? 0), max(0, charactersLeft)) + 3) / 4 * 3)
         if let maximum = schema.maxLength, maximum >= 0 { count = min(count, maximum / 4 * 3) }
+        charactersLeft -= (count + 2) / 3 * 4
         let seed = Array("mockd".utf8)
         var bytes: [UInt8] = []
         for offset in 0..<count { bytes.append(random == nil ? seed[offset % seed.count] : UInt8(truncatingIfNeeded: random!.next())) }

@@ -68,6 +68,7 @@ import Testing
         #"{"type": "array", "contains": {"type": "integer"}, "minContains": -1}"#,
         ##"{"type": "object", "required": ["a", "b"], "properties": {"a": {"$ref": "#/schema"}, "b": {"$ref": "#/schema"}}}"##,
         #"{"type": "array", "minItems": 9000, "items": {"type": "array", "minItems": 9000, "items": {"type": "string", "minLength": 9000}}}"#,
+        #"{"type": "array", "minItems": 9000, "items": {"type": "array", "minItems": 9000, "items": {"contentEncoding": "base64", "minLength": 9000}}}"#,
         ##"{"allOf": [{"$ref": "#/schema"}, {"$ref": "#/schema"}], "properties": {"a": {"$ref": "#/schema"}}}"##,
         ##"{"anyOf": [{"$ref": "#/schema"}], "oneOf": [{"$ref": "#/schema"}]}"##,
     ])
