@@ -157,6 +157,9 @@ struct ExampleGenerator {
     /// bounds tightened), followed through references. Each part is folded once, so parts
     /// that name each other end.
     private mutating func merged(_ index: Int) -> Schema {
+        // Most schemas have no parts: no set to allocate for each value made.
+        let schema = resolved(index)
+        if schema.allOf.isEmpty { return schema }
         var folded: Set<Int> = [index]
         return merged(index, folded: &folded, depth: 0)
     }
