@@ -26,7 +26,7 @@ struct ExampleGenerator {
     static let sizeLimit = 10_000
     /// The most values one generated value holds: a schema with two required properties of its
     /// own type doubles at every level. Past it, arrays and objects are made empty.
-    static let nodeBudget = 100_000
+    static let nodeBudget = 20_000
     /// The most characters the strings of one generated value get for their `minLength`.
     static let characterBudget = 1_000_000
     /// How many `oneOf`/`anyOf` levels are entered, one branch inside another.

@@ -8,7 +8,7 @@ import Testing
 @Suite struct HostileSchemaTests {
     /// `ExampleGenerator.sizeLimit` and `nodeBudget`, as the documentation states them.
     static let sizeLimit = 10_000
-    static let nodeBudget = 100_000
+    static let nodeBudget = 20_000
 
     /// Compiles `schema` as the only schema of a 3.1 document, keeping what the compiler says.
     static func compile(_ schema: String) throws -> (set: SchemaSet, index: Int, problems: [String]) {
