@@ -43,7 +43,7 @@ test-mhd1: deps
 	PKG_CONFIG_PATH=$(MHD1_PREFIX)/lib/pkgconfig MOCKD_EXPECT_LIBMICROHTTPD=$$(cat $(MHD1_PREFIX)/.done | cut -d- -f1) \
 	  $(SWIFT) test --skip-build --scratch-path .build-mhd1
 
-## Fuzz the parsers with libFuzzer + ASan, FUZZ_SECONDS each (default 60); fails on a crash
+## Fuzz the parsers and the example generator with libFuzzer + ASan, FUZZ_SECONDS each (default 60); fails on a crash or a hang
 fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz.sh
 

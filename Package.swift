@@ -249,6 +249,7 @@ if Context.environment["MOCKD_FUZZ"] != nil {
     for (name, dependencies) in [
         ("FuzzJSON", ["MockdCore"]), ("FuzzMockFileName", ["MockdCore"]),
         ("FuzzRouteTable", ["MockdCore"]), ("FuzzRequestTarget", ["MockdCore", "MockdHTTP"]),
+        ("FuzzSchemaExamples", ["MockdCore", "MockdOpenAPI"]),
     ] {
         package.targets.append(
             .executableTarget(

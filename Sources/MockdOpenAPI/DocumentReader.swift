@@ -54,11 +54,26 @@ enum DocumentReader {
             switch Tag.Name(rawValue: node.tag.rawValue) {
             case .null: return .null
             case .bool: return node.bool.map { .bool($0) } ?? .string(scalar.string)
-            case .int: return node.int.map { .number($0) } ?? .string(scalar.string)
+            case .int: return node.int.map { .number($0) } ?? decimal(scalar.string).map { .number($0) } ?? .string(scalar.string)
             case .float: return node.float.map { .number($0) } ?? .string(scalar.string)
             default: return .string(scalar.string)
             }
         }
+    }
+
+    /// A decimal integer beyond `Int`'s range (`123456789012345678901234567890`, which Yams
+    /// tags as an integer but cannot make an `Int` of) as JSON number text: its sign (`-`
+    /// kept, `+` dropped) and digits, YAML's `_` separators left out. Nil for other forms
+    /// (hexadecimal, octal, a leading zero), which stay text.
+    static func decimal(_ text: String) -> String? {
+        var digits = text.filter { $0 != "_" }
+        var sign = ""
+        if let first = digits.first, first == "-" || first == "+" {
+            if first == "-" { sign = "-" }
+            digits.removeFirst()
+        }
+        guard let first = digits.first, first != "0", digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return sign + digits
     }
 
     private static func scalarText(_ node: Node) -> String {

@@ -26,8 +26,17 @@ struct OperationBuilder {
             }
             let shared = pathItem["parameters"]?.arrayValue ?? []
             for method in Self.methods {
-                guard let operation = pathItem[method] else { continue }
-                let location = pathLocation.appending(method)
+                guard let declared = pathItem[method] else { continue }
+                // Documents split over files give an operation as a `$ref` to its own file; the
+                // references inside it are then relative to that file (the location's).
+                let declaredAt = pathLocation.appending(method)
+                guard let (operation, location) = documents.dereference(declared, at: declaredAt) else {
+                    diagnostics.append(
+                        Diagnostic(
+                            file: declaredAt.file, location: declaredAt.description,
+                            "unresolved $ref \(declared["$ref"]?.stringValue ?? "")"))
+                    continue
+                }
                 if let built = build(
                     method: method.uppercased(), path: item.key, operation, at: location, shared: (shared, pathLocation), into: &builder)
                 {
@@ -51,7 +60,8 @@ struct OperationBuilder {
             guard let (response, at) = documents.dereference(entry.value, at: responseLocation) else {
                 diagnostics.append(
                     Diagnostic(
-                        file: file, location: responseLocation.description, "unresolved $ref \(entry.value["$ref"]?.stringValue ?? "")"))
+                        file: responseLocation.file, location: responseLocation.description,
+                        "unresolved $ref \(entry.value["$ref"]?.stringValue ?? "")"))
                 continue
             }
             let status = Self.status(entry.key)
@@ -63,7 +73,7 @@ struct OperationBuilder {
         if responses.isEmpty {
             diagnostics.append(
                 Diagnostic(
-                    .warning, file: file, location: location.appending("responses").description,
+                    .warning, file: location.file, location: location.appending("responses").description,
                     "\(method) \(path) documents no response: answered with 501"))
             let prepared = builder.prepare(
                 status: 501, contentType: ContentType.json, headers: [],
@@ -146,7 +156,8 @@ struct OperationBuilder {
             } else {
                 diagnostics.append(
                     Diagnostic(
-                        checkExamples ? .error : .warning, file: file, location: location.appending("content", entry.key).description,
+                        checkExamples ? .error : .warning, file: location.file,
+                        location: location.appending("content", entry.key).description,
                         "\(JSONText.quoted(entry.key)) is not a media type (expected type/subtype, such as application/json): not served"))
             }
         }
@@ -206,7 +217,8 @@ struct OperationBuilder {
                 for violation in validator.violations(value, schemaIndex, at: place).prefix(3) {
                     diagnostics.append(
                         Diagnostic(
-                            .warning, file: file, location: mediaLocation.description, "the example violates its schema: \(violation)"))
+                            .warning, file: mediaLocation.file, location: mediaLocation.description,
+                            "the example violates its schema: \(violation)"))
                 }
             }
         }

@@ -15,6 +15,8 @@ struct Schema: Sendable {
     var enumValues: [JSONValue]?
     var constValue: JSONValue?
     var format: String?
+    /// OpenAPI 3.1 `contentEncoding` (`base64`): the string is text in that encoding.
+    var contentEncoding: String?
     var minimum: Double?
     var maximum: Double?
     var exclusiveMinimum: Double?

@@ -93,21 +93,27 @@ struct SchemaCompiler {
         if schema.enumValues == nil { schema.enumValues = value["enum"]?.arrayValue }
         schema.constValue = value["const"]
         schema.format = value["format"]?.stringValue
-        schema.minimum = value["minimum"]?.doubleValue
-        schema.maximum = value["maximum"]?.doubleValue
+        schema.contentEncoding = value["contentEncoding"]?.stringValue
+        schema.minimum = number(value, "minimum", location)
+        schema.maximum = number(value, "maximum", location)
         switch value["exclusiveMinimum"] {
         case .bool(true)?: schema.exclusiveMinimum = schema.minimum; schema.minimum = nil
-        case .number?: schema.exclusiveMinimum = value["exclusiveMinimum"]?.doubleValue
+        case .number?: schema.exclusiveMinimum = number(value, "exclusiveMinimum", location)
         default: break
         }
         switch value["exclusiveMaximum"] {
         case .bool(true)?: schema.exclusiveMaximum = schema.maximum; schema.maximum = nil
-        case .number?: schema.exclusiveMaximum = value["exclusiveMaximum"]?.doubleValue
+        case .number?: schema.exclusiveMaximum = number(value, "exclusiveMaximum", location)
         default: break
         }
-        schema.multipleOf = value["multipleOf"]?.doubleValue.flatMap { $0 > 0 ? $0 : nil }
-        schema.minLength = value["minLength"]?.intValue
-        schema.maxLength = value["maxLength"]?.intValue
+        schema.multipleOf = number(value, "multipleOf", location)
+        if let step = schema.multipleOf, step <= 0 {
+            problems.append(
+                (location.appending("multipleOf"), "expected a number above 0, found \(value["multipleOf"]!.serialized) (ignored)", false))
+            schema.multipleOf = nil
+        }
+        schema.minLength = count(value, "minLength", location, generated: true)
+        schema.maxLength = count(value, "maxLength", location)
         if let source = value["pattern"]?.stringValue {
             if let regex = try? Regex(source) {
                 schema.pattern = Schema.Pattern(source: source, regex: regex)
@@ -125,11 +131,11 @@ struct SchemaCompiler {
         if let prefix = value["prefixItems"]?.arrayValue {
             schema.prefixItems = prefix.enumerated().map { compile($0.element, at: location.appending("prefixItems", String($0.offset))) }
         }
-        schema.minItems = value["minItems"]?.intValue
+        schema.minItems = count(value, "minItems", location, generated: true)
         if let contains = value["contains"] { schema.contains = compile(contains, at: location.appending("contains")) }
-        schema.minContains = value["minContains"]?.intValue
-        schema.maxContains = value["maxContains"]?.intValue
-        schema.maxItems = value["maxItems"]?.intValue
+        schema.minContains = count(value, "minContains", location, generated: true)
+        schema.maxContains = count(value, "maxContains", location)
+        schema.maxItems = count(value, "maxItems", location)
         schema.uniqueItems = value["uniqueItems"]?.boolValue ?? false
         for member in value["properties"]?.objectValue ?? [] {
             schema.properties.append((member.key, compile(member.value, at: location.appending("properties", member.key))))
@@ -141,8 +147,8 @@ struct SchemaCompiler {
             schema.additionalProperties = .schema(compile(value["additionalProperties"]!, at: location.appending("additionalProperties")))
         default: break
         }
-        schema.minProperties = value["minProperties"]?.intValue
-        schema.maxProperties = value["maxProperties"]?.intValue
+        schema.minProperties = count(value, "minProperties", location)
+        schema.maxProperties = count(value, "maxProperties", location)
         schema.allOf = list(value, "allOf", location)
         schema.anyOf = list(value, "anyOf", location)
         schema.oneOf = list(value, "oneOf", location)
@@ -157,6 +163,36 @@ struct SchemaCompiler {
             schema.xmlWrapped = xml["wrapped"]?.boolValue ?? false
         }
         return schema
+    }
+
+    /// A numeric keyword; one that is not a finite number (`1e999`) is ignored, with a warning.
+    private mutating func number(_ value: JSONValue, _ keyword: String, _ location: Location) -> Double? {
+        guard let given = value[keyword], case .number = given else { return nil }
+        guard let number = given.doubleValue, number.isFinite else {
+            problems.append((location.appending(keyword), "expected a finite number, found \(given.serialized) (ignored)", false))
+            return nil
+        }
+        return number
+    }
+
+    /// A length or count keyword: a non-negative integer, else ignored with a warning. One that
+    /// asks more than the generator makes (`generated`) is kept, and the warning says so.
+    private mutating func count(_ value: JSONValue, _ keyword: String, _ location: Location, generated: Bool = false) -> Int? {
+        guard let given = value[keyword] else { return nil }
+        guard let count = given.intValue, count >= 0 else {
+            problems.append((location.appending(keyword), "expected a non-negative integer, found \(given.serialized) (ignored)", false))
+            return nil
+        }
+        if generated, count > ExampleGenerator.sizeLimit {
+            let limit = ExampleGenerator.sizeLimit
+            problems.append(
+                (
+                    location.appending(keyword),
+                    "\(count) is more than mockd generates (\(limit)): a generated value is cut to \(limit), which breaks the schema; give an example",
+                    false
+                ))
+        }
+        return count
     }
 
     private mutating func list(_ value: JSONValue, _ keyword: String, _ location: Location) -> [Int] {

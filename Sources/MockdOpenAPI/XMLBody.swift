@@ -45,11 +45,13 @@ struct XMLBody {
         return naming
     }
 
-    /// The schema's properties, those of its `allOf` parts included.
-    private func properties(_ index: Int?) -> [(name: String, schema: Int)] {
+    /// The schema's properties, those of its `allOf` parts included, to a bounded depth: a
+    /// part may name the schema it is part of.
+    private func properties(_ index: Int?, depth: Int = 0) -> [(name: String, schema: Int)] {
         guard let index else { return [] }
         let schema = set.resolved(index)
-        return schema.properties + schema.allOf.flatMap { properties($0) }
+        guard depth < 8 else { return schema.properties }
+        return schema.properties + schema.allOf.flatMap { properties($0, depth: depth + 1) }
     }
 
     private func element(_ name: String, _ value: JSONValue, _ schema: Int?, wrapped: Bool, into text: inout String) {

@@ -56,4 +56,29 @@ import Testing
             #expect(fixture.answer("GET", "/plain").bodyText == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<root><a>0</a></root>\n")
         }
     }
+
+    /// Found by the schema fuzz target: `allOf` parts that name their own schema made the XML
+    /// writer gather properties forever.
+    @Test func allOfPartsThatReferToThemselvesEnd() throws {
+        let document = """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /loop:
+                get:
+                  responses:
+                    "200": {description: ok, content: {application/xml: {schema: {$ref: "#/components/schemas/Loop"}}}}
+            components:
+              schemas:
+                Loop:
+                  allOf:
+                    - {required: [p], properties: {p: {type: string}}}
+                    - {$ref: "#/components/schemas/Loop"}
+            """
+        try withDocument(document) { fixture throws in
+            let answer = fixture.answer("GET", "/loop")
+            #expect(answer.status == 200)
+            #expect(answer.bodyText.contains("<p>string</p>"), "\(answer.bodyText)")
+        }
+    }
 }
