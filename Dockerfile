@@ -21,9 +21,10 @@ RUN apt-get -q update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 
-# libmicrohttpd 1.0.x (Debian 13's source, without HTTPS) and libcurl (bookworm's, HTTP(S) only)
-# as static libraries: see the script for why Debian's own .a files cannot be linked. Its own
-# layer, so a change in Sources/ does not rebuild them.
+# libmicrohttpd 1.0.x (Debian 13's source, without HTTPS), libcurl (bookworm's, HTTP(S) only)
+# and wslay (WebSocket framing, from bookworm's aria2 source) as static libraries: see the script
+# for why Debian's own .a files cannot be linked. Its own layer, so a change in Sources/ does not
+# rebuild them.
 COPY scripts/static-deps.sh scripts/debian-source.sh /usr/local/bin/
 RUN static-deps.sh /opt/static-deps
 

@@ -33,8 +33,9 @@ let executableLinking: [LinkerSetting] = [
 ]
 
 // WebSocket framing comes from wslay, a shared library on Debian. The fully static build (the
-// container image, scripts/build-static.sh) has no libwslay.a to link (Debian ships none), so it
-// sets MOCKD_NO_WEBSOCKET and leaves WebSocket out: its upgrades get 501 saying so.
+// container image, scripts/build-static.sh) links a libwslay.a that scripts/static-deps.sh builds
+// (Debian ships none). MOCKD_NO_WEBSOCKET set to anything leaves WebSocket out of any build: no
+// wslay needed, and upgrades get 501 saying so.
 let webSocketFraming = Context.environment["MOCKD_NO_WEBSOCKET"] == nil
 
 let package = Package(

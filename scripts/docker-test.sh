@@ -3,8 +3,9 @@
 #
 #   docker-compose.yml is valid against the compose-spec schema; the image builds (timed twice:
 #   as the layer cache is found, then warm); the sidecar comes up healthy; a mock comes back
-#   byte for byte through the published 127.0.0.1 port; mockd runs as non-root on a read-only
-#   root file system; the image holds one static executable and no shared library or shell;
+#   byte for byte through the published 127.0.0.1 port; a WebSocket route answers the upgrade
+#   with 101 and holds its conversation (scripts/ws-probe.py); mockd runs as non-root on a
+#   read-only root file system; the image holds one static executable and no shared library or shell;
 #   its mockd runs on libmicrohttpd 1.0.x, and malformed or oversized requests (a bad
 #   Content-Length, garbage request lines, chunked bodies past --max-body-bytes, 414, 431) get
 #   the one answer (or none) and the close seen on 1.0.1 (scripts/framing-probe.py);
@@ -142,6 +143,15 @@ if curl -sS --max-time 5 -o "$TMP/body" "http://127.0.0.1:$PORT/api/health" && c
   ok "GET http://127.0.0.1:$PORT/api/health returns the bytes of $MOCK"
 else
   bad "GET http://127.0.0.1:$PORT/api/health: $(head -c 200 "$TMP/body" 2>/dev/null)"
+fi
+
+# ---- WebSocket in the image (wslay linked statically): routes/live.json's chat route, which the
+# sidecar mounts, one conversation over a raw socket (scripts/ws-probe.py): 101 with the right
+# accept and subprotocol, the onOpen messages, a reply to a masked message, the close 1000.
+if timeout 60 python3 scripts/ws-probe.py "$PORT" /ws/chat/lobby >"$TMP/ws" 2>&1; then
+  ok "WebSocket ws://127.0.0.1:$PORT/ws/chat/lobby: 101, onOpen welcome and ready, say:probe answered, close 1000"
+else
+  bad "WebSocket ws://127.0.0.1:$PORT/ws/chat/lobby: $(grep -v '^ok ' "$TMP/ws" | head -3 | tr '\n' ' ')"
 fi
 
 published=$($ENGINE port "$C" 8080/tcp 2>/dev/null | tr '\n' ' ')

@@ -10,7 +10,7 @@ extension HTTPServer {
         #if MOCKD_NO_WEBSOCKET
             let refusal = ErrorAnswer(
                 501,
-                "this build of mockd has no WebSocket support (the static container image has no wslay to link); run mockd built from source"
+                "this build of mockd has no WebSocket support (it was built with MOCKD_NO_WEBSOCKET set); build it without"
             ).response(origin: upgrade.head.origin, layout: .compact)
             return execute(
                 .respond(Reply(.built(refusal), scenario: upgrade.scenario)), for: request, serving: nil, connection: connection,
