@@ -24,7 +24,10 @@ debian_sources_list() {
   done
   mkdir -p "$work/lists/partial"
   APT=(-o "Dir::Etc::SourceList=$work/sources.list" -o Dir::Etc::SourceParts=/nonexistent
-       -o "Dir::State::Lists=$work/lists" -o APT::Sandbox::User=root)
+       -o "Dir::State::Lists=$work/lists" -o APT::Sandbox::User=root
+       # A stalled connection to the mirror is given up and tried again, instead of holding
+       # the build until its own timeout (seen: an image build waiting 10 minutes on one).
+       -o Acquire::http::Timeout=60 -o Acquire::Retries=3)
 }
 
 # debian_source WORK SUITE... -- PACKAGE...: the source of each PACKAGE from those suites,
