@@ -39,7 +39,9 @@ package struct AccessRecord: CustomStringConvertible, Sendable {
     }
 
     /// Shown only when it says something: not the default scenario.
-    var shownScenario: String? { scenario.isEmpty || scenario == "default" ? nil : scenario }
+    var shownScenario: String? { Self.shown(scenario) }
+
+    static func shown(_ scenario: String) -> String? { scenario.isEmpty || scenario == "default" ? nil : scenario }
 
     /// `GET /api/users?page=2 200 file users/mock_api_users_get.json 0.080ms scenario=empty session=sim-3`
     package var description: String {
@@ -93,9 +95,9 @@ package struct AccessRecord: CustomStringConvertible, Sendable {
         }
         Digits.putMilliseconds(durationMicroseconds, into: &line)
         line.put("ms" as StaticString)
-        if !scenario.isEmpty, scenario != "default" {
+        if let shown = shown(scenario) {
             line.put(" scenario=" as StaticString)
-            line.put(scenario)
+            line.put(shown)
         }
         if let session {
             line.put(" session=" as StaticString)

@@ -34,16 +34,7 @@ package enum GraphQLNotFound {
             guard route.conditions.contains(where: { if case .graphQL(let operation, _) = $0 { operation == name } else { false } }) else {
                 continue
             }
-            let why: String
-            if !route.methods.contains(request.method) {
-                why = "method is \(route.methods.description), not \(request.method)"
-            } else if let only = route.scenario, only != scenario {
-                why = "only in scenario \(only) (this request: \(scenario); send X-Mock-Scenario: \(only))"
-            } else if let failed = route.conditions.first(where: { !Resolver.holds($0, request, &body) }) {
-                why = "condition not met: \(failed.description)"
-            } else {
-                continue
-            }
+            guard let why = NotFoundReport.whyNotAnswered(route, request, scenario: scenario, &body) else { continue }
             routes.append(.object([("route", .string(route.source)), ("why", .string(why))]))
             if routes.count == 10 { break }
         }

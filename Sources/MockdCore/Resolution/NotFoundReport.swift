@@ -79,16 +79,7 @@ package enum NotFoundReport {
         let parts = PathPattern.split(request.path)
         // Only the routes indexed under the path's first segment: a miss does not scan every table.
         for route in snapshot.routeIndex.pathCandidates(parts: parts) where route.path.match(request.path, parts: parts) != nil {
-            let why: String
-            if !route.methods.contains(request.method) {
-                why = "method is \(route.methods.description), not \(request.method)"
-            } else if let only = route.scenario, only != scenario {
-                why = "only in scenario \(only) (this request: \(scenario); send X-Mock-Scenario: \(only))"
-            } else if let failed = route.conditions.first(where: { !Resolver.holds($0, request, &body) }) {
-                why = "condition not met: \(failed.description)"
-            } else {
-                continue
-            }
+            guard let why = whyNotAnswered(route, request, scenario: scenario, &body) else { continue }
             near.append(
                 .object([
                     ("route", .string(route.source)), ("method", .string(route.methods.description)),
@@ -97,6 +88,22 @@ package enum NotFoundReport {
             if near.count == 10 { break }
         }
         return near
+    }
+
+    /// Why `route`, whose path matches, did not answer: another method, another scenario, or
+    /// the first condition that failed; nil when nothing stops it. The 404 report and
+    /// GraphQL's both say it in these words.
+    static func whyNotAnswered(_ route: Route, _ request: MockRequest, scenario: String, _ body: inout RequestBody) -> String? {
+        if !route.methods.contains(request.method) {
+            return "method is \(route.methods.description), not \(request.method)"
+        }
+        if let only = route.scenario, only != scenario {
+            return "only in scenario \(only) (this request: \(scenario); send X-Mock-Scenario: \(only))"
+        }
+        if let failed = route.conditions.first(where: { !Resolver.holds($0, request, &body) }) {
+            return "condition not met: \(failed.description)"
+        }
+        return nil
     }
 
     /// Files for the same path with another method: `[{"method": "POST", "file": "mock_…_post.json"}]`.
