@@ -62,6 +62,9 @@ let package = Package(
         // GraphQL's parser (later its validation and execution, for schema answers). It brings
         // swift-collections (OrderedCollections alone) and Foundation, which mockd links already.
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+        // GraphQLSwift's own ordered maps (the schema's types, a result's fields), named because
+        // MockdGraphQL reads them; the version GraphQL already brings.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // libmicrohttpd, found by pkg-config; shim.h wraps its variadic calls.
@@ -147,7 +150,10 @@ let package = Package(
         // core, as MockdOpenAPI is: the core holds the protocol and decides; this reads documents.
         .target(
             name: "MockdGraphQL",
-            dependencies: ["MockdCore", .product(name: "GraphQL", package: "GraphQL")],
+            dependencies: [
+                "MockdCore", "MockdLock", .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
             swiftSettings: settings
         ),
         // What `mockd serve` runs once its options are read: the server assembled from the settings

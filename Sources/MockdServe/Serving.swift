@@ -171,7 +171,9 @@ package enum Serving {
                 routesPath: snapshot.routesPath, json: json))
         if !snapshot.graphQL.isEmpty {
             FileHandleOutput.standardOutput(
-                StartupLines.graphQL(endpoints: snapshot.graphQL.endpointPaths, files: snapshot.graphQL.count, json: json))
+                StartupLines.graphQL(
+                    endpoints: snapshot.graphQL.endpointPaths, files: snapshot.graphQL.count, schema: snapshot.graphQL.schemaPath,
+                    json: json))
         }
         if let proxy = settings.proxy {
             FileHandleOutput.standardOutput(
@@ -212,7 +214,9 @@ package enum Serving {
         // With --openapi a MockData folder is optional: a missing one is not watched.
         let root = loader.operationSources.isEmpty || FileReading.exists(loader.root) ? [loader.root] : []
         var paths: [String] = []
-        for path in (root + loader.routesFolder.watched + loader.operationSources.flatMap(\.watchedPaths)).map(absolute)
+        // The schema file's folder: a watcher sees an editor's save-by-rename there.
+        let schema = loader.graphQL.schema.map { [FilePath.folder(of: $0.path)] } ?? []
+        for path in (root + loader.routesFolder.watched + loader.operationSources.flatMap(\.watchedPaths) + schema).map(absolute)
         where !paths.contains(path) { paths.append(path) }
         // A default routes folder may be made after start: watched for appearing.
         let optional = Set(loader.routesFolder.given == nil ? loader.routesFolder.candidates.map(absolute) : [])

@@ -21,13 +21,15 @@ enum StartupLines {
             #"{"message":"listening","urls":[\#(list)],"files":\#(files),"routes":\#(routes)\#(counted),"scenario":\#(JSONText.quoted(scenario))\#(folders)}"#
     }
 
-    /// `--graphql`: the endpoints, and how many operations files answer.
-    static func graphQL(endpoints: [String], files: Int, json: Bool) -> String {
+    /// `--graphql`: the endpoints, how many operations files answer, and the schema that answers the rest.
+    static func graphQL(endpoints: [String], files: Int, schema: String?, json: Bool) -> String {
         guard json else {
-            return "mockd reads GraphQL at \(endpoints.joined(separator: ", ")) (\(Counted.text(files, "operation file")))"
+            let rest = schema.map { "; the schema \($0) answers the other operations" } ?? ""
+            return "mockd reads GraphQL at \(endpoints.joined(separator: ", ")) (\(Counted.text(files, "operation file"))\(rest))"
         }
         let list = endpoints.map { JSONText.quoted($0) }.joined(separator: ",")
-        return #"{"message":"graphql","endpoints":[\#(list)],"operationFiles":\#(files)}"#
+        let schemaMember = schema.map { #","schema":\#(JSONText.quoted($0))"# } ?? ""
+        return #"{"message":"graphql","endpoints":[\#(list)],"operationFiles":\#(files)\#(schemaMember)}"#
     }
 
     static func proxying(upstream: String, recordingInto: (root: String, routesFile: String)?, json: Bool) -> String {

@@ -52,6 +52,13 @@ struct DataOptions: ParsableArguments {
     var graphql: [String] = []
 
     @Option(
+        name: .customLong("graphql-schema"),
+        help: ArgumentHelp(
+            "The app's GraphQL schema (SDL): operations no file, route or stub answers get data shaped by their selection set; introspection is answered. Needs --graphql. [env: MOCKD_GRAPHQL_SCHEMA]",
+            valueName: "file"))
+    var graphqlSchema: String?
+
+    @Option(
         name: .customLong("stream-interval"),
         help: ArgumentHelp(
             "Milliseconds between the events of a mock_<path>_<method>.sse file. [env: MOCKD_STREAM_INTERVAL]", valueName: "ms"))
@@ -73,7 +80,10 @@ struct DataOptions: ParsableArguments {
                 return document
             })
         loader.streamIntervalMilliseconds = streamInterval
-        if !graphql.isEmpty { loader.graphQL = GraphQLConfiguration(endpoints: graphql, reader: GraphQLParserReader()) }
+        if !graphql.isEmpty {
+            loader.graphQL = GraphQLConfiguration(
+                endpoints: graphql, reader: GraphQLParserReader(), schema: graphqlSchema.map(GraphQLSchemaFile.init(path:)))
+        }
         return loader
     }
 
@@ -88,6 +98,9 @@ struct DataOptions: ParsableArguments {
             throw ValidationError(
                 "--graphql \(path): expected the endpoint's path, such as /graphql"
                     + (path.hasPrefix("/__mockd") ? ", outside /__mockd/" : ""))
+        }
+        if let graphqlSchema, graphql.isEmpty {
+            throw ValidationError("--graphql-schema \(graphqlSchema): the schema answers a GraphQL endpoint; give --graphql /graphql too")
         }
         if !(0...600_000).contains(streamInterval) {
             throw ValidationError("--stream-interval \(streamInterval): expected 0-600000 milliseconds")

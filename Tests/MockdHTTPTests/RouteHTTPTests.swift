@@ -71,6 +71,7 @@ func withRouteServer<T>(
     journal: RequestJournal = RequestJournal(),
     session: URLSession = makeSession(),
     graphQL: [String] = [],
+    graphQLSchema: String? = nil,
     _ body: (RouteServer) async throws -> T
 ) async throws -> T {
     let folder = try TemporaryFolder()
@@ -85,7 +86,12 @@ func withRouteServer<T>(
         for (path, contents) in tables { try folder.write("routes/" + path, contents) }
     }
     var configured = MockDataLoader(files: DiskFiles(), root: root, routes: routes)
-    if !graphQL.isEmpty { configured.graphQL = GraphQLConfiguration(endpoints: graphQL, reader: GraphQLParserReader()) }
+    if let graphQLSchema { try folder.write("schema.graphqls", graphQLSchema) }
+    if !graphQL.isEmpty {
+        configured.graphQL = GraphQLConfiguration(
+            endpoints: graphQL, reader: GraphQLParserReader(),
+            schema: graphQLSchema.map { _ in GraphQLSchemaFile(path: folder.child("schema.graphqls")) })
+    }
     let loader = configured
     let loaded = loader.load()
     let snapshot = try #require(loaded.snapshot, "fixture did not load: \(loaded.diagnostics)")

@@ -5,10 +5,13 @@ package struct GraphQLConfiguration: Sendable {
     package var endpoints: [String]
     /// Reads a document that names no operation; nil: such a request is refused (400).
     package var reader: (any GraphQLDocumentReader)?
+    /// `--graphql-schema`: answers what nothing else answers; nil: such an operation is a 404.
+    package var schema: (any GraphQLSchemaSource)?
 
-    package init(endpoints: [String] = [], reader: (any GraphQLDocumentReader)? = nil) {
+    package init(endpoints: [String] = [], reader: (any GraphQLDocumentReader)? = nil, schema: (any GraphQLSchemaSource)? = nil) {
         self.endpoints = endpoints
         self.reader = reader
+        self.schema = schema
     }
 }
 
@@ -32,15 +35,21 @@ package struct GraphQLTable: Sendable {
     package let files: [String: GraphQLOperationFile]
     /// Operation files under `scenarios/<name>/`: scenario → operation name → file.
     package let overlays: [String: [String: GraphQLOperationFile]]
+    /// The loaded `--graphql-schema`, which answers the operations nothing else does.
+    package let schema: (any GraphQLSchemaAnswering)?
+    /// The schema file as given, for listings and the origin's label; nil without one.
+    package let schemaPath: String?
 
     package init(
         configuration: GraphQLConfiguration = GraphQLConfiguration(), files: [String: GraphQLOperationFile] = [:],
-        overlays: [String: [String: GraphQLOperationFile]] = [:]
+        overlays: [String: [String: GraphQLOperationFile]] = [:], schema: (any GraphQLSchemaAnswering)? = nil
     ) {
         self.endpoints = Set(configuration.endpoints.map(Self.endpointKey))
         self.reader = configuration.reader
         self.files = files
         self.overlays = overlays
+        self.schema = schema
+        self.schemaPath = schema == nil ? nil : configuration.schema?.path
     }
 
     /// No endpoint: nothing is read as GraphQL.

@@ -65,6 +65,15 @@ package struct MockDataLoader: Sendable {
         }
         let operations = OperationSources.load(operationSources, files: self.files, into: &builder)
         diagnostics += operations.diagnostics
+        var schema: (any GraphQLSchemaAnswering)?
+        if let source = graphQL.schema {
+            switch source.load(files: self.files) {
+            case .success(let loaded):
+                schema = loaded.answering
+                diagnostics += loaded.warnings
+            case .failure(let errors): diagnostics += errors.diagnostics
+            }
+        }
         let shadowed = ShadowedFiles.find(files: files.base, overlays: files.overlays, routes: routeList, bodyFiles: bodyFiles)
         diagnostics += shadowed.map { ShadowedFiles.diagnostic($0, rootDisplay: PathText.withoutTrailingSlashes(root)) }
         let errors = diagnostics.contains { $0.severity == .error }
@@ -74,7 +83,8 @@ package struct MockDataLoader: Sendable {
             : Snapshot(
                 preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
                 routes: routeList, resources: ResourceIndex(resources), operations: operations.table,
-                graphQL: GraphQLTable(configuration: graphQL, files: files.graphQL, overlays: files.graphQLOverlays), warnings: diagnostics,
+                graphQL: GraphQLTable(
+                    configuration: graphQL, files: files.graphQL, overlays: files.graphQLOverlays, schema: schema), warnings: diagnostics,
                 rootDisplayPath: PathText.withoutTrailingSlashes(root), unserved: files.unserved,
                 shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
                 rootPath: normalized(root), routesPath: routes.map(normalized))

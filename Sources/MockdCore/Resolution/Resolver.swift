@@ -113,6 +113,13 @@ package final class Resolver: Sendable {
             }
             return delayed(reply, by: globalDelay)
         }
+        if let call = body.graphQL, let schema = snapshot.graphQL.schema, let query = call.query {
+            let answer = schema.answer(query: query, operationName: call.operationName, variables: call.variables)
+            let origin = Origin.operation("graphql " + (snapshot.graphQL.schemaPath ?? "schema") + " " + answer.operation)
+            return delayed(
+                Reply(.built(BuiltResponse.json(status: answer.status, answer.body.serialized + "\n", origin: origin)), scenario: scenario),
+                by: globalDelay)
+        }
         if policy.forwardsMisses {
             return .forward(scenario: scenario, after: globalDelay)
         }

@@ -1,0 +1,77 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
+#else
+    import Foundation
+#endif
+import GraphQL
+package import MockdCore
+
+/// `--graphql-schema schema.graphqls`: the schema's SDL, read at load (and at each reload) through
+/// the snapshot's `FileSource`, built with GraphQLSwift's `buildSchema`, and checked as a schema.
+package struct GraphQLSchemaFile: GraphQLSchemaSource {
+    package let path: String
+
+    package init(path: String) {
+        self.path = path
+    }
+
+    package func load(files: any FileSource) -> Result<LoadedGraphQLSchema, GraphQLSchemaErrors> {
+        let text: String
+        do {
+            text = String(decoding: try files.read(path).array, as: UTF8.self)
+        } catch {
+            return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "cannot read the schema: \(error.reason)")]))
+        }
+        let document: Document
+        do {
+            document = try parse(source: Source(body: text, name: path))
+        } catch let error as GraphQLError {
+            return .failure(GraphQLSchemaErrors(diagnostics(error, .error)))
+        } catch {
+            return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "not a GraphQL schema: \(error)")]))
+        }
+        // Schemas published by real services break SDL's rules now and then (GitHub's defines
+        // two fields twice): such a schema is served, last definition winning, with a warning
+        // for each broken rule (`mockd check` fails on it), as an API description's faults are.
+        var warnings: [Diagnostic] = []
+        var built: GraphQLSchema?
+        do {
+            built = try buildASTSchema(documentAST: document)
+        } catch let error as GraphQLError {
+            warnings = diagnostics(error, .warning)
+        } catch {
+            warnings = [Diagnostic(.warning, file: path, "\(error)")]
+        }
+        if built == nil {
+            do {
+                built = try buildASTSchema(documentAST: document, assumeValidSDL: true)
+            } catch let error as GraphQLError {
+                return .failure(
+                    GraphQLSchemaErrors(
+                        warnings.map { Diagnostic(file: $0.file, location: $0.location, $0.message) } + diagnostics(error, .error)))
+            } catch {
+                return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "not a GraphQL schema: \(error)")]))
+            }
+        }
+        guard let schema = built else { return .failure(GraphQLSchemaErrors(warnings)) }
+        let problems = validateSchema(schema: schema)
+        guard problems.isEmpty else { return .failure(GraphQLSchemaErrors(problems.flatMap { diagnostics($0, .error) })) }
+        guard schema.queryType != nil else {
+            return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "the schema has no Query type: expected type Query { … }")]))
+        }
+        return .success(LoadedGraphQLSchema(answering: SchemaAnswers(schema: schema), warnings: warnings))
+    }
+
+    /// One diagnostic per message: the SDL checks give several in one error, a blank line apart.
+    private func diagnostics(_ error: GraphQLError, _ severity: Diagnostic.Severity) -> [Diagnostic] {
+        let location = error.locations.first.map { "line \($0.line), column \($0.column)" }
+        return error.message.components(separatedBy: "\n\n").map { message in
+            Diagnostic(severity, file: path, location: location, Self.firstLine(message))
+        }
+    }
+
+    /// A parser's message is followed by the source around the place, which the location says.
+    private static func firstLine(_ message: String) -> String {
+        String(message.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+    }
+}
