@@ -70,7 +70,8 @@ struct DataOptions: ParsableArguments {
     /// What `--root`, `--routes` and `--openapi` say to load.
     var loader: MockDataLoader { loader(checkExamples: false) }
 
-    /// `checkExamples`: `mockd check` also warns about examples that violate their own schema.
+    /// `checkExamples`: `mockd check` also warns about examples that violate their own schema, and
+    /// about a GraphQL schema's broken SDL rules.
     func loader(checkExamples: Bool) -> MockDataLoader {
         var loader = MockDataLoader(
             files: DiskFiles(), root: root, routesFolder: routesFolder,
@@ -82,7 +83,8 @@ struct DataOptions: ParsableArguments {
         loader.streamIntervalMilliseconds = streamInterval
         if !graphql.isEmpty {
             loader.graphQL = GraphQLConfiguration(
-                endpoints: graphql, reader: GraphQLParserReader(), schema: graphqlSchema.map(GraphQLSchemaFile.init(path:)))
+                endpoints: graphql, reader: GraphQLParserReader(),
+                schema: graphqlSchema.map { GraphQLSchemaFile(path: $0, checksRules: checkExamples) })
         }
         return loader
     }

@@ -163,19 +163,23 @@ struct GraphQLSchemaHTTPTests {
         #expect(error.message.hasPrefix("Syntax Error"), "\(error)")
     }
 
-    @Test func aSchemaBreakingSDLRules_IsServedWithAWarningForEach() throws {
+    @Test func aSchemaBreakingSDLRules_IsServed_AndACheckWarnsOfEach() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("MockData/mock_x_get.json", "{}")
         // Published schemas do this (GitHub's defines two fields twice): answered, and warned about.
         try folder.write("schema.graphqls", "type Query { feed: String feed: String me: String }\n")
-        var loader = MockDataLoader(files: DiskFiles(), root: folder.child("MockData"), routes: nil)
-        loader.graphQL = GraphQLConfiguration(
-            endpoints: ["/graphql"], reader: GraphQLParserReader(), schema: GraphQLSchemaFile(path: folder.child("schema.graphqls")))
-        let loaded = loader.load()
-        let snapshot = try #require(loaded.snapshot, "\(loaded.diagnostics)")
-        #expect(snapshot.graphQL.schema != nil)
-        #expect(loaded.diagnostics.map(\.severity) == [.warning])
-        #expect(loaded.diagnostics.first?.message == #"Field "Query.feed" can only be defined once."#)
+        for checked in [true, false] {
+            var loader = MockDataLoader(files: DiskFiles(), root: folder.child("MockData"), routes: nil)
+            loader.graphQL = GraphQLConfiguration(
+                endpoints: ["/graphql"], reader: GraphQLParserReader(),
+                schema: GraphQLSchemaFile(path: folder.child("schema.graphqls"), checksRules: checked))
+            let loaded = loader.load()
+            let snapshot = try #require(loaded.snapshot, "\(loaded.diagnostics)")
+            #expect(snapshot.graphQL.schema != nil)
+            // Served either way; only a check (`mockd check`) spends the time to say so.
+            #expect(loaded.diagnostics.map(\.severity) == (checked ? [.warning] : []))
+            #expect(loaded.diagnostics.first?.message == (checked ? #"Field "Query.feed" can only be defined once."# : nil))
+        }
     }
 }
