@@ -14,10 +14,14 @@ package struct GraphQLSchemaFile: GraphQLSchemaSource {
     /// which a server starting (or reloading) for a test run does not spend. A rule broken
     /// without stopping the schema then goes unsaid, and the last definition wins.
     package let checksRules: Bool
+    /// `--graphql-operations`: the folder of the app's `.graphql` documents, whose operations the
+    /// answers by file are checked against; nil: checked against the schema alone.
+    package let operationsFolder: String?
 
-    package init(path: String, checksRules: Bool = false) {
+    package init(path: String, checksRules: Bool = false, operationsFolder: String? = nil) {
         self.path = path
         self.checksRules = checksRules
+        self.operationsFolder = operationsFolder
     }
 
     package func load(files: any FileSource) -> Result<LoadedGraphQLSchema, GraphQLSchemaErrors> {
@@ -66,7 +70,9 @@ package struct GraphQLSchemaFile: GraphQLSchemaSource {
         guard schema.queryType != nil else {
             return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "the schema has no Query type: expected type Query { … }")]))
         }
-        return .success(LoadedGraphQLSchema(answering: SchemaAnswers(schema: schema), warnings: warnings))
+        let operations = operationsFolder.map { AppOperations.read($0, files: files, schema: schema) } ?? AppOperations()
+        return .success(
+            LoadedGraphQLSchema(answering: SchemaAnswers(schema: schema, app: operations), warnings: warnings + operations.warnings))
     }
 
     /// One diagnostic per message: the SDL checks give several in one error, a blank line apart.

@@ -4,7 +4,7 @@ import OrderedCollections
 
 /// Data shaped exactly by an operation's selection set, from the schema's types: every field the
 /// operation selects (under its alias), `__typename` where asked, fragments and inline fragments
-/// that apply to the object's type, lists of two, enums and scalars by name. Deterministic: each
+/// that apply to the object's type (`SelectionFields`), lists of two, enums and scalars by name. Deterministic: each
 /// value follows from the operation's seed (its name and variables) and the value's path, so the
 /// same operation with the same variables gets the same data, and UI snapshots stay stable.
 ///
@@ -21,7 +21,8 @@ struct SampleData {
     /// The data for `selectionSet` on `type` (an object type), at `path`.
     func object(_ selectionSet: SelectionSet, on type: GraphQLObjectType, path: String, echoedID: JSONValue?) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
-        for (key, nodes) in collect(selectionSet, on: type) {
+        for selected in SelectionFields(schema: schema, fragments: fragments, variables: variables).collect(selectionSet, on: type) {
+            let (key, nodes) = (selected.key, selected.nodes)
             let field = nodes[0]
             let name = field.name.value
             if name == "__typename" {
@@ -76,59 +77,6 @@ struct SampleData {
     private func echoedID(_ field: Field) -> JSONValue? {
         guard let argument = field.arguments.first(where: { $0.name.value == "id" }) else { return nil }
         return literal(argument.value)
-    }
-
-    /// The fields of `selectionSet` that apply to `type`, by response key (alias or name), in
-    /// order, each with every node selecting it (their sub-selections are merged): fragments
-    /// whose type condition `type` meets are flattened in; `@skip` and `@include` are honoured.
-    private func collect(_ selectionSet: SelectionSet, on type: GraphQLObjectType) -> [(key: String, nodes: [Field])] {
-        var collected: [(key: String, nodes: [Field])] = []
-        var visited = Set<String>()
-        func walk(_ set: SelectionSet) {
-            for selection in set.selections {
-                switch selection {
-                case let field as Field:
-                    guard included(field.directives) else { continue }
-                    let key = field.alias?.value ?? field.name.value
-                    if let index = collected.firstIndex(where: { $0.key == key }) {
-                        collected[index].nodes.append(field)
-                    } else {
-                        collected.append((key, [field]))
-                    }
-                case let inline as InlineFragment:
-                    guard included(inline.directives), applies(inline.typeCondition?.name.value, to: type) else { continue }
-                    walk(inline.selectionSet)
-                case let spread as FragmentSpread:
-                    let name = spread.name.value
-                    guard included(spread.directives), visited.insert(name).inserted, let fragment = fragments[name],
-                        applies(fragment.typeCondition.name.value, to: type)
-                    else { continue }
-                    walk(fragment.selectionSet)
-                default:
-                    continue
-                }
-            }
-        }
-        walk(selectionSet)
-        return collected
-    }
-
-    private func applies(_ condition: String?, to type: GraphQLObjectType) -> Bool {
-        guard let condition, condition != type.name else { return true }
-        guard let named = schema.getType(name: condition) as? any GraphQLAbstractType else { return false }
-        return schema.getPossibleTypes(abstractType: named).contains { $0.name == type.name }
-    }
-
-    private func included(_ directives: [Directive]) -> Bool {
-        for directive in directives {
-            let name = directive.name.value
-            guard name == "skip" || name == "include",
-                let condition = directive.arguments.first(where: { $0.name.value == "if" }).flatMap({ literal($0.value) })
-            else { continue }
-            let isTrue = condition == .bool(true)
-            if (name == "skip" && isTrue) || (name == "include" && !isTrue) { return false }
-        }
-        return true
     }
 
     /// A literal argument's value, a variable's from the request.

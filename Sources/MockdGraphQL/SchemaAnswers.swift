@@ -24,10 +24,27 @@ final class SchemaAnswers: GraphQLSchemaAnswering {
     /// Introspection answers, by document, operation and variables: they depend on nothing else.
     private let introspections = Lock<[String: JSONValue]>([:])
     private static let documentLimit = 1_000
+    /// The app's own operations (`--graphql-operations`), which answers by file are checked against.
+    private let app: AppOperations
 
-    init(schema: GraphQLSchema) {
+    init(schema: GraphQLSchema, app: AppOperations = AppOperations()) {
         self.schema = schema
         self.fields = SchemaFields(schema: schema)
+        self.app = app
+    }
+
+    func check(answer: JSONValue, operation: String) -> [GraphQLAnswerFinding] {
+        let known = app.operations[operation]
+        // Without the app's document, the kind follows from the answer's first field.
+        var kind = known?.operation ?? .query
+        if known == nil, case .object(let members)? = answer["data"], let first = members.first?.key,
+            let query = schema.queryType, fields.type(of: first, on: query.name) == nil,
+            let mutation = schema.mutationType, fields.type(of: first, on: mutation.name) != nil
+        {
+            kind = .mutation
+        }
+        let check = AnswerCheck(schema: schema, fields: fields, operation: known, fragments: app.fragments)
+        return check.check(answer, kind: kind).map { GraphQLAnswerFinding(path: $0.path, message: $0.message) }
     }
 
     func answer(query: String, operationName: String?, variables: JSONValue) -> GraphQLSchemaAnswer {

@@ -59,6 +59,13 @@ struct DataOptions: ParsableArguments {
     var graphqlSchema: String?
 
     @Option(
+        name: .customLong("graphql-operations"),
+        help: ArgumentHelp(
+            "The app's .graphql documents: graphql/<Operation>.json files are checked against each operation's selection set (warnings). Needs --graphql-schema. [env: MOCKD_GRAPHQL_OPERATIONS]",
+            valueName: "dir"))
+    var graphqlOperations: String?
+
+    @Option(
         name: .customLong("stream-interval"),
         help: ArgumentHelp(
             "Milliseconds between the events of a mock_<path>_<method>.sse file. [env: MOCKD_STREAM_INTERVAL]", valueName: "ms"))
@@ -84,7 +91,7 @@ struct DataOptions: ParsableArguments {
         if !graphql.isEmpty {
             loader.graphQL = GraphQLConfiguration(
                 endpoints: graphql, reader: GraphQLParserReader(),
-                schema: graphqlSchema.map { GraphQLSchemaFile(path: $0, checksRules: checkExamples) })
+                schema: graphqlSchema.map { GraphQLSchemaFile(path: $0, checksRules: checkExamples, operationsFolder: graphqlOperations) })
         }
         return loader
     }
@@ -103,6 +110,10 @@ struct DataOptions: ParsableArguments {
         }
         if let graphqlSchema, graphql.isEmpty {
             throw ValidationError("--graphql-schema \(graphqlSchema): the schema answers a GraphQL endpoint; give --graphql /graphql too")
+        }
+        if let graphqlOperations, graphqlSchema == nil {
+            throw ValidationError(
+                "--graphql-operations \(graphqlOperations): operations are checked against the schema; give --graphql-schema FILE too")
         }
         if !(0...600_000).contains(streamInterval) {
             throw ValidationError("--stream-interval \(streamInterval): expected 0-600000 milliseconds")

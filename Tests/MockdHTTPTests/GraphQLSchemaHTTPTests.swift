@@ -182,4 +182,55 @@ struct GraphQLSchemaHTTPTests {
             #expect(loaded.diagnostics.first?.message == (checked ? #"Field "Query.feed" can only be defined once."# : nil))
         }
     }
+
+    /// The files of `files` loaded with the test schema (and the app's documents, when given): the warnings.
+    static func checkWarnings(_ files: [String: String], operations: [String: String]? = nil) throws -> [String] {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (path, text) in files { try folder.write("MockData/" + path, text) }
+        for (path, text) in operations ?? [:] { try folder.write("App/" + path, text) }
+        try folder.write("schema.graphqls", schema)
+        var loader = MockDataLoader(files: DiskFiles(), root: folder.child("MockData"), routes: nil)
+        loader.graphQL = GraphQLConfiguration(
+            endpoints: ["/graphql"], reader: GraphQLParserReader(),
+            schema: GraphQLSchemaFile(path: folder.child("schema.graphqls"), operationsFolder: operations.map { _ in folder.child("App") }))
+        let loaded = loader.load()
+        #expect(loaded.snapshot != nil, "warnings only: \(loaded.diagnostics)")
+        let prefix = folder.path + "/"
+        return loaded.diagnostics.map { String($0.description.replacing(prefix, with: "")) }
+    }
+
+    @Test func anAnswerByFile_IsCheckedAgainstTheSchema() throws {
+        let warnings = try Self.checkWarnings([
+            "graphql/GetFeed.json": #"{"data": {"feed": [{"title": null, "colour": "red", "author": {"name": 7}}]}}"#,
+            "graphql/Find.json": #"{"data": {"search": [{"name": "Ada"}]}}"#,
+            "graphql/Like.json": #"{"data": {"like": {"id": "3", "title": "ok"}}}"#,
+            "graphql/Fine.json": #"{"data": {"user": {"__typename": "User", "id": "1", "role": "ADMIN"}}}"#,
+        ])
+        #expect(
+            warnings == [
+                "warning: MockData/graphql/Find.json: data.search[0]: no __typename: SearchResult is one of User, Post, and Apollo iOS reads which",
+                "warning: MockData/graphql/GetFeed.json: data.feed[0].title: null in a non-null field (String!): Apollo iOS fails the whole operation",
+                "warning: MockData/graphql/GetFeed.json: data.feed[0].colour: Post has no field colour (an alias? give --graphql-operations)",
+                "warning: MockData/graphql/GetFeed.json: data.feed[0].author.name: expected String, found 7",
+            ], "\(warnings)")
+    }
+
+    @Test func anAnswerByFile_IsCheckedAgainstTheAppsOperation() throws {
+        let operations = [
+            "Feed.graphql": "query GetFeed($full: Boolean!) { feed { ...Card headline: title tags @include(if: $full) } }",
+            "Fragments.graphql": "fragment Card on Post { id author { name } }",
+            "Broken.graphql": "query Broken { feed { colour } }",
+        ]
+        let warnings = try Self.checkWarnings(
+            ["graphql/GetFeed.json": #"{"data": {"feed": [{"__typename": "Post", "id": "1", "author": {"name": "Ada"}, "title": "x"}]}}"#],
+            operations: operations)
+        #expect(
+            warnings == [
+                #"warning: App/Broken.graphql: line 1, column 23: Cannot query field "colour" on type "Post"."#,
+                "warning: MockData/graphql/GetFeed.json: data.feed[0].author.__typename: missing: Apollo iOS reads __typename on every object",
+                "warning: MockData/graphql/GetFeed.json: data.feed[0].headline: missing: the operation selects it",
+                "warning: MockData/graphql/GetFeed.json: data.feed[0].title: not selected by the operation: the app never reads it",
+            ], "\(warnings)")
+    }
 }

@@ -25,6 +25,35 @@ package struct LoadedGraphQLSchema: Sendable {
 package protocol GraphQLSchemaAnswering: Sendable {
     /// `operationName` nil: the document's one operation. `variables` is an object.
     func answer(query: String, operationName: String?, variables: JSONValue) -> GraphQLSchemaAnswer
+    /// What is wrong with a written answer to `operation` (`graphql/GetFeed.json`'s body): each
+    /// finding with its JSON path. Called at load, for every operation file.
+    func check(answer: JSONValue, operation: String) -> [GraphQLAnswerFinding]
+}
+
+/// A fault of a written answer: `data.feed[0].author`, `null in a non-null field (User!)`.
+package struct GraphQLAnswerFinding: Sendable, Equatable {
+    package var path: String
+    package var message: String
+
+    package init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+}
+
+extension GraphQLTable {
+    /// Every operation file checked against the schema, a warning per finding (files are served
+    /// as written: the check says what Apollo iOS would refuse in the simulator).
+    func schemaWarnings(rootDisplay: String) -> [Diagnostic] {
+        guard let schema else { return [] }
+        let all = files.values.map { $0 } + overlays.values.flatMap(\.values)
+        return all.sorted { $0.relativePath < $1.relativePath }.flatMap { file -> [Diagnostic] in
+            guard let answer = try? JSONParser.parse(file.response.body.array) else { return [] }
+            return schema.check(answer: answer, operation: file.operation).map {
+                Diagnostic(.warning, file: rootDisplay + "/" + file.relativePath, location: $0.path.isEmpty ? nil : $0.path, $0.message)
+            }
+        }
+    }
 }
 
 /// What the schema says to an operation: its `{"data": …}`, or the `{"errors": […]}` a server

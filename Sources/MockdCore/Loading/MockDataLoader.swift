@@ -74,6 +74,8 @@ package struct MockDataLoader: Sendable {
             case .failure(let errors): diagnostics += errors.diagnostics
             }
         }
+        let graphQLTable = GraphQLTable(configuration: graphQL, files: files.graphQL, overlays: files.graphQLOverlays, schema: schema)
+        diagnostics += graphQLTable.schemaWarnings(rootDisplay: PathText.withoutTrailingSlashes(root))
         let shadowed = ShadowedFiles.find(files: files.base, overlays: files.overlays, routes: routeList, bodyFiles: bodyFiles)
         diagnostics += shadowed.map { ShadowedFiles.diagnostic($0, rootDisplay: PathText.withoutTrailingSlashes(root)) }
         let errors = diagnostics.contains { $0.severity == .error }
@@ -83,8 +85,7 @@ package struct MockDataLoader: Sendable {
             : Snapshot(
                 preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
                 routes: routeList, resources: ResourceIndex(resources), operations: operations.table,
-                graphQL: GraphQLTable(
-                    configuration: graphQL, files: files.graphQL, overlays: files.graphQLOverlays, schema: schema), warnings: diagnostics,
+                graphQL: graphQLTable, warnings: diagnostics,
                 rootDisplayPath: PathText.withoutTrailingSlashes(root), unserved: files.unserved,
                 shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
                 rootPath: normalized(root), routesPath: routes.map(normalized))
