@@ -207,6 +207,29 @@ struct PushHTTPTests {
         }
     }
 
+    @Test func stubThen_PushesLikeARoute() async throws {
+        try await Self.withPushServer { server, standIn in
+            let stub = try await server.admin(
+                "POST", "/__mockd/stubs",
+                body:
+                    #"{"method": "POST", "path": "/api/ping", "response": {"status": 204, "then": {"push": "sync", "bundleId": "com.example.app"}}}"#
+            )
+            #expect(stub.status == 201, "\(stub.object)")
+            #expect(try await server.request("POST", "/api/ping").status == 204)
+            let waited = try await server.admin("GET", "/__mockd/requests?kind=push&count=1&wait=20")
+            #expect(waited.object["complete"] as? Bool == true)
+            #expect(standIn.calls().first?.arguments == ["simctl", "push", "booted", "com.example.app", "-"])
+        }
+    }
+
+    @Test func dashboardSources_ListThePayloadsAndWhyNoneCanBeSent() async throws {
+        try await Self.withPushServer(pusher: false) { server, _ in
+            let sources = try await server.admin("GET", "/__mockd/sources")
+            #expect(sources.object["pushes"] as? [String] == ["new-message", "reply", "sync"])
+            #expect((sources.object["pushRefusal"] as? String)?.contains("xcrun") == true)
+        }
+    }
+
     // MARK: - the executable
 
     @Test func mockd_FindsXcrunOnPath_OrTakesPushCommand_OrRefuses501() async throws {
