@@ -27,7 +27,6 @@ package enum Resolution: Sendable {
     indirect case thenPush(Resolution, PushOrder)
 }
 
-/// When an admin answer can be made.
 extension Resolution {
     /// How long before the answer starts: a `"then"` push waits for it too, so it follows the answer.
     package var waitBeforeAnswer: Duration {
@@ -39,6 +38,7 @@ extension Resolution {
     }
 }
 
+/// When an admin answer can be made.
 package enum AdminWork: Sendable, Equatable {
     /// At once, on the request's thread; the effects its steps name (a reload, a new mock file,
     /// a session port) are carried out off the server's threads.
