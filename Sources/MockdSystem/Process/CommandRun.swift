@@ -70,13 +70,30 @@ package enum CommandRun {
                 ending: .notStarted("\(executable): \(String(cString: strerror(spawned)))"), standardOutput: [], standardError: [])
         }
         let deadline = ContinuousClock.now + timeout
+        // A command that exits without reading its input makes the next write raise SIGPIPE,
+        // which would end this process unless it ignores the signal (mockd serve does; a test
+        // process or another caller may not).
+        #if os(Linux)
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            var previousMask = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, &previousMask)
+            defer { discardPipeSignal(&pipeSignal, restoring: &previousMask) }
+        #else
+            _ = fcntl(standardInput[1], F_SETNOSIGPIPE, 1)
+        #endif
         var exchange = Exchange(
             input: input, inputFD: standardInput[1], outputFD: standardOutput[0], errorFD: standardError[0], outputLimit: outputLimit)
-        let finished = exchange.run(until: deadline)
+        var finished = exchange.run(until: deadline)
         exchange.closeAll()
-        if !finished { kill(pid, SIGKILL) }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // Outputs closed: the command has as a rule exited; one that lingers still has until the deadline.
+        if finished { finished = reap(pid, &status, until: deadline) }
+        if !finished {
+            kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
         let ending: Ending
         if !finished {
             ending = .timedOut
@@ -86,6 +103,32 @@ package enum CommandRun {
             ending = .signaled(status & 0x7f)
         }
         return Result(ending: ending, standardOutput: exchange.output, standardError: exchange.error)
+    }
+
+    #if os(Linux)
+        /// A SIGPIPE this thread's writes left pending (blocked meanwhile) is taken, not
+        /// delivered, and the thread's signal mask is restored.
+        private static func discardPipeSignal(_ pipeSignal: inout sigset_t, restoring previousMask: inout sigset_t) {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 && sigismember(&previousMask, SIGPIPE) == 0 {
+                var now = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+            }
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        }
+    #endif
+
+    /// Waits for `pid` to exit until `deadline`, looking every millisecond; false when it is still running.
+    private static func reap(_ pid: pid_t, _ status: inout Int32, until deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return true }
+            if reaped < 0 && errno != EINTR { return true }  // not ours to wait for any more: nothing to kill
+            guard ContinuousClock.now < deadline else { return false }
+            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+            nanosleep(&pause, nil)
+        }
     }
 
     /// A pipe whose ends close on exec (only the copies `dup2` makes reach the child).
