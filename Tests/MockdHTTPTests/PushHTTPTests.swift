@@ -227,6 +227,10 @@ struct PushHTTPTests {
             let sources = try await server.admin("GET", "/__mockd/sources")
             #expect(sources.object["pushes"] as? [String] == ["new-message", "reply", "sync"])
             #expect((sources.object["pushRefusal"] as? String)?.contains("xcrun") == true)
+            let route = try await server.admin("GET", "/__mockd/source?origin=" + server.routes + "/chat.json%230")
+            let then = ((route.object["responses"] as? [[String: Any]])?.first?["then"]) as? [String: Any]
+            #expect(then?["push"] as? String == "reply", "\(route.object)")
+            #expect(then?["afterMs"] as? Int == 200)
         }
     }
 
