@@ -252,8 +252,10 @@ struct PushHTTPTests {
                     return (status, (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
                 }
             }
+            // A Mac has /usr/bin/xcrun: the refusal is asked for with a PATH of nothing but the
+            // mock root's folder; the stand-in's own commands (cat, mv) need the usual folders.
             let bare = "/usr/bin:/bin"
-            let refused = try await push(base, environment: ["PATH": bare])
+            let refused = try await push(base, environment: ["PATH": root])
             #expect(refused.0 == 501, "\(refused.1)")
             #expect((refused.1["error"] as? String)?.contains("xcrun is not on PATH") == true)
             let onPath = try await push(base, environment: ["PATH": standIn.folder.path + ":" + bare])
