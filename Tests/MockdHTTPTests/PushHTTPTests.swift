@@ -155,6 +155,7 @@ struct PushHTTPTests {
             #expect(try (Self.json(call.input)["aps"] as? [String: Any])?["alert"] as? String == "Service is down")
             let journal = try await server.admin("GET", "/__mockd/requests?kind=push&session=clone-2&count=1&wait=5")
             #expect(journal.object["complete"] as? Bool == true)
+            #expect((journal.object["requests"] as? [[String: Any]])?.first?["scenario"] as? String == "outage")
             _ = try await server.admin("DELETE", "/__mockd/sessions/clone-2")
         }
     }

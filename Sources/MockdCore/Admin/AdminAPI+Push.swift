@@ -46,9 +46,10 @@ extension AdminAPI {
             afterMilliseconds = value
         }
         let payload: [UInt8], payloadBundle: String?
+        var scenario = ""
         switch (name, body["payload"]) {
         case (let name?, nil):
-            let scenario = context.state.runtimeScenario(session: session)
+            scenario = context.state.runtimeScenario(session: session)
             guard let file = context.snapshot.pushes.payload(name, scenario: scenario) else {
                 return .failure(
                     ErrorAnswer(
@@ -73,9 +74,10 @@ extension AdminAPI {
             device: texts["device"], bundleID: texts["bundleId"], session: context.state.pushTarget(session: session),
             payloadBundle: payloadBundle,
             defaultBundle: context.pushBundleID)
-        return target.map { device, bundle in
+        return target.map { [scenario] device, bundle in
             PushOrder(
-                name: name, device: device, bundleID: bundle, payload: payload, afterMilliseconds: afterMilliseconds, session: session)
+                name: name, device: device, bundleID: bundle, payload: payload, afterMilliseconds: afterMilliseconds, session: session,
+                scenario: scenario)
         }
     }
 

@@ -27,7 +27,8 @@ package struct PushFollowUp: Sendable {
             PushOrder(
                 name: name, device: device, bundleID: bundle,
                 payload: payload.render(ResponseTemplate.context(request: request, parameters: parameters)),
-                afterMilliseconds: afterMilliseconds, session: request.session, trigger: trigger.label)
+                afterMilliseconds: afterMilliseconds, session: request.session, trigger: trigger.label,
+                scenario: scenario)
         }
     }
 }

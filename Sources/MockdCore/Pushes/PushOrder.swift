@@ -15,11 +15,14 @@ package struct PushOrder: Sendable {
     package let session: String?
     /// What asked for it, as the journal's `source` says (`admin`, `route routes/chat.json#0`).
     package let trigger: String
+    /// The scenario its payload file was read in ("" for a payload given whole).
+    package let scenario: String
 
     package init(
         name: String?, device: String, bundleID: String, payload: [UInt8], afterMilliseconds: Int = 0, session: String? = nil,
-        trigger: String = "admin"
+        trigger: String = "admin", scenario: String = ""
     ) {
+        self.scenario = scenario
         self.name = name
         self.device = device
         self.bundleID = bundleID
@@ -38,7 +41,7 @@ package struct PushOrder: Sendable {
     package func entry(_ outcome: PushOutcome, time: Double, durationMicroseconds: UInt64, bodyLimit: Int) -> RequestJournal.Entry {
         RequestJournal.Entry(
             time: time, method: "PUSH", path: name ?? "", query: "", headers: [], body: Array(payload.prefix(bodyLimit)),
-            bodyTruncated: payload.count > bodyLimit, scenario: "", session: session,
+            bodyTruncated: payload.count > bodyLimit, scenario: scenario, session: session,
             source: "push \(name ?? "payload") to \(device) \(bundleID) (\(trigger))", kind: .push,
             status: outcome.succeeded ? 201 : 502, durationMicroseconds: durationMicroseconds,
             push: RequestJournal.Push(device: device, bundleID: bundleID, name: name, outcome: outcome))
