@@ -13,7 +13,7 @@ run: release
 test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	scripts/readme-test.py README.md docs/ROUTES.md docs/ADMIN.md docs/RECORDING.md docs/WEBSOCKET.md docs/GRAPHQL.md
+	scripts/readme-test.py README.md docs/ROUTES.md docs/ADMIN.md docs/RECORDING.md docs/WEBSOCKET.md docs/GRAPHQL.md docs/PUSHES.md
 	scripts/schemathesis-test.sh
 	scripts/browser-test.sh
 

@@ -107,6 +107,7 @@
     if (result.data.sessions) events.sessions = result.data.sessions;
     renderSources();
     renderScenarios();
+    renderPushes();
   }
 
   function renderSources() {
@@ -433,6 +434,24 @@
     }
   }
   $('scenario-target').addEventListener('change', renderScenarios);
+
+  // ---- Pushes: a button per pushes/<name>.apns, sent to the selected session's simulator ----
+  function renderPushes() {
+    const names = sources.pushes || [];
+    $('pushes').hidden = names.length === 0;
+    const why = sources.pushRefusal || '';
+    $('push-buttons').replaceChildren(...names.map((name) => el('button', {
+      type: 'button', class: 'push-button', 'data-testid': 'push-button', 'data-push': name, text: name,
+      disabled: why ? 'disabled' : null, title: why || 'POST /__mockd/push {"name": "' + name + '"}', onclick: () => sendPush(name),
+    })));
+  }
+  async function sendPush(name) {
+    const session = $('scenario-target').value;
+    $('push-status').textContent = 'sending ' + name + '…';
+    const result = await api('POST', 'push', session ? { name, session } : { name });
+    const data = result.data || {};
+    $('push-status').textContent = result.ok ? name + ': ' + data.result + ' to ' + data.device : errorText(result);
+  }
   $('scenario-reset').addEventListener('click', () => setScenario('default'));
 
   // ---- Reload ----------------------------------------------------------------------------

@@ -16,6 +16,14 @@ package protocol MockFileWriting: Sendable {
     func writeNewFile(relativePath: String, bytes: [UInt8]) -> MockFileWriteResult
 }
 
+/// Who sends the pushes the core orders (`POST /__mockd/push`, a route's `then`): runs
+/// `xcrun simctl push DEVICE BUNDLE -`, or the command `--push-command` names, with the payload
+/// on its standard input, and says what came of it. Called on the admin queue, never on a
+/// libmicrohttpd thread; it may take seconds (simctl boots nothing, but it is slow).
+package protocol PushSending: Sendable {
+    func send(_ order: PushOrder) -> PushOutcome
+}
+
 /// What the admin executor (`HTTPServer.carryOut`) carries effects out with: its queue, the
 /// executable's reloader and mock-file writer, and the files a stub's body is read from.
 final class AdminEffectors: Sendable {
@@ -31,10 +39,13 @@ final class AdminEffectors: Sendable {
     let mockWriter: (any MockFileWriting)?
     /// What a stub's body `"file"` is read from (`AdminStep.readFiles`).
     let files: any FileSource
+    /// Sends pushes; nil: the server sends none (501).
+    let pusher: (any PushSending)?
 
-    init(reloads: (any Reloading)?, mockWriter: (any MockFileWriting)?, files: any FileSource) {
+    init(reloads: (any Reloading)?, mockWriter: (any MockFileWriting)?, files: any FileSource, pusher: (any PushSending)?) {
         self.reloads = reloads
         self.mockWriter = mockWriter
         self.files = files
+        self.pusher = pusher
     }
 }

@@ -81,6 +81,8 @@ extension HTTPServer {
                     next = then(effectors.files)
                 case .webSockets(let command, let then):
                     next = then(webSocketReport(command))
+                case .push(let order, let then):
+                    next = then(sendOrSchedule(order))
                 }
             }
         }
@@ -102,7 +104,8 @@ extension HTTPServer {
             snapshot: serving.snapshot, state: runtime, journal: journal,
             uptimeSeconds: Double(RequestState.monotonicNanoseconds() - startedAt) / 1e9,
             lastReload: effectors.reloads?.lastReload, writesMocks: effectors.mockWriter != nil, writeRefusal: writeRefusal,
-            sessionPorts: sessions.ports)
+            sessionPorts: sessions.ports, pushRefusal: effectors.pusher == nil ? Self.noPusher : nil,
+            pushBundleID: configuration.pushBundleID)
     }
 
     /// Why `POST /__mockd/mocks` may not write here, or nil: anyone who reaches a server listening

@@ -62,13 +62,14 @@ package final class HTTPServer: Sendable {
     package init(
         configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
         accessLog: AccessLogWriter? = nil, journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil,
-        reloads: (any Reloading)? = nil, mockWriter: (any MockFileWriting)? = nil, files: any FileSource = DiskFiles()
+        reloads: (any Reloading)? = nil, mockWriter: (any MockFileWriting)? = nil, files: any FileSource = DiskFiles(),
+        pusher: (any PushSending)? = nil
     ) {
         self.configuration = configuration
         self.runtime = runtime
         self.logger = logger
         self.journal = journal
-        self.effectors = AdminEffectors(reloads: reloads, mockWriter: mockWriter, files: files)
+        self.effectors = AdminEffectors(reloads: reloads, mockWriter: mockWriter, files: files, pusher: pusher)
         self.log = RequestLog(
             logger: logger, accessWriter: accessLog, journal: journal, news: news, requestWaits: requestWaits,
             redactsCredentials: configuration.redactsJournalCredentials)
@@ -90,7 +91,7 @@ package final class HTTPServer: Sendable {
         ResolutionPolicy(
             globalDelay: configuration.globalDelay, answersPreflight: configuration.cors, adminEnabled: configuration.adminEnabled,
             adminAccess: AdminAccess(allowedHosts: configuration.allowedHosts, token: configuration.adminToken),
-            forwardsMisses: forwardsMisses)
+            forwardsMisses: forwardsMisses, pushBundleID: configuration.pushBundleID)
     }
 
     package var snapshot: Snapshot { current.withLock { $0.snapshot } }

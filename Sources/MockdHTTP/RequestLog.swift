@@ -79,6 +79,21 @@ final class RequestLog: Sendable {
         requestWaits.announce()
     }
 
+    /// A push mockd sent (or tried to), journaled as an entry of its own (`kind` `push`) for
+    /// tests to read and wait for, and logged: it happens outside any request.
+    func recordPush(_ order: PushOrder, outcome: PushOutcome, durationMicroseconds: UInt64) {
+        logger.info(
+            outcome.succeeded ? "push sent" : "push failed",
+            metadata: [
+                "mockd.push": "\(order.name ?? "payload")", "mockd.device": "\(order.device)", "mockd.bundle": "\(order.bundleID)",
+                "mockd.result": "\(outcome.ending)",
+            ])
+        guard journal.isEnabled else { return }
+        journal.append(order.entry(outcome, time: Self.now(), durationMicroseconds: durationMicroseconds, bodyLimit: journal.bodyLimit))
+        news.announce()
+        requestWaits.announce()
+    }
+
     #if !MOCKD_NO_WEBSOCKET
         /// A WebSocket message, journaled as an entry of its own (`kind` `message`) for tests to
         /// read and wait for (`GET /__mockd/ws/messages`); the access log has one line a connection.

@@ -64,6 +64,9 @@ package struct ServerConfiguration: Sendable {
         }
         return low...high
     }
+    /// `--push-bundle-id`: the app a push goes to when neither the call, its session nor the
+    /// payload names one.
+    package var pushBundleID: String? = nil
     /// A `timeout` fault holds the request this long, then closes the connection: a client
     /// that never gives up cannot pin a slot forever.
     package var stallLimit: Duration = .seconds(120)

@@ -53,11 +53,17 @@ public struct MockdClient: Sendable {
     /// - Parameters:
     ///   - id: The session's id; the server makes one when `nil`. An id in use is a 409.
     ///   - scenario: The session's scenario, or `nil` for the server's.
+    ///   - device: The simulator the session's app runs on (a UDID): its pushes go there.
+    ///   - bundleID: The session's app, for its pushes.
     /// - Returns: The session, with the `baseURL` to give the app.
-    public func newSession(id: String? = nil, scenario: String? = nil) async throws -> MockdSession {
+    public func newSession(
+        id: String? = nil, scenario: String? = nil, device: String? = nil, bundleID: String? = nil
+    ) async throws -> MockdSession {
         var body: [String: String] = [:]
         if let id { body["id"] = id }
         if let scenario { body["scenario"] = scenario }
+        if let device { body["device"] = device }
+        if let bundleID { body["bundleId"] = bundleID }
         return try decode(MockdSession.self, from: await send("POST", "/__mockd/sessions", json: body))
     }
 

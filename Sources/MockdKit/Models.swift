@@ -26,7 +26,7 @@ public struct MockdHealth: Sendable, Equatable, Decodable {
 /// Give ``baseURL`` to the app under test (for example through `launchEnvironment`): the app
 /// talks to its own world without sending any header.
 public struct MockdSession: Sendable, Equatable, Hashable, Decodable {
-    /// The session's id, as given to ``MockdClient/newSession(id:scenario:)`` or made by the
+    /// The session's id, as given to ``MockdClient/newSession(id:scenario:device:bundleID:)`` or made by the
     /// server.
     public var id: String
     /// The port the session listens on.
@@ -35,6 +35,10 @@ public struct MockdSession: Sendable, Equatable, Hashable, Decodable {
     public var baseURL: URL
     /// The session's scenario, or `nil` when it has none of its own.
     public var scenario: String?
+    /// The simulator its pushes go to, when it was opened with one.
+    public var device: String?
+    /// The app its pushes go to, when it was opened with one.
+    public var bundleId: String?
 
     /// A session as the server describes it.
     public init(id: String, port: Int, baseURL: URL, scenario: String? = nil) {
@@ -152,14 +156,20 @@ public struct MockdRequestFilter: Sendable, Equatable, Hashable {
     public var status: Int?
     /// At most this many entries, the newest.
     public var limit: Int?
+    /// Only entries of this kind, such as ``SourceKind/push`` for the pushes mockd sent.
+    public var kind: SourceKind?
 
     /// A filter; no arguments match every request.
-    public init(session: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, limit: Int? = nil) {
+    public init(
+        session: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, limit: Int? = nil,
+        kind: SourceKind? = nil
+    ) {
         self.session = session
         self.method = method
         self.path = path
         self.status = status
         self.limit = limit
+        self.kind = kind
     }
 
     /// The query arguments, only those set (the server refuses arguments it does not know, so
@@ -171,6 +181,7 @@ public struct MockdRequestFilter: Sendable, Equatable, Hashable {
         if let path { items.append(URLQueryItem(name: "path", value: path)) }
         if let status { items.append(URLQueryItem(name: "status", value: String(status))) }
         if let limit { items.append(URLQueryItem(name: "limit", value: String(limit))) }
+        if let kind { items.append(URLQueryItem(name: "kind", value: kind.rawValue)) }
         return items
     }
 }
@@ -248,6 +259,9 @@ public struct SourceKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let proxyFailure = SourceKind(rawValue: "proxyFailure")
     /// A WebSocket message (read with ``MockdClient/webSocketMessages(_:)``), not a request.
     public static let message = SourceKind(rawValue: "message")
+    /// A push mockd sent to a simulator (``MockdClient/push(_:device:bundleID:session:afterMs:)``),
+    /// not a request: its status is 201 when simctl took it, 502 when it did not.
+    public static let push = SourceKind(rawValue: "push")
 
     public var description: String { rawValue }
 }

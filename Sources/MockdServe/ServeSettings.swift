@@ -20,6 +20,8 @@ package struct ServeSettings: Sendable {
     package var stateDir: String?
     package var journalSize = RequestJournal.defaultCapacity
     package var journalBodyBytes = RequestJournal.defaultBodyLimit
+    /// `--push-command`: what sends pushes instead of `xcrun` (nil: `xcrun` on `PATH`, if any).
+    package var pushCommand: String?
 
     package init() {}
 

@@ -43,7 +43,8 @@ package enum Serving {
             configuration: settings.server, snapshot: snapshot, runtime: runtime, logger: logger,
             accessLog: AccessLogWriter(format: settings.logFormat, sink: sink),
             journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
-            missHandler: missHandler, reloads: reloader, mockWriter: MockFileWriter(root: loader.root))
+            missHandler: missHandler, reloads: reloader, mockWriter: MockFileWriter(root: loader.root),
+            pusher: CommandPusher.make(command: settings.pushCommand))
         reloader.serve(server)
         // Existing mocks are looked up in what is being served, not by walking the root again.
         // A strong capture (the server lives as long as the process): a weak one would give the

@@ -50,6 +50,20 @@ struct AdminOptions: ParsableArguments {
             valueName: "policy"))
     var journalCredentials: ServerConfiguration.CredentialPolicy?
 
+    @Option(
+        name: .customLong("push-command"),
+        help: ArgumentHelp(
+            "Send pushes (POST /__mockd/push) with this executable, given 'simctl push DEVICE BUNDLE -' and the payload on stdin. [env: MOCKD_PUSH_COMMAND; default: xcrun on PATH]",
+            valueName: "path"))
+    var pushCommand: String?
+
+    @Option(
+        name: .customLong("push-bundle-id"),
+        help: ArgumentHelp(
+            "The app a push goes to when neither the call, its session nor the payload names one. [env: MOCKD_PUSH_BUNDLE_ID]",
+            valueName: "id"))
+    var pushBundleID: String?
+
     func validate() throws {
         try OptionRange.check(journalSize, "journal-size", 0...Int.max)
         try OptionRange.check(journalBodyBytes, "journal-body-bytes", 0...Int.max)
@@ -68,5 +82,7 @@ struct AdminOptions: ParsableArguments {
         settings.server.adminToken = adminToken
         settings.server.allowedHosts = ProxyOptions.names(allowedHosts)
         settings.server.journalCredentials = journalCredentials
+        settings.pushCommand = pushCommand
+        settings.server.pushBundleID = pushBundleID
     }
 }

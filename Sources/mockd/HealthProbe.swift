@@ -5,8 +5,9 @@
 #endif
 import MockdSystem
 
-/// A minimal HTTP/1.0 GET of `/__mockd/health` over a plain socket: a healthcheck runs every
-/// few seconds in a container and should not need an HTTP client stack.
+/// A minimal HTTP/1.0 call of the admin API over a plain socket (`GET /__mockd/health`, and
+/// `POST /__mockd/push` for `mockd push`): a healthcheck runs every few seconds in a container
+/// and should not need an HTTP client stack.
 struct HealthProbe {
     let host: String
     let port: Int
@@ -17,7 +18,7 @@ struct HealthProbe {
         let message: String
     }
 
-    func run() throws -> (status: Int, body: String) {
+    func run(_ method: String = "GET", _ path: String = "/__mockd/health", body: [UInt8] = []) throws -> (status: Int, body: String) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = SystemCalls.streamSocketType
@@ -35,10 +36,11 @@ struct HealthProbe {
         guard connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
             throw Failure(message: "nothing answers on \(host):\(port) (\(String(cString: strerror(errno))))")
         }
-        var request = "GET /__mockd/health HTTP/1.0\r\nHost: \(host):\(port)\r\n"
+        var request = "\(method) \(path) HTTP/1.0\r\nHost: \(host):\(port)\r\n"
         if let token { request += "Authorization: Bearer \(token)\r\n" }
+        if !body.isEmpty { request += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
         request += "\r\n"
-        let bytes = Array(request.utf8)
+        let bytes = Array(request.utf8) + body
         guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
             throw Failure(message: "cannot send to \(host):\(port)")
         }

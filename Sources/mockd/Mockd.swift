@@ -19,7 +19,10 @@ struct Mockd: ParsableCommand {
             Every option: mockd serve --help
             """,
         version: MockdVersion.withLibrary,
-        subcommands: [ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self, StopCommand.self, ImportCommand.self],
+        subcommands: [
+            ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self, StopCommand.self, PushCommand.self,
+            ImportCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -224,6 +224,12 @@ try:
     def _():
         wait_for("session sim-3 in the target selector", lambda: driver.find_elements(By.CSS_SELECTOR, '#scenario-target option[value="sim-3"]'))
 
+    @check("a push button sends its payload, and the push is listed with the requests")
+    def _():
+        click('[data-testid="push-button"][data-push="new-message"]')
+        wait_for("the push's result", lambda: (text('[data-testid="push-status"]') or "").startswith("new-message: sent"))
+        wait_for("the push among the live requests", lambda: driver.find_elements(By.CSS_SELECTOR, row_css("new-message", 201)))
+
     @check("reload: the button shows the result")
     def _():
         click('[data-testid="reload-button"]')

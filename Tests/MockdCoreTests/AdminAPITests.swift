@@ -63,6 +63,7 @@ struct AdminAPITests {
                     case .list: next = then(.connections([]))
                     case .close: next = then(.closed(false))
                     }
+                case .push(_, let then): next = then(.done(PushOutcome(ending: .exited(0))))
                 }
             }
         }
@@ -413,7 +414,7 @@ struct AdminAPITests {
                 "POST /__mockd/sessions", "GET /__mockd/sessions", "DELETE /__mockd/sessions/{id}",
                 "POST /__mockd/stubs", "GET /__mockd/stubs", "DELETE /__mockd/stubs/{id}", "GET /__mockd/resources",
                 "POST /__mockd/ws/send", "GET /__mockd/ws/connections", "DELETE /__mockd/ws/connections/{id}",
-                "GET /__mockd/ws/messages",
+                "GET /__mockd/ws/messages", "POST /__mockd/push",
             ])
     }
 }

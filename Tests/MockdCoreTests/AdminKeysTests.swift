@@ -119,7 +119,7 @@ struct AdminKeysTests {
         Misspelt(
             method: "GET", target: "/__mockd/requests?methd=POST",
             error: #"unknown query argument "methd"; did you mean "method"?"#,
-            known: ["method", "path", "session", "status", "limit", "count", "wait"]),
+            known: ["method", "path", "session", "status", "kind", "limit", "count", "wait"]),
         Misspelt(
             method: "DELETE", target: "/__mockd/requests?sesion=A",
             error: #"unknown query argument "sesion"; did you mean "session"?"#, known: ["session"]),
@@ -172,7 +172,7 @@ struct AdminKeysTests {
             #expect(response.status == 400)
             let body = try Self.object(response)
             #expect(body["error"] as? String == #"unknown query argument "colour""#)
-            #expect(body["known"] as? [String] == ["method", "path", "session", "status", "limit", "count", "wait"])
+            #expect(body["known"] as? [String] == ["method", "path", "session", "status", "kind", "limit", "count", "wait"])
         }
     }
 

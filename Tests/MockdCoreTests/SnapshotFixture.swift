@@ -25,6 +25,7 @@ extension Resolution {
     var reply: Reply? {
         switch self {
         case .respond(let reply), .respondAfter(_, let reply), .fault(_, let reply, _): reply
+        case .thenPush(let answer, _): answer.reply
         case .forward, .admin, .upgrade: nil
         }
     }

@@ -72,6 +72,7 @@ func withRouteServer<T>(
     session: URLSession = makeSession(),
     graphQL: [String] = [],
     graphQLSchema: String? = nil,
+    pusher: (any PushSending)? = nil,
     _ body: (RouteServer) async throws -> T
 ) async throws -> T {
     let folder = try TemporaryFolder()
@@ -99,7 +100,7 @@ func withRouteServer<T>(
     let reloader = Reloader(logger: silentLogger) { loader.load() }
     return try await withServer(
         snapshot: snapshot, configure: configure, runtime: runtime, logger: silentLogger, journal: journal,
-        reloads: reloader, mockWriter: MockFileWriter(root: root), attach: reloader.serve
+        reloads: reloader, mockWriter: MockFileWriter(root: root), pusher: pusher, attach: reloader.serve
     ) { server in
         #expect(server.port > 0)
         return try await body(

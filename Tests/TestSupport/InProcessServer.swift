@@ -23,6 +23,7 @@ package func withServer<T>(
     missHandler: (any MissHandler)? = nil,
     reloads: (any Reloading)? = nil,
     mockWriter: (any MockFileWriting)? = nil,
+    pusher: (any PushSending)? = nil,
     attach: (HTTPServer) -> Void = { _ in },
     _ body: (HTTPServer) async throws -> T
 ) async throws -> T {
@@ -34,7 +35,7 @@ package func withServer<T>(
     configure(&configuration)
     let server = HTTPServer(
         configuration: configuration, snapshot: snapshot, runtime: runtime, logger: logger,
-        journal: journal, missHandler: missHandler, reloads: reloads, mockWriter: mockWriter)
+        journal: journal, missHandler: missHandler, reloads: reloads, mockWriter: mockWriter, pusher: pusher)
     attach(server)
     try server.start()
     let result: Result<T, any Error>

@@ -50,6 +50,9 @@ extension AdminAPI {
                 ("scenarios", .array(knownScenarios(context).map { .string($0) })),
                 ("scenario", .string(context.state.runtimeScenario())),
                 ("sessions", sessions(context)),
+                // A button per payload: what `POST /__mockd/push` sends by name, and why it cannot.
+                ("pushes", .array(context.snapshot.pushes.names.map { .string($0) })),
+                ("pushRefusal", context.pushRefusal.map { .string($0) } ?? .null),
             ]))
     }
 

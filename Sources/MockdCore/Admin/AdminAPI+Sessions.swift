@@ -31,13 +31,26 @@ extension AdminAPI {
             }
             scenario = name
         }
-        return .openSessionPort(id: id) { [scenario] opened in
+        var pushTarget: PushTarget?
+        for key in ["device", "bundleId"] {
+            guard let raw = body[key] else { continue }
+            guard case .string(let value) = raw, PushTarget.isArgument(value) else {
+                return .answer(
+                    refuse(ErrorAnswer(400, "\"\(key)\" must be a non-empty string not starting with '-', found \(raw.serialized)")))
+            }
+            var target = pushTarget ?? PushTarget()
+            if key == "device" { target.device = value } else { target.bundleID = value }
+            pushTarget = target
+        }
+        return .openSessionPort(id: id) { [scenario, pushTarget] opened in
             switch opened {
             case .failure(let refusal):
                 return .answer(refuse(refusal))
             case .success(let port):
                 context.state.reset(session: port.id)  // a new session starts clean, even with a reused id
                 if let scenario { context.state.setScenario(scenario, session: port.id) }
+                // The simulator this session's app runs on: its pushes go there.
+                context.state.setPushTarget(pushTarget, session: port.id)
                 return .answer(json(201, describe(port, context)))
             }
         }
@@ -56,15 +69,18 @@ extension AdminAPI {
         return .closeSessionPort(id: id) { closed in
             guard closed else { return .answer(missing) }
             context.state.reset(session: id)
+            context.state.setPushTarget(nil, session: id)
             return .answer(json(200, ["id": .string(id), "deleted": true]))
         }
     }
 
     func describe(_ port: SessionPort, _ context: Context) -> JSONValue {
         let scenarios = context.state.sessionScenarios()
+        let target = context.state.pushTarget(session: port.id)
         return .object([
             ("id", .string(port.id)), ("port", .number(port.port)), ("baseURL", .string(port.baseURL)),
             ("scenario", scenarios[port.id].map { .string($0) } ?? .null),
+            ("device", target?.device.map { .string($0) } ?? .null), ("bundleId", target?.bundleID.map { .string($0) } ?? .null),
         ])
     }
 

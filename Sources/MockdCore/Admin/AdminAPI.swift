@@ -21,11 +21,18 @@ package struct AdminAPI: Sendable {
         package var writeRefusal: String?
         /// The open session ports, by id; nil: this server cannot open any.
         package var sessionPorts: [SessionPort]?
+        /// Why this server sends no pushes (no `xcrun`, no `--push-command`); nil: it sends them.
+        package var pushRefusal: String?
+        /// `--push-bundle-id`: the app a push goes to when nothing else names one.
+        package var pushBundleID: String?
 
         package init(
             snapshot: Snapshot, state: RuntimeState, journal: RequestJournal, uptimeSeconds: Double,
-            lastReload: ReloadReport? = nil, writesMocks: Bool = false, writeRefusal: String? = nil, sessionPorts: [SessionPort]? = nil
+            lastReload: ReloadReport? = nil, writesMocks: Bool = false, writeRefusal: String? = nil, sessionPorts: [SessionPort]? = nil,
+            pushRefusal: String? = "this server sends no pushes", pushBundleID: String? = nil
         ) {
+            self.pushRefusal = pushRefusal
+            self.pushBundleID = pushBundleID
             self.snapshot = snapshot
             self.state = state
             self.journal = journal
@@ -118,6 +125,7 @@ package struct AdminAPI: Sendable {
         Endpoint("GET", "/__mockd/ws/connections", stepping: { api, request, context in api.listWebSockets(request, context) }),
         Endpoint("DELETE", "/__mockd/ws/connections/", stepping: { api, request, context in api.closeWebSocket(request, context) }),
         Endpoint("GET", "/__mockd/ws/messages", calling: AdminAPI.messagesCall),
+        Endpoint("POST", "/__mockd/push", stepping: { api, request, context in api.push(request, context) }),
     ]
 
     package init() {}

@@ -19,7 +19,7 @@ struct AdminKeys: Sendable {
     // One list per endpoint that reads a body or a query; the endpoint reads no other key.
     static let scenario = AdminKeys(place: .query, known: ["session"])
     static let setScenario = AdminKeys(place: .body, known: ["scenario", "session"])
-    static let requests = AdminKeys(place: .query, known: ["method", "path", "session", "status", "limit", "count", "wait"])
+    static let requests = AdminKeys(place: .query, known: ["method", "path", "session", "status", "kind", "limit", "count", "wait"])
     static let clearRequests = AdminKeys(place: .query, known: ["session"])
     static let reset = AdminKeys(place: .body, known: ["session"])
     static let source = AdminKeys(place: .query, known: ["origin"])
@@ -27,7 +27,8 @@ struct AdminKeys: Sendable {
     static let mocks = AdminKeys(
         place: .body, known: ["method", "path", "body", "status", "scenario"],
         elsewhere: ["session": #"a mock file answers every session; POST /__mockd/stubs with "session" adds a route for one"#])
-    static let sessions = AdminKeys(place: .body, known: ["id", "scenario"])
+    static let sessions = AdminKeys(place: .body, known: ["id", "scenario", "device", "bundleId"])
+    static let push = AdminKeys(place: .body, known: ["name", "payload", "device", "bundleId", "afterMs", "session"])
     /// A route's keys and the stub's own `session`, which `Stub.decode` takes off before the
     /// route decoder reads the rest.
     static let stubs = AdminKeys(place: .body, known: RouteDecoder.routeKeys + ["session"])

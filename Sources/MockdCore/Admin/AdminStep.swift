@@ -21,6 +21,9 @@ package enum AdminStep: Sendable {
     case readFiles(then: @Sendable (any FileSource) -> AdminStep)
     /// Push to, list or close the open WebSocket connections, which the adapter holds.
     case webSockets(WebSocketCommand, then: @Sendable (WebSocketReport) -> AdminStep)
+    /// Send a push to a simulator (the push command, `simctl push DEVICE BUNDLE -`) now, or
+    /// after the order's delay without holding the answer; the adapter writes its journal entry.
+    case push(PushOrder, then: @Sendable (PushDelivery) -> AdminStep)
 
     /// The answer, when no effect is left to carry out.
     package var answer: BuiltResponse? {

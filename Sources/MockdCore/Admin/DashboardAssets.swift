@@ -30,6 +30,11 @@ package enum DashboardAssets {
     <span id="scenario-buttons" data-testid="scenario-buttons" role="group" aria-label="Set the scenario"></span>
     <button type="button" id="scenario-reset" data-testid="scenario-reset" class="quiet">Reset to default</button>
   </section>
+  <section id="pushes" aria-labelledby="pushes-title" hidden>
+    <h2 id="pushes-title" class="inline">Push</h2>
+    <span id="push-buttons" data-testid="push-buttons" role="group" aria-label="Send a push to the simulator"></span>
+    <span id="push-status" data-testid="push-status" aria-live="polite"></span>
+  </section>
   <section id="reload" aria-labelledby="reload-title">
     <h2 id="reload-title" class="inline">Reload</h2>
     <span id="reload-status" data-testid="reload-status" aria-live="polite">no reload yet</span>
@@ -139,7 +144,7 @@ select, input, textarea { border: 1px solid var(--line); border-radius: 5px; pad
 .inline-label { color: var(--muted); }
 #current-scenario { font-weight: 600; padding: 1px 8px; border-radius: 10px; background: var(--ok-soft); color: var(--ok); margin-right: 4px; }
 #current-scenario.active { background: var(--warn-soft); color: var(--warn); }
-#scenario-buttons { display: inline-flex; flex-wrap: wrap; gap: 4px; }
+#scenario-buttons, #push-buttons { display: inline-flex; flex-wrap: wrap; gap: 4px; }
 .scenario-button[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: #fff; }
 #reload-status.ok { color: var(--ok); }
 #reload-status.error { color: var(--bad); font-weight: 600; }
@@ -372,6 +377,7 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
     if (result.data.sessions) events.sessions = result.data.sessions;
     renderSources();
     renderScenarios();
+    renderPushes();
   }
 
   function renderSources() {
@@ -698,6 +704,24 @@ pre.body { margin: 0; padding: 8px 10px; background: #f7f8fa; border: 1px solid 
     }
   }
   $('scenario-target').addEventListener('change', renderScenarios);
+
+  // ---- Pushes: a button per pushes/<name>.apns, sent to the selected session's simulator ----
+  function renderPushes() {
+    const names = sources.pushes || [];
+    $('pushes').hidden = names.length === 0;
+    const why = sources.pushRefusal || '';
+    $('push-buttons').replaceChildren(...names.map((name) => el('button', {
+      type: 'button', class: 'push-button', 'data-testid': 'push-button', 'data-push': name, text: name,
+      disabled: why ? 'disabled' : null, title: why || 'POST /__mockd/push {"name": "' + name + '"}', onclick: () => sendPush(name),
+    })));
+  }
+  async function sendPush(name) {
+    const session = $('scenario-target').value;
+    $('push-status').textContent = 'sending ' + name + '…';
+    const result = await api('POST', 'push', session ? { name, session } : { name });
+    const data = result.data || {};
+    $('push-status').textContent = result.ok ? name + ': ' + data.result + ' to ' + data.device : errorText(result);
+  }
   $('scenario-reset').addEventListener('click', () => setScenario('default'));
 
   // ---- Reload ----------------------------------------------------------------------------

@@ -7,18 +7,21 @@ package struct RequestFilter: Sendable, Equatable {
     package var path: String?
     package var session: String?
     package var status: Int?
+    /// The entry's `kind` (`push`, `route`, `notFound`…).
+    package var kind: Origin.Kind?
     /// WebSocket messages instead of requests (`GET /__mockd/ws/messages`), and which way (`in`, `out`).
     package var messages = false
     package var direction: String?
 
     package init(
-        method: String? = nil, path: String? = nil, session: String? = nil, status: Int? = nil, messages: Bool = false,
-        direction: String? = nil
+        method: String? = nil, path: String? = nil, session: String? = nil, status: Int? = nil, kind: Origin.Kind? = nil,
+        messages: Bool = false, direction: String? = nil
     ) {
         self.method = method?.uppercased()
         self.path = path
         self.session = session
         self.status = status
+        self.kind = kind
         self.messages = messages
         self.direction = direction
     }
@@ -26,13 +29,14 @@ package struct RequestFilter: Sendable, Equatable {
     /// A matcher made once for a listing or a wait (the glob compiled once).
     func matcher() -> @Sendable (RequestJournal.Entry) -> Bool {
         let glob = path.map(Glob.init)
-        let method = method, session = session, status = status, messages = messages, direction = direction
+        let method = method, session = session, status = status, kind = kind, messages = messages, direction = direction
         return { entry in
             (entry.message != nil) == messages && (direction == nil || entry.message?.direction == direction)
                 && (method == nil || entry.method == method)
                 && (glob == nil || glob!.matches(entry.path))
                 && (session == nil || entry.session == session)
                 && (status == nil || entry.status == status)
+                && (kind == nil || entry.kind == kind)
         }
     }
 }
@@ -60,13 +64,22 @@ struct RequestsQuery: Sendable {
             }
             return .success(value)
         }
-        var method: String?, path: String?, session: String?, status: Int?, direction: String?
+        var method: String?, path: String?, session: String?, status: Int?, kind: Origin.Kind?, direction: String?
         for argument in request.query {
             guard let text = argument.value, !text.isEmpty else { continue }
             switch argument.name {
             case "method": method = text
             case "path": path = text
             case "session": session = text
+            case "kind":
+                guard let known = Origin.Kind(rawValue: text) else {
+                    return .failure(
+                        ErrorAnswer(
+                            400,
+                            "kind must be one of \(Origin.Kind.allCases.map(\.rawValue).joined(separator: ", ")), found \(JSONText.quoted(text))"
+                        ))
+                }
+                kind = known
             case "direction":
                 guard text == "in" || text == "out" else {
                     return .failure(
@@ -99,7 +112,7 @@ struct RequestsQuery: Sendable {
             }
         }
         query.filter = RequestFilter(
-            method: method, path: path, session: session, status: status, messages: messages, direction: direction)
+            method: method, path: path, session: session, status: status, kind: kind, messages: messages, direction: direction)
         return .success(query)
     }
 }

@@ -35,11 +35,13 @@ package final class RequestJournal: Sendable {
         /// Set for a WebSocket message (`kind` `message`): which way and on which connection; the
         /// payload is `body`.
         package let message: Message?
+        /// Set for a push mockd sent (`kind` `push`): where to and what came of it; the payload is `body`.
+        package let push: Push?
 
         package init(
             time: Double, method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8], bodyTruncated: Bool,
             scenario: String, session: String?, source: String, kind: Origin.Kind, status: Int, durationMicroseconds: UInt64,
-            response: Response? = nil, message: Message? = nil
+            response: Response? = nil, message: Message? = nil, push: Push? = nil
         ) {
             self.time = time
             self.method = method
@@ -56,6 +58,23 @@ package final class RequestJournal: Sendable {
             self.durationMicroseconds = durationMicroseconds
             self.response = response
             self.message = message
+            self.push = push
+        }
+    }
+
+    /// A push's facts beside its payload.
+    package struct Push: Sendable {
+        package let device: String
+        package let bundleID: String
+        /// The payload file's name; nil for a payload given whole.
+        package let name: String?
+        package let outcome: PushOutcome
+
+        package init(device: String, bundleID: String, name: String?, outcome: PushOutcome) {
+            self.device = device
+            self.bundleID = bundleID
+            self.name = name
+            self.outcome = outcome
         }
     }
 
@@ -227,6 +246,7 @@ extension RequestJournal.Entry {
             ("status", .number(status)),
             ("durationMs", .number(String(Double(durationMicroseconds) / 1000))),
         ]
+        if let push { members.append(("push", pushJSON(push))) }
         if let response {
             members.append(
                 (
@@ -238,6 +258,15 @@ extension RequestJournal.Entry {
                 ))
         }
         return .object(members)
+    }
+
+    /// A push's facts: the payload file, the simulator and app, what simctl said.
+    private func pushJSON(_ push: RequestJournal.Push) -> JSONValue {
+        .object(
+            [
+                ("name", push.name.map { .string($0) } ?? .null), ("device", .string(push.device)),
+                ("bundleId", .string(push.bundleID)),
+            ] + push.outcome.members)
     }
 
     /// A WebSocket message as `GET /__mockd/ws/messages` shows it.

@@ -91,7 +91,23 @@ enum SourceCatalog {
         .object([("origin", .string(origin)), ("kind", .string(kind)), ("responses", .array(responses))])
     }
 
+    /// A route's response as the dashboard shows it, with its `then` push when it has one.
     static func routeResponse(_ response: RouteResponse) -> JSONValue {
+        let described = answer(response)
+        guard let then = response.then, case .object(let members) = described else { return described }
+        return .object(
+            members + [
+                (
+                    "then",
+                    .object([
+                        ("push", .string(then.name)), ("afterMs", .number(then.afterMilliseconds)),
+                        ("device", then.device.map { .string($0) } ?? .null), ("bundleId", then.bundleID.map { .string($0) } ?? .null),
+                    ])
+                )
+            ])
+    }
+
+    private static func answer(_ response: RouteResponse) -> JSONValue {
         let delayMs: Int = response.delay?.minimumMilliseconds ?? 0
         switch response.body {
         case .prepared(let prepared):

@@ -63,6 +63,7 @@ package struct MockDataLoader: Sendable {
             }
             diagnostics += tables.diagnostics
         }
+        diagnostics += Self.unknownPushes(in: routeList, pushes: files.pushes)
         let operations = OperationSources.load(operationSources, files: self.files, into: &builder)
         diagnostics += operations.diagnostics
         var schema: (any GraphQLSchemaAnswering)?
@@ -88,7 +89,7 @@ package struct MockDataLoader: Sendable {
                 graphQL: graphQLTable, warnings: diagnostics,
                 rootDisplayPath: PathText.withoutTrailingSlashes(root), unserved: files.unserved,
                 shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
-                rootPath: normalized(root), routesPath: routes.map(normalized))
+                rootPath: normalized(root), routesPath: routes.map(normalized), pushes: files.pushes)
         return Result(snapshot: snapshot, diagnostics: diagnostics)
     }
 
@@ -101,6 +102,8 @@ package struct MockDataLoader: Sendable {
         /// `graphql/<Operation>.json` files (with `--graphql`): operation → file, and per scenario.
         var graphQL: [String: GraphQLOperationFile] = [:]
         var graphQLOverlays: [String: [String: GraphQLOperationFile]] = [:]
+        /// `pushes/<name>.apns` payloads, and per scenario.
+        var pushes = PushTable()
 
         /// Takes files (relative paths) out of the base table and the overlays.
         mutating func remove(_ relativePaths: Set<String>) {
@@ -144,6 +147,10 @@ package struct MockDataLoader: Sendable {
                 : isConversation ? String(actualName.dropLast(".ws".count)) + ".json" : withStatus?.name ?? actualName
             // Only problems name the file: no string is built for each of 10,000 good ones.
             let shown = { display + "/" + relativePath }
+            if actualName.hasSuffix(PushTable.fileExtension), let push = PushTable.payloadFile(relativePath) {
+                loadPushPayload(relativePath, name: push.name, scenario: push.scenario, shown: shown(), in: folder, into: &loaded)
+                continue
+            }
             switch MockFileName.parse(fileName) {
             case .other:
                 if !graphQL.endpoints.isEmpty, let named = GraphQLTable.operationFile(relativePath) {
@@ -255,6 +262,45 @@ package struct MockDataLoader: Sendable {
             loaded.graphQLOverlays[scenario, default: [:]][operation] = file
         } else {
             loaded.graphQL[operation] = file
+        }
+    }
+
+    /// A route's `"then": {"push": NAME}` with no payload of that name, in any scenario: it
+    /// could never be sent, so it is an error at load, not a warning on every answer.
+    static func unknownPushes(in routes: [Route], pushes: PushTable) -> [Diagnostic] {
+        let known = Set(pushes.names)
+        var diagnostics: [Diagnostic] = []
+        for route in routes {
+            for (index, response) in route.responses.enumerated() {
+                guard let name = response.then?.name, !known.contains(name) else { continue }
+                let parts = route.source.split(separator: "#", maxSplits: 1)
+                let key = route.responses.count > 1 ? "responses[\(index)]" : "response"
+                diagnostics.append(
+                    Diagnostic(
+                        file: String(parts[0]), location: "routes[\(parts.count > 1 ? parts[1] : "?")].\(key).then.push",
+                        "no push payload \(JSONText.quoted(name)): expected a file pushes/\(name).apns under the root"))
+            }
+        }
+        return diagnostics
+    }
+
+    /// `pushes/<name>.apns`: checked to be a JSON object and parsed as a template; a problem is
+    /// a configuration error with its place in the file.
+    private func loadPushPayload(
+        _ relativePath: String, name: String, scenario: String?, shown: String, in folder: FileFolder, into loaded: inout LoadedFiles
+    ) {
+        let body: ResponseBody
+        do {
+            body = try files.read(relativePath, in: folder)
+        } catch {
+            loaded.diagnostics.append(Diagnostic(file: shown, error.reason))
+            return
+        }
+        switch PushPayload.load(name: name, relativePath: relativePath, bytes: Array(body.bytes)) {
+        case .success(let payload):
+            loaded.pushes.insert(payload, scenario: scenario)
+        case .failure(let problem):
+            loaded.diagnostics.append(Diagnostic(file: shown, location: problem.location, problem.message))
         }
     }
 

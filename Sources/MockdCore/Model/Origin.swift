@@ -41,10 +41,11 @@ package enum Origin: Sendable, Equatable {
     /// connection `connection`.
     case webSocketMessage(connection: Int, outgoing: Bool)
 
-    /// What kind of source it is: the journal's `kind`, one word a program can test.
+    /// What kind of source it is: the journal's `kind`, one word a program can test. `push` is
+    /// no answer's: it is the kind of a push mockd sent to a simulator (`PushOrder.entry`).
     package enum Kind: String, Sendable, CaseIterable {
         case file, route, stub, resource, operation, admin, preflight, notFound, unknownMethod, refusal, closed, unfinished, proxy,
-            proxyFailure, capture, message
+            proxyFailure, capture, message, push
     }
 
     package var kind: Kind {

@@ -17,6 +17,8 @@ package final class Snapshot: Sendable {
     package let operations: OperationTable
     /// `--graphql`: the endpoints and the operations answered by file.
     package let graphQL: GraphQLTable
+    /// `pushes/<name>.apns` payloads, and their scenario overlays.
+    package let pushes: PushTable
     /// Scenario names known from overlays, route tables and operations' named examples, sorted.
     package let scenarios: [String]
     /// The same, for a lookup per request that names one.
@@ -41,8 +43,10 @@ package final class Snapshot: Sendable {
         preparedResponses: [PreparedResponse], files: MockFileTable, overlays: [String: MockFileTable],
         routes: [Route] = [], resources: ResourceIndex = ResourceIndex(), operations: OperationTable = OperationTable(),
         graphQL: GraphQLTable = GraphQLTable(), warnings: [Diagnostic], rootDisplayPath: String,
-        unserved: [UnservedFile] = [], shadowed: [String: String] = [:], rootPath: String = "", routesPath: String? = nil
+        unserved: [UnservedFile] = [], shadowed: [String: String] = [:], rootPath: String = "", routesPath: String? = nil,
+        pushes: PushTable = PushTable()
     ) {
+        self.pushes = pushes
         self.rootPath = rootPath
         self.routesPath = routesPath
         self.unserved = unserved
@@ -54,7 +58,7 @@ package final class Snapshot: Sendable {
         self.resources = resources
         // A named example of an operation is picked by the scenario of its name (`X-Mock-Scenario: empty`).
         self.scenarioSet = Set(overlays.keys).union(routes.compactMap(\.scenario)).union(resources.all.compactMap(\.scenario))
-            .union(operations.exampleNames).union(graphQL.overlays.keys)
+            .union(operations.exampleNames).union(graphQL.overlays.keys).union(pushes.overlays.keys)
         self.scenarios = scenarioSet.sorted()
         self.operations = operations
         self.graphQL = graphQL

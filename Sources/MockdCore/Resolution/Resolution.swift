@@ -22,6 +22,20 @@ package enum Resolution: Sendable {
     /// Boxed (`indirect`): inline, its payload would make every resolution many times its size,
     /// and each request copies its resolution a few times (callgrind: +2,400 instructions).
     indirect case upgrade(WebSocketUpgrade)
+    /// The answer, then a push once it is on its way (a route's `"then"`). Boxed: only such a
+    /// route pays for it.
+    indirect case thenPush(Resolution, PushOrder)
+}
+
+extension Resolution {
+    /// How long before the answer starts: a `"then"` push waits for it too, so it follows the answer.
+    package var waitBeforeAnswer: Duration {
+        switch self {
+        case .respondAfter(let delay, _), .fault(_, _, let delay), .forward(_, let delay, _): delay
+        case .thenPush(let answer, _): answer.waitBeforeAnswer
+        case .respond, .admin, .upgrade: .zero
+        }
+    }
 }
 
 /// When an admin answer can be made.
@@ -143,11 +157,14 @@ package struct ResolutionPolicy: Sendable {
     package var adminAccess: AdminAccess
     /// `--proxy`: a miss goes upstream instead of getting the 404 report.
     package var forwardsMisses: Bool
+    /// `--push-bundle-id`: the app a route's push goes to when nothing else names one.
+    package var pushBundleID: String?
 
     package init(
         globalDelay: Duration = .zero, answersPreflight: Bool = false, adminEnabled: Bool = false, adminAccess: AdminAccess = AdminAccess(),
-        forwardsMisses: Bool = false
+        forwardsMisses: Bool = false, pushBundleID: String? = nil
     ) {
+        self.pushBundleID = pushBundleID
         self.globalDelay = globalDelay
         self.answersPreflight = answersPreflight
         self.adminEnabled = adminEnabled

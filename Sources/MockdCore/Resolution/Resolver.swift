@@ -193,6 +193,7 @@ package final class Resolver: Sendable {
         case .respond(let reply): return .respond(built(reply))
         case .respondAfter(let delay, let reply): return .respondAfter(delay, built(reply))
         case .fault(let fault, let reply, let delay): return .fault(fault, built(reply), after: delay)
+        case .thenPush(let answer, let order): return .thenPush(Self.built(answer), order)
         case .forward, .admin, .upgrade: return resolution
         }
     }
@@ -204,6 +205,7 @@ package final class Resolver: Sendable {
         case .respondAfter(let delay, let reply): .respondAfter(delay, reply.warned(warning, logged: logged))
         case .fault(let fault, let reply, let delay): .fault(fault, reply.warned(warning, logged: logged), after: delay)
         case .forward(let scenario, let delay, _): .forward(scenario: scenario, after: delay, warning: warning)
+        case .thenPush(let answer, let order): .thenPush(warned(answer, warning, logged: logged), order)
         case .admin, .upgrade: resolution
         }
     }
@@ -229,6 +231,21 @@ package final class Resolver: Sendable {
 
     private func answer(_ route: Route, _ parameters: [String: String], _ request: MockRequest, _ scenario: String) -> Resolution {
         let response = route.responses[state.nextResponse(route: route, session: request.session)]
+        let resolution = answer(response, route, parameters, request, scenario)
+        // One check of an optional per route answer: only a response with `"then"` pays more.
+        guard let then = response.then else { return resolution }
+        switch then.order(
+            for: request, parameters: parameters, scenario: scenario, snapshot: snapshot, state: state,
+            defaultBundle: policy.pushBundleID, trigger: route.origin)
+        {
+        case .success(let order): return .thenPush(resolution, order)
+        case .failure(let why): return Self.warned(resolution, "push \(JSONText.quoted(then.name)) not sent: \(why.message)")
+        }
+    }
+
+    private func answer(
+        _ response: RouteResponse, _ route: Route, _ parameters: [String: String], _ request: MockRequest, _ scenario: String
+    ) -> Resolution {
         let delay = globalDelay + (response.delay?.sample() ?? .zero)
         let reply: Reply
         switch response.body {

@@ -18,6 +18,8 @@ package final class RuntimeState: Sendable {
     package let resources: ResourceStore
     /// GraphQL queries clients sent with their hashes (automatic persisted queries), per session.
     package let persistedQueries = PersistedQueries()
+    /// The simulator and app each session's pushes go to (`POST /__mockd/sessions {"device": …}`).
+    private let pushTargets = Lock<[String: PushTarget]>([:])
 
     struct SequenceKey: Hashable {
         let session: String
@@ -49,6 +51,17 @@ package final class RuntimeState: Sendable {
             if let session { state.sessions[session] = scenario } else { state.global = scenario }
         }
         noteChange()
+    }
+
+    /// Where `session`'s pushes go; nil: nowhere of its own (mockd's defaults).
+    package func pushTarget(session: String?) -> PushTarget? {
+        guard let session else { return nil }
+        return pushTargets.withLock { $0[session] }
+    }
+
+    /// `target` nil forgets the session's (its port closed).
+    package func setPushTarget(_ target: PushTarget?, session: String) {
+        pushTargets.withLock { $0[session] = target }
     }
 
     /// The runtime scenario of each session that has one.

@@ -1,6 +1,6 @@
 extension Route {
-    /// The route needs the request body whole: a `json` or `text` condition, or a template
-    /// (templates can read the body's JSON).
+    /// The route needs the request body whole: a `json` or `text` condition, a template
+    /// (templates can read the body's JSON), or a `then` push (its payload is a template too).
     var readsRequestBody: Bool {
         conditions.contains { condition in
             switch condition {
@@ -9,7 +9,8 @@ extension Route {
             }
         }
             || responses.contains { response in
-                if case .template = response.body { true } else { false }
+                // A `then` push's payload is rendered over the request, body included.
+                if case .template = response.body { true } else { response.then != nil }
             }
     }
 }

@@ -124,6 +124,8 @@ package struct RouteResponse: Sendable {
     package let delay: Delay?
     package let fault: Fault?
     package let status: Int
+    /// `"then"`: a push sent after the answer.
+    package var then: PushFollowUp? = nil
 }
 
 /// Added latency: fixed, or uniform between two bounds.

@@ -36,7 +36,7 @@ struct RouteDecoder {
     ]
     static let graphQLKeys = ["operation", "variables"]
     static let matchKeys = ["headers", "query", "json", "text"]
-    static let responseKeys = ["status", "headers", "json", "text", "file", "template", "delayMs", "fault", "stream"]
+    static let responseKeys = ["status", "headers", "json", "text", "file", "template", "delayMs", "fault", "stream", "then"]
     /// Longest delay a route may ask for: a forgotten value cannot park connections for hours.
     static let maximumDelayMilliseconds = 600_000
 
@@ -303,6 +303,7 @@ struct RouteDecoder {
             }
         }
         let delay = value["delayMs"].flatMap { decodeDelay($0, at: at + ".delayMs") }
+        let then = value["then"].flatMap { decodeThen($0, at: at + ".then") }
         var fault: Fault?
         if let raw = value["fault"] {
             if case .string(let text) = raw, let parsed = Fault(rawValue: text) {
@@ -390,7 +391,7 @@ struct RouteDecoder {
                     status: status, contentType: bodyBytes == nil ? nil : contentType, headers: headers,
                     body: ResponseBody(bodyBytes ?? []), origin: origin(source)))
         }
-        return RouteResponse(body: body, delay: delay, fault: fault, status: status)
+        return RouteResponse(body: body, delay: delay, fault: fault, status: status, then: then)
     }
 
     mutating func decodeDelay(_ value: JSONValue, at: String) -> Delay? {
