@@ -19,7 +19,10 @@ struct Mockd: ParsableCommand {
             Every option: mockd serve --help
             """,
         version: MockdVersion.withLibrary,
-        subcommands: [ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self, StopCommand.self, ImportCommand.self],
+        subcommands: [
+            ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self, StopCommand.self, ImportCommand.self,
+            McpCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 
