@@ -66,7 +66,17 @@ struct ToolCalls: Sendable {
             "files": .int(routes["files"]?.arrayValue?.count ?? 0),
             "scenarios": routes["scenarios"] ?? .array([]),
         ]
-        if let operations = routes["operations"] { served["operations"] = operations }
+        // Operations are listed one by one (a large document has thousands): their count, and the
+        // documents they come from, which each source names first ("openapi petstore.yaml GET /pets").
+        let operations = routes["operations"]?.arrayValue ?? []
+        served["operations"] = .int(operations.count)
+        var documents: [String] = []
+        for operation in operations {
+            guard let source = operation.objectValue?["source"]?.stringValue else { continue }
+            let document = source.split(separator: " ").prefix(2).joined(separator: " ")
+            if !documents.contains(document) { documents.append(document) }
+        }
+        served["documents"] = .array(documents.map { .string($0) })
         return [
             "mcpSession": [
                 "id": .string(own.id), "baseURL": .string(own.baseURL.absoluteString),

@@ -27,6 +27,7 @@ from mcp.client.stdio import stdio_client
 
 MOCKD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/mockd")
 TIMEOUT = 20  # seconds any one step may take
+PETSTORE = os.path.abspath(os.path.join(os.path.dirname(__file__), "../Fixtures/openapi/petstore.yaml"))
 
 passed = 0
 failed = 0
@@ -343,10 +344,20 @@ async def root_mode(folder):
     port = free_port()
     log = os.path.join(folder, "started.log")
     async with AsyncExitStack() as stack:
-        session, _ = await open_mcp(stack, "--url", f"http://127.0.0.1:{port}", "--root", root, "--log-file", log,
-                                    "--", "--routes", os.path.join(os.path.dirname(root), "routes"))
+        # The token through MOCKD_ADMIN_TOKEN: the started mockd requires it, and the tools send it.
+        os.environ["MOCKD_ADMIN_TOKEN"] = "agent-secret"
+        try:
+            session, _ = await open_mcp(stack, "--url", f"http://127.0.0.1:{port}", "--root", root, "--log-file", log,
+                                        "--", "--routes", os.path.join(os.path.dirname(root), "routes"), "--openapi", PETSTORE)
+        finally:
+            del os.environ["MOCKD_ADMIN_TOKEN"]
         error, status = await call(session, "status")
         check("--root: a mockd was started on the URL's port", not error and status["server"]["root"] == os.path.realpath(root), status)
+        check("--root: serve options after -- reach it (an OpenAPI document)",
+              status["served"]["operations"] > 0 and any("petstore.yaml" in d for d in status["served"]["documents"]), status["served"])
+        check("--root: with the admin token", http(f"http://127.0.0.1:{port}/__mockd/sessions")[0] == 401)
+        error, _ = await call(session, "add_stub", {"route": {"method": "GET", "path": "/api/t", "response": {"json": {}}}})
+        check("--root: tools send the token", not error)
         pids = pids_serving(root)
         check("--root: one mockd process", len(pids) == 1, pids)
         check("--root: it answers", answers(port))
