@@ -25,10 +25,10 @@ struct McpCommand: ParsableCommand {
         commandName: "mcp",
         abstract: "Serve MCP on stdin/stdout for a coding agent (Xcode, Claude Code, Cursor), driving a mockd in a session of its own.",
         discussion: """
-            The agent starts it; it is not run by hand. Examples (docs/AGENTS.md has each agent's configuration):
-              mockd mcp                                   the mockd at http://127.0.0.1:8080
-              mockd mcp --root MockData                   start one serving MockData if none answers
-              mockd mcp --root MockData -- --openapi api.yaml --routes routes
+            An agent starts it; docs/AGENTS.md has each agent's configuration.
+              mockd mcp                       the mockd at http://127.0.0.1:8080
+              mockd mcp --root MockData       start one if none answers there
+              mockd mcp --root MockData -- --openapi api.yaml
             """
     )
 
