@@ -169,7 +169,10 @@ let package = Package(
         // (as MockdKit is, whose client it uses), never a way into the core.
         .target(
             name: "MockdMCP",
-            dependencies: ["MockdKit", .product(name: "MCP", package: "swift-sdk")],
+            dependencies: [
+                "MockdKit", .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),  // the SDK's transports take a Logger
+            ],
             swiftSettings: settings
         ),
         // The command line (swift-argument-parser): commands, options in groups, and the MOCKD_*

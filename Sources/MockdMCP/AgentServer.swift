@@ -10,10 +10,17 @@ public struct AgentServer: Sendable {
     let client: MockdClient
     /// This program (mockd), for `mockd import`.
     let executable: String?
+    let transport = LineTransport()
 
     public init(client: MockdClient, executable: String?) {
         self.client = client
         self.executable = executable
+    }
+
+    /// Ends the session with the agent as the end of standard input does (for SIGTERM): `run`
+    /// then closes the session and returns.
+    public func endInput() async {
+        await transport.disconnect()
     }
 
     /// Serves until the agent closes standard input; the session is closed before returning.
@@ -51,7 +58,7 @@ public struct AgentServer: Sendable {
         await server.withMethodHandler(CallTool.self) { parameters in await calls.call(parameters.name, parameters.arguments) }
         await server.withMethodHandler(ListResources.self) { _ in ListResources.Result(resources: resources.resources) }
         await server.withMethodHandler(ReadResource.self) { parameters in try await resources.read(parameters.uri) }
-        try await server.start(transport: StdioTransport())
+        try await server.start(transport: transport)
         await server.waitUntilCompleted()
         await server.stop()
     }

@@ -97,8 +97,8 @@ struct McpCommand: ParsableCommand {
             }
         }
         defer { started?.stop() }
-        Self.endInputOnSignal()
         let server = AgentServer(client: MockdClient(url: base, token: adminToken), executable: DetachedProcess.currentExecutable())
+        Self.endInputOnSignal(of: server)
         if let message = Self.wait(for: server) {
             FileHandleOutput.standardError("mockd mcp: \(message)")
             throw ExitCode.failure
@@ -129,11 +129,10 @@ struct McpCommand: ParsableCommand {
     /// SIGTERM or SIGINT (an agent stopping its tools) ends the protocol as the end of its input
     /// would, so the session is closed and a started mockd stopped on the way out, as when the
     /// agent closes the pipe. The signals stay blocked (`Signals.block`) and one thread takes them.
-    static func endInputOnSignal() {
+    static func endInputOnSignal(of server: AgentServer) {
         let thread = JoinableThread.spawn {
             while Signals.wait() == SIGHUP {}
-            let empty = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            if empty >= 0 { dup2(empty, 0) }
+            Task { await server.endInput() }
         }
         if case .success(let started) = thread { started.detach() }
     }

@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 import shutil
+import select
 import signal
 import socket
 import subprocess
@@ -338,6 +339,29 @@ async def against_running_mockd(folder, root, port):
     check("sessions closed when the agents go", not ({own["id"], own_b["id"]} & sessions_after), sessions_after)
 
 
+def sigterm_closes_the_session(url):
+    """SIGTERM (an agent stopping its tools) ends `mockd mcp` as the end of its input does."""
+    process = subprocess.Popen([MOCKD, "mcp", "--url", url], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}) + "\n")
+        process.stdin.flush()
+        ready = select.select([process.stdout], [], [], TIMEOUT)[0]
+        answer = json.loads(process.stdout.readline()) if ready else {}
+        instructions = answer.get("result", {}).get("instructions", "")
+        session = next((s["id"] for s in json.loads(http(url + "/__mockd/sessions")[1])["sessions"]
+                        if s["baseURL"] in instructions), None)
+        check("SIGTERM: the session was open", session is not None, instructions)
+        process.send_signal(signal.SIGTERM)
+        code = process.wait(timeout=TIMEOUT)
+        open_sessions = {s["id"] for s in json.loads(http(url + "/__mockd/sessions")[1])["sessions"]}
+        check("SIGTERM: exits 0 with its session closed", code == 0 and session not in open_sessions, (code, open_sessions))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 async def root_mode(folder):
     """`mockd mcp --root`: starts a mockd when none answers, stops it when the client disconnects."""
     root = small_root(os.path.join(folder, "started"))
@@ -372,6 +396,7 @@ async def main():
         root = small_root(folder)
         mockd, port = start_mockd(root)
         await against_running_mockd(folder, root, port)
+        sigterm_closes_the_session(f"http://127.0.0.1:{port}")
         await root_mode(folder)
         error_text = subprocess.run([MOCKD, "mcp", "--url", f"http://127.0.0.1:{free_port()}"], capture_output=True, text=True,
                                     stdin=subprocess.DEVNULL, timeout=TIMEOUT)
