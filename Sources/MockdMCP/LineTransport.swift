@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Logging
 import MCP
 
@@ -12,7 +12,7 @@ import MCP
 /// The SDK's `StdioTransport` makes standard input non-blocking and asks it again every 10 ms
 /// while the agent says nothing: about 3% of a core for every idle `mockd mcp`, all day, on a
 /// laptop. A blocked `read` costs nothing until the agent writes or goes.
-actor LineTransport: Transport {
+package actor LineTransport: Transport {
     nonisolated let logger = Logger(label: "mockd.mcp", factory: { _ in SwiftLogNoOpLogHandler() })
     private let messages: AsyncThrowingStream<Data, any Error>
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
@@ -26,7 +26,7 @@ actor LineTransport: Transport {
         guard !reading else { return }
         reading = true
         let continuation = self.continuation
-        Thread.detachNewThread { Self.readLines(into: continuation) }
+        Thread.detachNewThread { Self.readLines(from: 0, into: continuation) }
     }
 
     /// Ends the stream of messages, as the end of standard input does: the server's loop ends.
@@ -53,12 +53,13 @@ actor LineTransport: Transport {
         messages
     }
 
-    /// Reads standard input until its end, yielding each non-empty line (a trailing CR dropped).
-    static func readLines(into continuation: AsyncThrowingStream<Data, any Error>.Continuation) {
+    /// Reads `descriptor` (standard input) until its end, yielding each non-empty line (a
+    /// trailing CR dropped), then finishes the stream.
+    package static func readLines(from descriptor: Int32, into continuation: AsyncThrowingStream<Data, any Error>.Continuation) {
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             pending.append(contentsOf: buffer[..<count])
