@@ -10,11 +10,14 @@ public struct AgentServer: Sendable {
     let client: MockdClient
     /// This program (mockd), for `mockd import`.
     let executable: String?
+    /// mockd's version, which the agent is told at initialisation.
+    let version: String
     let transport = LineTransport()
 
-    public init(client: MockdClient, executable: String?) {
+    public init(client: MockdClient, executable: String?, version: String) {
         self.client = client
         self.executable = executable
+        self.version = version
     }
 
     /// Ends the session with the agent as the end of standard input does (for SIGTERM): `run`
@@ -51,7 +54,7 @@ public struct AgentServer: Sendable {
         let calls = ToolCalls(admin: admin, own: own, executable: executable)
         let resources = ResourceCatalog(admin: admin, own: own)
         let server = Server(
-            name: "mockd", version: "0.1.0", title: "mockd",
+            name: "mockd", version: version, title: "mockd",
             instructions: Self.instructions(own: own, url: client.url),
             capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: false)))
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: ToolCatalog.tools) }

@@ -97,7 +97,9 @@ struct McpCommand: ParsableCommand {
             }
         }
         defer { started?.stop() }
-        let server = AgentServer(client: MockdClient(url: base, token: adminToken), executable: DetachedProcess.currentExecutable())
+        let server = AgentServer(
+            client: MockdClient(url: base, token: adminToken), executable: DetachedProcess.currentExecutable(),
+            version: MockdVersion.current)
         Self.endInputOnSignal(of: server)
         if let message = Self.wait(for: server) {
             FileHandleOutput.standardError("mockd mcp: \(message)")
