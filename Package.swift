@@ -65,6 +65,10 @@ let package = Package(
         // GraphQLSwift's own ordered maps (the schema's types, a result's fields), named because
         // MockdGraphQL reads them; the version GraphQL already brings.
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // The Model Context Protocol (JSON-RPC over stdio) for `mockd mcp`, and nothing else. Its
+        // library builds on swift-log and swift-system; SwiftPM also fetches swift-nio and
+        // eventsource, which only its sample executables and Apple platforms use.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // libmicrohttpd, found by pkg-config; shim.h wraps its variadic calls.
@@ -167,12 +171,23 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // `mockd mcp`: an MCP server on stdio for coding agents, a client of the admin API over HTTP
+        // (as MockdKit is, whose client it uses), never a way into the core.
+        .target(
+            name: "MockdMCP",
+            dependencies: [
+                "MockdKit", .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),  // the SDK's transports take a Logger
+            ],
+            swiftSettings: settings
+        ),
         // The command line (swift-argument-parser): commands, options in groups, and the MOCKD_*
         // variables, which it turns into settings for MockdServe.
         .executableTarget(
             name: "mockd",
             dependencies: [
-                "MockdCore", "MockdDisk", "MockdGraphQL", "MockdHTTP", "MockdOpenAPI", "MockdProxy", "MockdServe", "MockdSystem",
+                "MockdCore", "MockdDisk", "MockdGraphQL", "MockdHTTP", "MockdKit", "MockdLock", "MockdMCP", "MockdOpenAPI", "MockdProxy",
+                "MockdServe", "MockdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -239,6 +254,12 @@ let package = Package(
             name: "MockdKitTests",
             // TestSupport for the app's side of a WebSocket (its client written from RFC 6455).
             dependencies: ["MockdKit", "TestSupport"],
+            swiftSettings: settings
+        ),
+        // `mockd mcp`'s own logic without a server: arguments, scopes, the tool catalog, the embedded docs.
+        .testTarget(
+            name: "MockdMCPTests",
+            dependencies: ["MockdMCP", .product(name: "MCP", package: "swift-sdk")],
             swiftSettings: settings
         ),
         .testTarget(

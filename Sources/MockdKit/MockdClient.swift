@@ -237,8 +237,9 @@ extension MockdClient {
         try await send(method, path, body: JSONEncoder().encode(json))
     }
 
-    /// Sends one admin call and returns the body of a 2xx answer.
-    func send(
+    /// Sends one admin call and returns the body of a 2xx answer. Package-wide for `mockd mcp`,
+    /// whose tools hand mockd's JSON on as it is rather than through this client's models.
+    package func send(
         _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
         timeout: TimeInterval? = nil
     ) async throws -> Data {

@@ -26,8 +26,8 @@ package enum Signals {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
-    /// Waits for the next of `handled`.
-    static func wait() -> Int32 {
+    /// Waits for the next of `handled` (package-wide for `mockd mcp`, which ends its stdio server on one).
+    package static func wait() -> Int32 {
         var set = signalSet()
         var signal: Int32 = 0
         while sigwait(&set, &signal) != 0 {}

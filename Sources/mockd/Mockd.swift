@@ -21,7 +21,7 @@ struct Mockd: ParsableCommand {
         version: MockdVersion.withLibrary,
         subcommands: [
             ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self, StopCommand.self, PushCommand.self,
-            ImportCommand.self,
+            ImportCommand.self, McpCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )
