@@ -153,6 +153,7 @@ default folder created later is picked up by the watcher and by `POST /__mockd/r
 | `fault` | `"reset"`, `"timeout"` or `"truncated"`: see [delays and faults](#delays-and-faults) |
 | `template` | `true`: the body is a Mustache template (below) |
 | `stream` | sent in pieces over time: server-sent events or timed chunks, see [streams](#streams) |
+| `then` | `{"push": "reply", "afterMs": 800}`: after answering, send the payload `pushes/reply.apns` to the session's simulator (optional `device`, `bundleId`): see [PUSHES.md](PUSHES.md#from-a-route-as-a-backend-would) |
 
 A response has at most one body: `json`, `text` or `file`.
 
