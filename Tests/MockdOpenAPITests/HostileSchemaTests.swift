@@ -69,6 +69,8 @@ import Testing
         ##"{"type": "object", "required": ["a", "b"], "properties": {"a": {"$ref": "#/schema"}, "b": {"$ref": "#/schema"}}}"##,
         #"{"type": "array", "minItems": 9000, "items": {"type": "array", "minItems": 9000, "items": {"type": "string", "minLength": 9000}}}"#,
         #"{"type": "array", "minItems": 9000, "items": {"type": "array", "minItems": 9000, "items": {"contentEncoding": "base64", "minLength": 9000}}}"#,
+        // Arrays without `items` (their items made as "item"): counted in the budget too.
+        #"{"type": "array", "minItems": 9000, "contains": {"const": 1}, "minContains": 3, "items": {"type": "array", "minItems": 8000}}"#,
         ##"{"allOf": [{"$ref": "#/schema"}, {"$ref": "#/schema"}], "properties": {"a": {"$ref": "#/schema"}}}"##,
         ##"{"anyOf": [{"$ref": "#/schema"}], "oneOf": [{"$ref": "#/schema"}]}"##,
     ])
