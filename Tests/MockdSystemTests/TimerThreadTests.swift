@@ -91,8 +91,10 @@ struct TimerThreadTests {
         let ran = Mutex<[(Int, UInt64)]>([])
         let done = DispatchSemaphore(value: 0)
         let start = TimerThread.now()
-        // Due 10 ms and 150 ms from now: the first wake comes at 310 ms, and takes both.
-        for (index, milliseconds) in [10, 150].enumerated() {
+        // Due 200 ms and 340 ms from now: the first wake comes at 500 ms, and takes both. (Due
+        // 10 ms from now, the first was overdue on a busy machine before the second was
+        // scheduled, and the wake the second caused ran it.)
+        for (index, milliseconds) in [200, 340].enumerated() {
             timer.schedule(at: start + UInt64(milliseconds) * 1_000_000) {
                 ran.withLock { $0.append((index, TimerThread.now())) }
                 if index == 1 { done.signal() }
@@ -102,7 +104,7 @@ struct TimerThreadTests {
         let order = ran.withLock { $0 }
         #expect(order.map(\.0) == [0, 1])
         // The first waited out its slack for the second, which was then due: neither ran early.
-        #expect(order.allSatisfy { $0.1 - start >= 310_000_000 }, "\(order.map { $0.1 - start })")
+        #expect(order.allSatisfy { $0.1 - start >= 500_000_000 }, "\(order.map { $0.1 - start })")
     }
 
     @Test func anEarlierEntryWakesTheThreadSleepingForALaterOne() {
