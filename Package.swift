@@ -38,6 +38,11 @@ let executableLinking: [LinkerSetting] = [
 // wslay needed, and upgrades get 501 saying so.
 let webSocketFraming = Context.environment["MOCKD_NO_WEBSOCKET"] == nil
 
+// `mockd mcp` links the MCP Swift SDK, and with it FoundationNetworking: ~10 MB more in a fully
+// static binary, past the container image's 80 MB. MOCKD_NO_MCP set to anything leaves the
+// command out (scripts/build-static.sh sets it: in a container no coding agent starts mockd mcp).
+let agentServer = Context.environment["MOCKD_NO_MCP"] == nil
+
 let package = Package(
     name: "mockd",
     // One minimum per platform for the whole package: SwiftPM has no per-target platforms. macOS
@@ -186,12 +191,12 @@ let package = Package(
         .executableTarget(
             name: "mockd",
             dependencies: [
-                "MockdCore", "MockdDisk", "MockdGraphQL", "MockdHTTP", "MockdKit", "MockdLock", "MockdMCP", "MockdOpenAPI", "MockdProxy",
+                "MockdCore", "MockdDisk", "MockdGraphQL", "MockdHTTP", "MockdKit", "MockdLock", "MockdOpenAPI", "MockdProxy",
                 "MockdServe", "MockdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: settings
+            ] + (agentServer ? ["MockdMCP"] : []),
+            swiftSettings: settings + (agentServer ? [] : [.define("MOCKD_NO_MCP")])
         ),
         // The test kit: Foundation only (FoundationNetworking on Linux), no dependency and no C, so an
         // XCUITest target or another package's tests can use it without libmicrohttpd or the

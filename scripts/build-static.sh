@@ -17,6 +17,8 @@ cd "$(dirname "$0")/.."
 DEPS=$(realpath -m "${STATIC_DEPS:-.build/static-deps}")
 OUT=${1:-.build/static/mockd}
 SWIFT=${SWIFT:-swift}
+# No `mockd mcp` in the static build: see Package.swift (agentServer).
+export MOCKD_NO_MCP=1
 
 scripts/static-deps.sh "$DEPS"
 export PKG_CONFIG_PATH=$DEPS/lib/pkgconfig

@@ -21,8 +21,8 @@ struct Mockd: ParsableCommand {
         version: MockdVersion.withLibrary,
         subcommands: [
             ServeCommand.self, CheckCommand.self, RoutesCommand.self, HealthCommand.self, StopCommand.self, PushCommand.self,
-            ImportCommand.self, McpCommand.self,
-        ],
+            ImportCommand.self,
+        ] + agentCommands,
         defaultSubcommand: ServeCommand.self
     )
 
@@ -68,4 +68,13 @@ enum MockdVersion {
     /// What `--version` prints: mockd's version and the libmicrohttpd it runs on, read from the
     /// library loaded (which one answers decides how strictly requests are parsed).
     static var withLibrary: String { "\(current) (libmicrohttpd \(MicroHTTPDVersion.running))" }
+}
+
+extension Mockd {
+    /// `mockd mcp`, unless the build leaves it out (MOCKD_NO_MCP, the container image's build).
+    #if MOCKD_NO_MCP
+        static let agentCommands: [any ParsableCommand.Type] = []
+    #else
+        static let agentCommands: [any ParsableCommand.Type] = [McpCommand.self]
+    #endif
 }
