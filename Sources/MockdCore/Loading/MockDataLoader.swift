@@ -170,13 +170,7 @@ package struct MockDataLoader: Sendable {
             case .mock:
                 break
             }
-            let body: ResponseBody
-            do {
-                body = try files.read(relativePath, in: folder)
-            } catch {
-                loaded.diagnostics.append(Diagnostic(file: shown(), error.reason))
-                continue
-            }
+            guard let body = read(relativePath, in: folder, shown: shown(), into: &loaded) else { continue }
             var stream: ResponseStream?
             var conversation: WebSocketFileConversation?
             if isConversation {
@@ -228,6 +222,16 @@ package struct MockDataLoader: Sendable {
         }
     }
 
+    /// A file under the root, or nil with why it could not be read among the diagnostics.
+    private func read(_ relativePath: String, in folder: FileFolder, shown: String, into loaded: inout LoadedFiles) -> ResponseBody? {
+        do {
+            return try files.read(relativePath, in: folder)
+        } catch {
+            loaded.diagnostics.append(Diagnostic(file: shown, error.reason))
+            return nil
+        }
+    }
+
     /// `graphql/<Operation>.json`: checked to be JSON and prepared as a mock file is, with the same
     /// rule for a repeated name (once per scenario).
     private func loadOperationFile(
@@ -235,13 +239,7 @@ package struct MockDataLoader: Sendable {
         builder: inout ResponseBuilder
     ) {
         let shown = PathText.withoutTrailingSlashes(root) + "/" + relativePath
-        let body: ResponseBody
-        do {
-            body = try files.read(relativePath, in: folder)
-        } catch {
-            loaded.diagnostics.append(Diagnostic(file: shown, error.reason))
-            return
-        }
+        guard let body = read(relativePath, in: folder, shown: shown, into: &loaded) else { return }
         if let problem = JSONParser.validate(body.bytes) {
             loaded.diagnostics.append(Diagnostic(file: shown, location: problem.location, "invalid JSON: \(problem.message)"))
             return
@@ -289,13 +287,7 @@ package struct MockDataLoader: Sendable {
     private func loadPushPayload(
         _ relativePath: String, name: String, scenario: String?, shown: String, in folder: FileFolder, into loaded: inout LoadedFiles
     ) {
-        let body: ResponseBody
-        do {
-            body = try files.read(relativePath, in: folder)
-        } catch {
-            loaded.diagnostics.append(Diagnostic(file: shown, error.reason))
-            return
-        }
+        guard let body = read(relativePath, in: folder, shown: shown, into: &loaded) else { return }
         switch PushPayload.load(name: name, relativePath: relativePath, bytes: Array(body.bytes)) {
         case .success(let payload):
             loaded.pushes.insert(payload, scenario: scenario)
