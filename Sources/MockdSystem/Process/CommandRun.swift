@@ -2,7 +2,6 @@
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
-    import CMockdSystem  // crt_externs.h's _NSGetEnviron
 #endif
 
 /// A command run to its end (`xcrun simctl push`): started with bytes on its standard input,
@@ -50,15 +49,10 @@ package enum CommandRun {
         posix_spawn_file_actions_adddup2(&actions, standardInput[0], 0)
         posix_spawn_file_actions_adddup2(&actions, standardOutput[1], 1)
         posix_spawn_file_actions_adddup2(&actions, standardError[1], 2)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        #if os(Linux)
-            let environment = environ
-        #else
-            let environment = _NSGetEnviron().pointee
-        #endif
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environment)
+        let spawned = SpawnWords.withArgv(executable, arguments) {
+            posix_spawnp(&pid, executable, &actions, nil, $0, SpawnWords.environment)
+        }
         close(standardInput[0])
         close(standardOutput[1])
         close(standardError[1])

@@ -2,7 +2,7 @@
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
-    import CMockdSystem  // libproc.h's proc_name, crt_externs.h's _NSGetEnviron
+    import CMockdSystem  // libproc.h's proc_name
 #endif
 
 /// A process meant to outlive the one that starts it (`mockd serve --background`), and what can
@@ -38,15 +38,10 @@ package enum DetachedProcess {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | newSession))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        #if os(Linux)
-            let environment = environ
-        #else
-            let environment = _NSGetEnviron().pointee
-        #endif
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
+        let result = SpawnWords.withArgv(executable, arguments) {
+            posix_spawn(&pid, executable, &actions, &attributes, $0, SpawnWords.environment)
+        }
         return result == 0 ? .success(pid) : .failure(Errno(result))
     }
 
