@@ -26,7 +26,7 @@ struct AppOperations: @unchecked Sendable {
                 let document = try parse(source: Source(body: String(decoding: bytes, as: UTF8.self), name: relativePath))
                 documents.append((path: relativePath, document: document))
             } catch let error as GraphQLError {
-                app.warnings.append(warning(error, file: shown(relativePath)))
+                app.warnings += error.diagnostics(.warning, file: shown(relativePath))
             } catch let error as FileReadError {
                 app.warnings.append(Diagnostic(.warning, file: shown(relativePath), error.reason))
             } catch {
@@ -50,7 +50,7 @@ struct AppOperations: @unchecked Sendable {
             // A document may spread fragments another defines, and define ones others spread:
             // validated alone, those two findings are not faults.
             for error in validate(schema: schema, ast: document) where !acrossDocuments(error.message, app.fragments) {
-                app.warnings.append(warning(error, file: shown(path)))
+                app.warnings += error.diagnostics(.warning, file: shown(path))
             }
         }
         return app
@@ -62,11 +62,5 @@ struct AppOperations: @unchecked Sendable {
         let prefix = "Unknown fragment \""
         guard message.hasPrefix(prefix), message.hasSuffix("\".") else { return false }
         return fragments[String(message.dropFirst(prefix.count).dropLast(2))] != nil
-    }
-
-    private static func warning(_ error: GraphQLError, file: String) -> Diagnostic {
-        let location = error.locations.first.map { "line \($0.line), column \($0.column)" }
-        let firstLine = error.message.split(separator: "\n").first ?? ""
-        return Diagnostic(.warning, file: file, location: location, String(firstLine))
     }
 }

@@ -35,7 +35,7 @@ package struct GraphQLSchemaFile: GraphQLSchemaSource {
         do {
             document = try parse(source: Source(body: text, name: path))
         } catch let error as GraphQLError {
-            return .failure(GraphQLSchemaErrors(diagnostics(error, .error)))
+            return .failure(GraphQLSchemaErrors(error.diagnostics(.error, file: path)))
         } catch {
             return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "not a GraphQL schema: \(error)")]))
         }
@@ -48,7 +48,7 @@ package struct GraphQLSchemaFile: GraphQLSchemaSource {
             do {
                 built = try buildASTSchema(documentAST: document)
             } catch let error as GraphQLError {
-                warnings = diagnostics(error, .warning)
+                warnings = error.diagnostics(.warning, file: path)
             } catch {
                 warnings = [Diagnostic(.warning, file: path, "\(error)")]
             }
@@ -59,32 +59,20 @@ package struct GraphQLSchemaFile: GraphQLSchemaSource {
             } catch let error as GraphQLError {
                 return .failure(
                     GraphQLSchemaErrors(
-                        warnings.map { Diagnostic(file: $0.file, location: $0.location, $0.message) } + diagnostics(error, .error)))
+                        warnings.map { Diagnostic(file: $0.file, location: $0.location, $0.message) }
+                            + error.diagnostics(.error, file: path)))
             } catch {
                 return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "not a GraphQL schema: \(error)")]))
             }
         }
         guard let schema = built else { return .failure(GraphQLSchemaErrors(warnings)) }
         let problems = validateSchema(schema: schema)
-        guard problems.isEmpty else { return .failure(GraphQLSchemaErrors(problems.flatMap { diagnostics($0, .error) })) }
+        guard problems.isEmpty else { return .failure(GraphQLSchemaErrors(problems.flatMap { $0.diagnostics(.error, file: path) })) }
         guard schema.queryType != nil else {
             return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "the schema has no Query type: expected type Query { … }")]))
         }
         let operations = operationsFolder.map { AppOperations.read($0, files: files, schema: schema) } ?? AppOperations()
         return .success(
             LoadedGraphQLSchema(answering: SchemaAnswers(schema: schema, app: operations), warnings: warnings + operations.warnings))
-    }
-
-    /// One diagnostic per message: the SDL checks give several in one error, a blank line apart.
-    private func diagnostics(_ error: GraphQLError, _ severity: Diagnostic.Severity) -> [Diagnostic] {
-        let location = error.locations.first.map { "line \($0.line), column \($0.column)" }
-        return error.message.components(separatedBy: "\n\n").map { message in
-            Diagnostic(severity, file: path, location: location, Self.firstLine(message))
-        }
-    }
-
-    /// A parser's message is followed by the source around the place, which the location says.
-    private static func firstLine(_ message: String) -> String {
-        String(message.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
     }
 }

@@ -190,7 +190,7 @@ final class SchemaAnswers: GraphQLSchemaAnswering {
     }
 
     private static func error(_ error: GraphQLError) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [("message", .string(String(error.message.split(separator: "\n").first ?? "")))]
+        var members: [(key: String, value: JSONValue)] = [("message", .string(error.headline))]
         if !error.locations.isEmpty {
             members.append(
                 (
