@@ -39,9 +39,9 @@ extension AdminAPI {
         let name = texts["name"], session = texts["session"]
         var afterMilliseconds = 0
         if let raw = body["afterMs"] {
-            guard case .number(let number) = raw, let value = Int(number), (0...PushOrder.longestDelay).contains(value) else {
+            guard case .number(let number) = raw, let value = Int(number), (0...RouteDecoder.maximumDelayMilliseconds).contains(value) else {
                 return .failure(
-                    ErrorAnswer(400, "\"afterMs\" must be a whole number from 0 to \(PushOrder.longestDelay), found \(raw.serialized)"))
+                    ErrorAnswer(400, "\"afterMs\" must be a whole number from 0 to \(RouteDecoder.maximumDelayMilliseconds), found \(raw.serialized)"))
             }
             afterMilliseconds = value
         }
@@ -88,11 +88,6 @@ extension AdminAPI {
             ("session", order.session.map { .string($0) } ?? .null),
         ]
     }
-}
-
-extension PushOrder {
-    /// The longest `afterMs` a push may wait: a test's budget, not a schedule.
-    static let longestDelay = 600_000
 }
 
 extension PushTarget {
