@@ -181,7 +181,7 @@ let package = Package(
         .target(
             name: "MockdMCP",
             dependencies: [
-                "MockdKit", .product(name: "MCP", package: "swift-sdk"),
+                "MockdKit", "MockdSystem", .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),  // the SDK's transports take a Logger
             ],
             swiftSettings: settings

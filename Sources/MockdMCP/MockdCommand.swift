@@ -1,36 +1,30 @@
 import Foundation
+import MockdSystem
 
-/// One run of a mockd command (`mockd import`) to its end, on a thread of its own: the output
-/// is read while the command runs (a full pipe would stop it), and the agent's other calls go on.
-enum CommandRun {
+/// One run of a mockd command (`mockd import`) to its end, through the system layer's
+/// `CommandRun` (the push runner's too), on a thread of its own so the agent's other calls go on.
+enum MockdCommand {
     struct Outcome: Sendable {
         let status: Int32
-        /// Standard output and standard error as they came, in one stream: what a user would see.
+        /// Standard output, then standard error: what a user would see.
         let output: String
     }
 
+    /// An import of a large capture takes seconds; one that takes minutes is stuck.
+    static let timeout = Duration.seconds(300)
+
     static func run(_ executable: String, _ arguments: [String]) async throws(ToolRefusal) -> Outcome {
-        let result: Result<Outcome, ToolRefusal> = await withCheckedContinuation { continuation in
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<CommandRun.Result, Never>) in
             Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = arguments
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                process.standardError = pipe
-                process.standardInput = FileHandle.nullDevice
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(returning: .failure(ToolRefusal("cannot run \(executable): \(error.localizedDescription)")))
-                    return
-                }
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(
-                    returning: .success(Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))))
+                continuation.resume(returning: CommandRun.run(executable, arguments, input: [], timeout: timeout, outputLimit: 4 << 20))
             }
         }
-        return try result.get()
+        let output = String(decoding: result.standardOutput + result.standardError, as: UTF8.self)
+        switch result.ending {
+        case .exited(let status): return Outcome(status: status, output: output)
+        case .signaled(let signal): return Outcome(status: 128 + signal, output: output)
+        case .timedOut: throw ToolRefusal("\(executable) \(arguments.first ?? "") took over \(timeout) and was stopped")
+        case .notStarted(let why): throw ToolRefusal("cannot run \(executable): \(why)")
+        }
     }
 }

@@ -225,7 +225,7 @@ struct ToolCalls: Sendable {
         if let host = try arguments.string("host") { command += ["--host", host] }
         if let scenario = try arguments.string("scenario") { command += ["--scenario", scenario] }
         if dryRun { command.append("--dry-run") }
-        let outcome = try await CommandRun.run(executable, command)
+        let outcome = try await MockdCommand.run(executable, command)
         guard outcome.status == 0 else {
             throw ToolRefusal("mockd import failed (exit \(outcome.status)): " + outcome.output.trimmingSuffix("\n"))
         }
