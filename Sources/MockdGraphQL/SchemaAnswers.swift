@@ -154,10 +154,22 @@ final class SchemaAnswers: GraphQLSchemaAnswering {
 
     /// GraphQLSwift's introspection cannot print some default values (`= null`, GitHub's schema
     /// has 19) and reports an error for each beside complete data, where that `defaultValue` is
-    /// null ("no default"). Codegen tools stop at any error, so with data present the errors go.
+    /// null ("no default"). Codegen tools stop at any error, so with data present those errors go.
     private static func withoutDefaultValueErrors(_ answer: JSONValue) -> JSONValue {
-        guard case .object(let members) = answer, let data = answer["data"], data != .null else { return answer }
-        return .object(members.filter { $0.key != "errors" })
+        guard case .object(let members) = answer, let data = answer["data"], data != .null,
+            case .array(let errors)? = answer["errors"]
+        else { return answer }
+        // Only the printing failures (`String cannot represent a non string value: null`,
+        // `Enum "X" cannot represent value: undefined.`): any other error stays for the client.
+        let kept = errors.filter { error in
+            guard case .string(let message)? = error["message"] else { return true }
+            return !message.contains(" cannot represent ")
+        }
+        return .object(
+            members.compactMap { member in
+                guard member.key == "errors" else { return member }
+                return kept.isEmpty ? nil : (member.key, .array(kept))
+            })
     }
 
     /// An operation whose root fields are all introspection (`__schema`, `__type`, `__typename`),
