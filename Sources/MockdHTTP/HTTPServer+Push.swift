@@ -19,8 +19,8 @@ extension HTTPServer {
     /// Runs the push command for `order` after its delay and `wait` (a route's push waits for
     /// its answer's delay too), on the admin queue, and journals what came of it.
     func sendLater(_ order: PushOrder, after wait: Duration = .zero) {
-        let nanoseconds = Int(wait.components.seconds) * 1_000_000_000 + Int(wait.components.attoseconds / 1_000_000_000)
-        effectors.queue.asyncAfter(deadline: .now() + .milliseconds(order.afterMilliseconds) + .nanoseconds(nanoseconds)) { [self] in
+        let deadline = DispatchTime.now() + .milliseconds(order.afterMilliseconds) + .nanoseconds(ParkingLot.nanoseconds(wait))
+        effectors.queue.asyncAfter(deadline: deadline) { [self] in
             _ = sendNow(order)
         }
     }

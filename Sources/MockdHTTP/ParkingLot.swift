@@ -97,6 +97,7 @@ final class ParkingLot: Sendable {
         }
     }
 
+    /// `duration` as Dispatch counts it: every delay the adapter schedules goes through here.
     static func nanoseconds(_ duration: Duration) -> Int {
         Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
     }
