@@ -32,40 +32,25 @@ package struct GraphQLSchemaFile: GraphQLSchemaSource {
             return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "cannot read the schema: \(error.reason)")]))
         }
         let document: Document
+        let schema: GraphQLSchema
         do {
             document = try parse(source: Source(body: text, name: path))
-        } catch let error as GraphQLError {
-            return .failure(GraphQLSchemaErrors(error.diagnostics(.error, file: path)))
+            schema = try buildASTSchema(documentAST: document, assumeValidSDL: true)
         } catch {
-            return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "not a GraphQL schema: \(error)")]))
+            return .failure(GraphQLSchemaErrors(diagnostics(error, .error)))
         }
         // Schemas published by real services break SDL's rules now and then (GitHub's defines
-        // two fields twice): such a schema is served, last definition winning; checked, with a
-        // warning for each broken rule (`mockd check` fails on it), as an API description's faults are.
+        // two fields twice): such a schema is served, last definition winning. Checked (`mockd
+        // check`), it is built again with the rules, and each broken one is a warning, as an API
+        // description's faults are.
         var warnings: [Diagnostic] = []
-        var built: GraphQLSchema?
         if checksRules {
             do {
-                built = try buildASTSchema(documentAST: document)
-            } catch let error as GraphQLError {
-                warnings = error.diagnostics(.warning, file: path)
+                _ = try buildASTSchema(documentAST: document)
             } catch {
-                warnings = [Diagnostic(.warning, file: path, "\(error)")]
+                warnings = diagnostics(error, .warning)
             }
         }
-        if built == nil {
-            do {
-                built = try buildASTSchema(documentAST: document, assumeValidSDL: true)
-            } catch let error as GraphQLError {
-                return .failure(
-                    GraphQLSchemaErrors(
-                        warnings.map { Diagnostic(file: $0.file, location: $0.location, $0.message) }
-                            + error.diagnostics(.error, file: path)))
-            } catch {
-                return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "not a GraphQL schema: \(error)")]))
-            }
-        }
-        guard let schema = built else { return .failure(GraphQLSchemaErrors(warnings)) }
         let problems = validateSchema(schema: schema)
         guard problems.isEmpty else { return .failure(GraphQLSchemaErrors(problems.flatMap { $0.diagnostics(.error, file: path) })) }
         guard schema.queryType != nil else {
@@ -74,5 +59,10 @@ package struct GraphQLSchemaFile: GraphQLSchemaSource {
         let operations = operationsFolder.map { AppOperations.read($0, files: files, schema: schema) } ?? AppOperations()
         return .success(
             LoadedGraphQLSchema(answering: SchemaAnswers(schema: schema, app: operations), warnings: warnings + operations.warnings))
+    }
+
+    /// A parser's or a builder's error as diagnostics of the schema file.
+    private func diagnostics(_ error: any Error, _ severity: Diagnostic.Severity) -> [Diagnostic] {
+        (error as? GraphQLError)?.diagnostics(severity, file: path) ?? [Diagnostic(severity, file: path, "not a GraphQL schema: \(error)")]
     }
 }
