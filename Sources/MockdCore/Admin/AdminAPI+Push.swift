@@ -39,9 +39,12 @@ extension AdminAPI {
         let name = texts["name"], session = texts["session"]
         var afterMilliseconds = 0
         if let raw = body["afterMs"] {
-            guard case .number(let number) = raw, let value = Int(number), (0...RouteDecoder.maximumDelayMilliseconds).contains(value) else {
+            guard case .number(let number) = raw, let value = Int(number), (0...RouteDecoder.maximumDelayMilliseconds).contains(value)
+            else {
                 return .failure(
-                    ErrorAnswer(400, "\"afterMs\" must be a whole number from 0 to \(RouteDecoder.maximumDelayMilliseconds), found \(raw.serialized)"))
+                    ErrorAnswer(
+                        400,
+                        "\"afterMs\" must be a whole number from 0 to \(RouteDecoder.maximumDelayMilliseconds), found \(raw.serialized)"))
             }
             afterMilliseconds = value
         }
