@@ -1,5 +1,5 @@
-# Shared by bench/instructions.sh and bench/openapi-instructions.sh: a server under callgrind,
-# exactly N requests on one keep-alive connection, and the counters for just those requests.
+# Shared by bench/instructions.sh, openapi-instructions.sh and graphql-instructions.sh: a server under
+# callgrind, exactly N requests on one keep-alive connection, and the counters for just those requests.
 # Sets WORK (a temporary folder, removed on exit) and stops the server by PID on exit.
 set -euo pipefail
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
@@ -81,3 +81,28 @@ dump_done() {
   [[ -n "${KEEP:-}" ]] && mkdir -p "$KEEP" && cp "$DUMP" "$KEEP/$1.callgrind"
   rm -f "$WORK"/cg.*.*
 }
+
+# workload NAME PATH SOURCE [CURL ARGS...]: one warm request whose X-Mockd-Source must start
+# with SOURCE (a workload answered by something else measures nothing), then count_requests;
+# the figure goes into RESULT[NAME]. {i} in PATH is 0 for the warm request.
+declare -A RESULT
+workload() {
+  local name=$1 path=$2 source=$3; shift 3
+  local headers
+  headers=$(curl -s -o /dev/null -D - "$@" "http://127.0.0.1:$PORT${path//\{i\}/0}")  # warm: first-touch costs out
+  grep -qi "^X-Mockd-Source: $source" <<<"$headers" || { echo "$name: unexpected answer: $headers" >&2; exit 1; }
+  count_requests "$name" "$path" "$@"
+  RESULT[$name]=$(per_request)
+  dump_done "$name"
+}
+
+# results_table: the heading of a table of RESULT rows for this build; row NAME [AGAINST] a row,
+# with NAME's figure as a multiple of AGAINST's.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+results_table() {
+  echo "instructions per request, $REQUESTS requests each, $(basename "$MOCKD") ($("$MOCKD" --version 2>/dev/null || echo '?'))"
+  echo
+  echo "| workload | instructions / request | against |"
+  echo "|---|---|---|"
+}
+row() { echo "| $1 | ${RESULT[$1]} | $([[ -n "${2:-}" ]] && echo "$(ratio "${RESULT[$1]}" "${RESULT[$2]}")x $2") |"; }

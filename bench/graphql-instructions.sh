@@ -49,29 +49,14 @@ cached="/graphql?query=$(encode "query Repo { $repo }")"
 fresh="/graphql?query=$(encode "query Repo { a")%7Bi%7D$(encode ": $repo }")"
 fresh=${fresh//%7Bi%7D/\{i\}}
 
-requests() {  # name url-path expected-source-prefix [curl args, sent with each request]
-  local name=$1 path=$2 source=$3; shift 3
-  local headers
-  headers=$(curl -s -o /dev/null -D - "$@" "http://127.0.0.1:$PORT${path//\{i\}/0}")  # warm: first-touch costs out
-  grep -qi "^X-Mockd-Source: $source" <<<"$headers" || { echo "$name: unexpected answer: $headers" >&2; exit 1; }
-  count_requests "$name" "$path" "$@"
-  RESULT[$name]=$(per_request)
-  dump_done "$name"
-}
-declare -A RESULT
 JSON=(-H 'Content-Type: application/json')
-requests plain-post /plain "file mock_plain_post.json" "${JSON[@]}" --data-binary "$named"
-requests file-named /graphql "file graphql/GetFeed.json" "${JSON[@]}" --data-binary "$named"
-requests file-parsed /graphql "file graphql/GetFeed.json" "${JSON[@]}" --data-binary "$unnamed"
-requests schema-cached "$cached" "graphql schema.graphqls query Repo"
-requests schema-new "$fresh" "graphql schema.graphqls query Repo"
+workload plain-post /plain "file mock_plain_post.json" "${JSON[@]}" --data-binary "$named"
+workload file-named /graphql "file graphql/GetFeed.json" "${JSON[@]}" --data-binary "$named"
+workload file-parsed /graphql "file graphql/GetFeed.json" "${JSON[@]}" --data-binary "$unnamed"
+workload schema-cached "$cached" "graphql schema.graphqls query Repo"
+workload schema-new "$fresh" "graphql schema.graphqls query Repo"
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-echo "instructions per request, $REQUESTS requests each, $(basename "$MOCKD") ($("$MOCKD" --version 2>/dev/null || echo '?'))"
-echo
-echo "| workload | instructions / request | against |"
-echo "|---|---|---|"
-row() { echo "| $1 | ${RESULT[$1]} | $([[ -n "${2:-}" ]] && echo "$(ratio "${RESULT[$1]}" "${RESULT[$2]}")x $2") |"; }
+results_table
 row plain-post
 row file-named plain-post
 row file-parsed plain-post

@@ -44,34 +44,18 @@ TRIES=1200 start_under_callgrind "$WORK" "$MOCKD" --port 0 --root MockData --rou
   --openapi stripe-like.json --openapi answers.yaml --no-watch
 
 body='{"name": "coffee", "amount": 250, "currency": "eur", "metadata": {"order": "42"}}'
-requests() {  # name url-path expected-source-prefix [curl args, sent with each request]
-  local name=$1 path=$2 source=$3; shift 3
-  local headers
-  headers=$(curl -s -o /dev/null -D - "$@" "http://127.0.0.1:$PORT$path")  # warm: first-touch costs out
-  grep -qi "^X-Mockd-Source: $source" <<<"$headers" || { echo "$name: unexpected answer: $headers" >&2; exit 1; }
-  count_requests "$name" "$path" "$@"
-  RESULT[$name]=$(per_request)
-  dump_done "$name"
-}
-
-declare -A RESULT
 AUTH=(-H 'Authorization: Bearer x')
 POST=(-H 'Content-Type: application/json' --data-binary "$body")
-requests plain-get /plain "file mock_plain_get.json"
-requests example /example "openapi answers.yaml GET /example 200 example"
-requests generated /generated "openapi answers.yaml GET /generated 200 generated"
-requests same-file-1.6k /same "file mock_same_get.json" "${AUTH[@]}"
-requests generated-1.6k /v1/the_items/ch_1 "openapi stripe-like.json GET /v1/the_items/{id} 200 generated" "${AUTH[@]}"
-requests plain-post /plain "file mock_plain_post.json" "${POST[@]}"
-requests unchecked-post /unchecked "openapi answers.yaml POST /unchecked 200 example" "${POST[@]}"
-requests checked-post /checked "openapi answers.yaml POST /checked 200 example" "${POST[@]}"
+workload plain-get /plain "file mock_plain_get.json"
+workload example /example "openapi answers.yaml GET /example 200 example"
+workload generated /generated "openapi answers.yaml GET /generated 200 generated"
+workload same-file-1.6k /same "file mock_same_get.json" "${AUTH[@]}"
+workload generated-1.6k /v1/the_items/ch_1 "openapi stripe-like.json GET /v1/the_items/{id} 200 generated" "${AUTH[@]}"
+workload plain-post /plain "file mock_plain_post.json" "${POST[@]}"
+workload unchecked-post /unchecked "openapi answers.yaml POST /unchecked 200 example" "${POST[@]}"
+workload checked-post /checked "openapi answers.yaml POST /checked 200 example" "${POST[@]}"
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-echo "instructions per request, $REQUESTS requests each, $(basename "$MOCKD") ($("$MOCKD" --version 2>/dev/null || echo '?'))"
-echo
-echo "| workload | instructions / request | against |"
-echo "|---|---|---|"
-row() { echo "| $1 | ${RESULT[$1]} | $([[ -n "${2:-}" ]] && echo "$(ratio "${RESULT[$1]}" "${RESULT[$2]}")x $2") |"; }
+results_table
 row plain-get
 row example plain-get
 row generated plain-get
