@@ -211,7 +211,7 @@ struct OperationBuilder {
             how = "empty"
         }
         if checkExamples, let schemaIndex {
-            let validator = SchemaValidator(set: compiler.set)
+            let validator = SchemaValidator(set: compiler.set, forResponse: true)
             let places = named.map { ("examples." + $0.name, $0.value) } + (media["example"].map { [("example", $0)] } ?? [])
             for (place, value) in places {
                 for violation in validator.violations(value, schemaIndex, at: place).prefix(3) {
@@ -258,6 +258,10 @@ struct OperationBuilder {
         }
         var response = OperationResponse(status: status, prepared: prepared, examples: examples, dynamicBody: dynamic)
         response.mediaType = OperationValidator.bare(mediaType)
+        if let schemaIndex, isJSON {
+            let box = compiler.box
+            response.bodyViolations = { body in SchemaValidator(set: box.set, forResponse: true).violations(body, schemaIndex, at: "body") }
+        }
         return response
     }
 

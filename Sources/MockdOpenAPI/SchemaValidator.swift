@@ -1,10 +1,13 @@
 import MockdCore
 
 /// Checks a JSON value against a compiled schema and lists every violation with its place:
-/// `body.name: expected string, found 12`. Requests are checked with `readOnly` properties
-/// optional; depth is bounded so a hostile body cannot recurse forever.
+/// `body.name: expected string, found 12`. A required property may be left out of a request when
+/// it is `readOnly` (the server's to send) and out of a response when it is `writeOnly`; depth is
+/// bounded so a hostile body cannot recurse forever.
 struct SchemaValidator {
     let set: SchemaSet
+    /// Checks what a server sends (examples, mock bodies) rather than what a client sends.
+    var forResponse = false
     static let depthLimit = 64
 
     func violations(_ value: JSONValue, _ index: Int, at place: String) -> [String] {
@@ -152,8 +155,10 @@ struct SchemaValidator {
         _ members: [(key: String, value: JSONValue)], _ schema: borrowing Schema, _ place: String, depth: Int, _ found: inout [String]
     ) {
         for name in schema.required where !members.contains(where: { $0.key == name }) {
-            // A readOnly property is the server's to send: a request may leave it out.
-            if let property = schema.properties.first(where: { $0.name == name }), set.resolved(property.schema).readOnly { continue }
+            if let property = schema.properties.first(where: { $0.name == name }) {
+                let resolved = set.resolved(property.schema)
+                if forResponse ? resolved.writeOnly : resolved.readOnly { continue }
+            }
             found.append("\(place).\(name): required, missing")
         }
         if let minimum = schema.minProperties, members.count < minimum {

@@ -31,7 +31,7 @@ struct CLITests {
     static let promptExit: Duration = .seconds(8)
 
     static var startupLine: Regex<(Substring, Substring, Substring, Substring, Substring)> {
-        /mockd listening on http:\/\/127\.0\.0\.1:(\d+) \((\d+) files?, (\d+) routes?, scenario (\S+)\)(?: from .*)?/
+        /mockd listening on http:\/\/127\.0\.0\.1:(\d+) \((\d+) files?, (\d+) routes?(?:, [^,)]+)*, scenario (\S+)\)(?: from .*)?/
     }
 
     struct Startup {

@@ -9,7 +9,8 @@ package enum MockFileWriteResult: Sendable, Equatable {
     case failed(String)
 }
 
-/// A mock file a dashboard asks for (`POST /__mockd/mocks`), checked before anything is written:
+/// A mock file a dashboard or an agent asks for (`POST /__mockd/mocks`), checked before anything
+/// is written (its JSON, its name, and the `--openapi` schema of the answer it gives):
 /// `{"method": "GET", "path": "/api/feed", "body": "{…}", "status": 200, "scenario": "empty"}`.
 struct MockCreation: Equatable {
     /// Under the root: `mock_api_feed_get.json`, `scenarios/empty/mock_api_feed_get.500.json`.
@@ -34,8 +35,9 @@ struct MockCreation: Equatable {
         guard case .string(let text)? = value["body"] else {
             return .failure(ErrorAnswer(400, #""body" must be the file's JSON text, as a string"#))
         }
+        let parsed: JSONValue
         do throws(JSONParser.SyntaxError) {
-            _ = try JSONParser.parse(text)
+            parsed = try JSONParser.parse(text)
         } catch {
             return .failure(ErrorAnswer(400, "\"body\" is not JSON: \(error.description)"))
         }
@@ -70,6 +72,20 @@ struct MockCreation: Equatable {
                     409,
                     "\(snapshot.rootDisplayPath)/\(existing.relativePath) already answers \(method) \(path); mockd never overwrites a file",
                     details: [("file", .string(existing.relativePath))]))
+        }
+        // A mock the served API description contradicts would teach the app an answer the real
+        // server never gives: refused, with every place it breaks the documented schema.
+        if let finding = snapshot.operations.contractFinding(method: method, path: path, status: status, body: parsed),
+            !finding.violations.isEmpty
+        {
+            let shown = finding.violations.prefix(5).joined(separator: "; ") + (finding.violations.count > 5 ? "; …" : "")
+            return .failure(
+                ErrorAnswer(
+                    422, "\"body\" breaks \(finding.checkedAgainst): \(shown)",
+                    details: [
+                        ("checkedAgainst", .string(finding.checkedAgainst)),
+                        ("violations", .array(finding.violations.map { .string($0) })),
+                    ]))
         }
         var bytes = Array(text.utf8)
         if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
@@ -116,18 +132,23 @@ extension AdminAPI {
         case .failure(let refusal): return .answer(refuse(refusal))
         }
         let shown = "\(context.snapshot.rootDisplayPath)/\(creation.relativePath)"
-        return .writeMockFile(relativePath: creation.relativePath, bytes: creation.bytes) { written in
+        return .writeMockFile(
+            relativePath: creation.relativePath, bytes: creation.bytes, then: afterWritingNewFile(creation.relativePath, shown: shown))
+    }
+
+    /// What follows writing a new file (a mock, a route table): a reload, then 201 with the file
+    /// and the reload's report, so a request right after the answer is served from it; 409 when
+    /// a file of that name appeared since the snapshot was read; 500 with the system's reason.
+    func afterWritingNewFile(_ file: String, shown: String) -> @Sendable (MockFileWriteResult) -> AdminStep {
+        { written in
             switch written {
             case .written:
                 return .reload(trigger: "admin") { report in
-                    .answer(
-                        json(201, .object([("file", .string(creation.relativePath)), ("path", .string(shown)), ("reload", report.json)])))
+                    .answer(json(201, .object([("file", .string(file)), ("path", .string(shown)), ("reload", report.json)])))
                 }
             case .exists:
                 return .answer(
-                    refuse(
-                        ErrorAnswer(
-                            409, "\(shown) exists; mockd never overwrites a file", details: [("file", .string(creation.relativePath))])))
+                    refuse(ErrorAnswer(409, "\(shown) exists; mockd never overwrites a file", details: [("file", .string(file))])))
             case .failed(let reason):
                 return .answer(refuse(ErrorAnswer(500, "cannot write \(shown): \(reason)")))
             }

@@ -132,6 +132,10 @@ package struct OperationResponse: Sendable {
     package var dynamicHeaders: (@Sendable (UInt64) -> [HTTPHeader])?
     /// Documented as a class (`5XX`): `status` is its first code, and `Prefer: code` any of the class.
     package var isRange = false
+    /// Every way a JSON body breaks this response's schema, each with its place (`body.id:
+    /// expected integer, found "7"`); nil when the media type is not JSON or has no schema.
+    /// A mock written through the admin API is checked with it before it is written.
+    package var bodyViolations: (@Sendable (JSONValue) -> [String])?
 
     package init(
         status: Int?, prepared: PreparedResponse, examples: [(name: String, response: PreparedResponse)] = [],

@@ -14,7 +14,7 @@ package final class OperationTable: Sendable {
     /// The documents, as shown in listings (`openapi api.yaml`), with their operation counts.
     package let documents: [(name: String, operations: Int)]
     /// The operations by path segment.
-    private let tree: SegmentTree
+    let tree: SegmentTree
 
     /// `__code`, `__example` and `__dynamic` query parameters act as `Prefer` does (opt-in).
     package let queryOverrides: Bool
