@@ -10,10 +10,13 @@ package protocol Reloading: AnyObject, Sendable {
     var lastReload: ReloadReport? { get }
 }
 
-/// Who writes the new mock files an admin answer names (`POST /__mockd/mocks`) under the root:
-/// atomic (a reload sees the whole file or none), never over an existing file.
+/// Who writes the new mock files an admin answer names (`POST /__mockd/mocks`) under the root,
+/// and new route tables (`POST /__mockd/route-tables`): atomic (a reload sees the whole file or
+/// none), never over an existing file.
 package protocol MockFileWriting: Sendable {
     func writeNewFile(relativePath: String, bytes: [UInt8]) -> MockFileWriteResult
+    /// `path` is absolute.
+    func writeNewFile(path: String, bytes: [UInt8]) -> MockFileWriteResult
 }
 
 /// Who sends the pushes the core orders (`POST /__mockd/push`, a route's `then`): runs

@@ -73,6 +73,8 @@ extension HTTPServer {
                 case .writeMockFile(let relativePath, let bytes, let then):
                     let written = effectors.mockWriter?.writeNewFile(relativePath: relativePath, bytes: bytes)
                     next = then(written ?? .failed("this server cannot write files"))
+                case .writeRouteTable(let path, let bytes, let then):
+                    next = then(effectors.mockWriter?.writeNewFile(path: path, bytes: bytes) ?? .failed("this server cannot write files"))
                 case .openSessionPort(let id, let then):
                     next = then(openSessionPort(id: id))
                 case .closeSessionPort(let id, let then):

@@ -25,6 +25,11 @@ struct ToolCalls: Sendable {
         case "status": return try await status()
         case "explain_request": return try await explain(arguments)
         case "create_mock": return try await createMock(arguments)
+        case "create_route_table":
+            let routes = arguments.values["routes"] ?? .null
+            guard case .array = routes else { throw ToolRefusal("\"routes\" is required: an array of route objects") }
+            let table: Value = ["table": .string(try arguments.requiredString("table")), "routes": routes]
+            return try await admin.call("POST", "/__mockd/route-tables", json: table)
         case "add_stub": return try await addStub(arguments)
         case "remove_stub":
             let id = try arguments.requiredString("id")

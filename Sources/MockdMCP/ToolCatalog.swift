@@ -71,10 +71,12 @@ package enum ToolCatalog {
             name: "create_mock",
             description: """
                 Write a new mock file under mockd's root (mock_<path>_<method>.json, or under scenarios/<name>/ for a \
-                scenario), checked by mockd before anything is written; the server reloads before answering, so the next \
-                request gets it. It answers every session (it is a file in the working tree, for the developer to review \
-                as a diff). Never overwrites: when a file answers the request already, it is refused and named (edit that \
-                file instead). For a temporary answer in this session only, use add_stub.
+                scenario), checked by mockd before anything is written: its JSON, and, when mockd serves an OpenAPI \
+                document that documents the request, that answer's schema (a body that breaks it is refused with every \
+                violation). The server reloads before answering, so the next request gets it. It answers every session \
+                (it is a file in the working tree, for the developer to review as a diff). Never overwrites: when a file \
+                answers the request already, it is refused and named (edit that file instead). For a temporary answer in \
+                this session only, use add_stub; for path parameters, conditions or sequences, create_route_table.
                 """,
             inputSchema: schema(
                 [
@@ -84,6 +86,25 @@ package enum ToolCatalog {
                     "status": .object(["type": "integer", "description": "The status to answer with (default 200)."]),
                     "scenario": .object(["type": "string", "description": "Write it for this scenario only (scenarios/<name>/)."]),
                 ], required: ["method", "path", "body"]),
+            annotations: .init(destructiveHint: false, idempotentHint: false)),
+        Tool(
+            name: "create_route_table",
+            description: """
+                Write a new route table (a JSON file in mockd's routes folder) holding one or more routes, for what a \
+                mock file cannot say: path parameters (/api/users/:id), header, query or body conditions, sequences, \
+                delays, faults, templates. Each route is a route-table object (see the mockd://docs/routes resource): \
+                {"method": "GET", "path": "/api/users/:id", "response": {"status": 200, "json": {…}}}. mockd checks the \
+                table as a reload would, and each JSON answer against the OpenAPI document it serves, before anything is \
+                written, and lists every error; the server reloads before answering. Never overwrites: choose a new file \
+                name. It answers every session; for this session only, use add_stub.
+                """,
+            inputSchema: schema(
+                [
+                    "table": .object(["type": "string", "description": "The new file's name, such as checkout.json (no folders)."]),
+                    "routes": .object([
+                        "type": "array", "description": "The routes, each a route-table object.", "items": ["type": "object"],
+                    ]),
+                ], required: ["table", "routes"]),
             annotations: .init(destructiveHint: false, idempotentHint: false)),
         Tool(
             name: "add_stub",

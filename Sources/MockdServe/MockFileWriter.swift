@@ -7,9 +7,9 @@ package import MockdCore
 import MockdHTTP
 import MockdSystem
 
-/// Writes the mock files the dashboard creates (`POST /__mockd/mocks`) under the root: folders
-/// made as needed, the file written atomically and never over an existing one. The admin API
-/// has already checked the path (relative, no `..`).
+/// Writes the mock files the dashboard creates (`POST /__mockd/mocks`) under the root, and the
+/// route tables an agent creates: folders made as needed, the file written atomically and never
+/// over an existing one. The admin API has already checked the path (no `..`).
 package struct MockFileWriter: MockFileWriting {
     let root: String
 
@@ -18,7 +18,10 @@ package struct MockFileWriter: MockFileWriting {
     }
 
     package func writeNewFile(relativePath: String, bytes: [UInt8]) -> MockFileWriteResult {
-        let path = root + "/" + relativePath
+        writeNewFile(path: root + "/" + relativePath, bytes: bytes)
+    }
+
+    package func writeNewFile(path: String, bytes: [UInt8]) -> MockFileWriteResult {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -71,10 +71,10 @@ def http(url, method="GET"):
 
 
 def start_mockd(root):
-    """`mockd serve --port 0`: the port is read from its `listening on` line, within TIMEOUT."""
+    """`mockd serve --port 0` with the petstore document: the port is read from its `listening on` line, within TIMEOUT."""
     process = subprocess.Popen(
         [MOCKD, "serve", "--port", "0", "--root", root, "--routes", os.path.join(os.path.dirname(root), "routes"),
-         "--no-watch", "--log-level", "info"],
+         "--openapi", PETSTORE, "--no-watch", "--log-level", "info"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + TIMEOUT
     seen = []
@@ -166,7 +166,7 @@ async def call(session, tool, arguments=None):
 EXPECTED_TOOLS = {
     "status", "explain_request", "create_mock", "add_stub", "remove_stub", "list_stubs", "set_scenario",
     "open_session", "list_sessions", "close_session", "list_requests", "wait_for_requests", "reset", "check",
-    "import",
+    "import", "create_route_table",
 }
 
 
@@ -221,6 +221,37 @@ async def against_running_mockd(folder, root, port):
         error, text = await tool(a, "create_mock", {"method": "GET", "path": "/api/broken", "body": "{not json"})
         check("create_mock: bad JSON is refused and writes nothing",
               error and "not JSON" in text and sorted(os.listdir(root)) == before, text)
+        # Off-contract: the served OpenAPI document's Pet has an integer id and a name.
+        error, text = await tool(a, "create_mock", {"method": "GET", "path": "/v1/pets/7", "body": {"id": "seven"}})
+        check("create_mock: an off-contract body is refused with its violations and writes nothing",
+              error and "422" in text and "body.id: expected integer" in text and "body.name: required" in text
+              and sorted(os.listdir(root)) == before, text)
+        error, created = await tool(a, "create_mock", {"method": "GET", "path": "/v1/pets/7", "body": {"id": 7, "name": "Rex"}})
+        check("create_mock: an on-contract body is written", not error and created.get("file") == "mock_v1_pets_7_get.json", created)
+
+        # A route table: path parameters, written in the routes folder, served at once.
+        routes_folder = os.path.join(folder, "routes")
+        route = {"method": "GET", "path": "/api/orders/:id", "response": {"json": {"order": "{{path.id}}"}, "template": True}}
+        error, created = await tool(a, "create_route_table", {"table": "orders.json", "routes": [route]})
+        check("create_route_table: written in the routes folder", not error and os.path.exists(os.path.join(routes_folder, "orders.json")),
+              created)
+        answer = http(own_b["baseURL"] + "/api/orders/42")
+        check("create_route_table: the next request gets it", answer[0] == 200 and json.loads(answer[1]) == {"order": "42"}, answer)
+        checked = subprocess.run([MOCKD, "check", "--root", root, "--routes", routes_folder],
+                                 capture_output=True, text=True, timeout=TIMEOUT)
+        check("create_route_table: mockd check accepts it", checked.returncode == 0, checked.stdout + checked.stderr)
+        tables = sorted(os.listdir(routes_folder))
+        error, text = await tool(a, "create_route_table", {"table": "orders.json", "routes": [route]})
+        check("create_route_table: never overwrites (409)", error and "409" in text and "overwrite" in text, text)
+        error, text = await tool(a, "create_route_table",
+                                 {"table": "pets.json", "routes": [{"method": "GET", "path": "/v1/pets/:id", "response": {"json": {"id": "x"}}},
+                                                                   {"method": "GET", "path": "/x"}]})
+        check("create_route_table: a bad route is refused, every error listed, nothing written",
+              error and "routes[1]" in text and sorted(os.listdir(routes_folder)) == tables, text)
+        error, text = await tool(a, "create_route_table",
+                                 {"table": "pets.json", "routes": [{"method": "GET", "path": "/v1/pets/:id", "response": {"json": {"id": "x"}}}]})
+        check("create_route_table: an off-contract answer is refused (422), nothing written",
+              error and "422" in text and "body.id: expected integer" in text and sorted(os.listdir(routes_folder)) == tables, text)
 
         # Stubs: in the agent's session only.
         error, stub = await tool(a, "add_stub", {"route": {"method": "GET", "path": "/api/stubbed", "response": {"json": {"from": "a"}}}})

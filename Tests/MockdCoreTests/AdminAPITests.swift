@@ -53,7 +53,7 @@ struct AdminAPITests {
                 case .reload(_, let then):
                     reloads.increment()
                     next = then(reloadReport)
-                case .writeMockFile(_, _, let then): next = then(.failed("no disk in core tests"))
+                case .writeMockFile(_, _, let then), .writeRouteTable(_, _, let then): next = then(.failed("no disk in core tests"))
                 case .openSessionPort(_, let then): next = then(.failure(ErrorAnswer(501, "no ports in core tests")))
                 case .closeSessionPort(_, let then): next = then(false)
                 case .readFiles(let then): next = then(MemoryFiles([:]))
@@ -411,6 +411,7 @@ struct AdminAPITests {
                 "GET /__mockd/health", "GET /__mockd/routes", "GET /__mockd/scenario", "PUT /__mockd/scenario",
                 "GET /__mockd/requests", "DELETE /__mockd/requests", "POST /__mockd/reset", "POST /__mockd/reload",
                 "GET /__mockd/", "GET /__mockd/sources", "GET /__mockd/source", "GET /__mockd/events", "POST /__mockd/mocks",
+                "POST /__mockd/route-tables",
                 "POST /__mockd/sessions", "GET /__mockd/sessions", "DELETE /__mockd/sessions/{id}",
                 "POST /__mockd/stubs", "GET /__mockd/stubs", "DELETE /__mockd/stubs/{id}", "GET /__mockd/resources",
                 "POST /__mockd/ws/send", "GET /__mockd/ws/connections", "DELETE /__mockd/ws/connections/{id}",

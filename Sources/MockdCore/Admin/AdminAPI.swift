@@ -114,6 +114,7 @@ package struct AdminAPI: Sendable {
         Endpoint("GET", "/__mockd/source") { api, request, context in api.source(request, context) },
         Endpoint("GET", "/__mockd/events", calling: AdminAPI.eventsCall),
         Endpoint("POST", "/__mockd/mocks", stepping: { api, request, context in api.createMock(request, context) }),
+        Endpoint("POST", "/__mockd/route-tables", stepping: { api, request, context in api.createRouteTable(request, context) }),
         Endpoint("POST", "/__mockd/sessions", stepping: { api, request, context in api.openSession(request, context) }),
         Endpoint("GET", "/__mockd/sessions") { api, _, context in api.listSessions(context) },
         Endpoint("DELETE", "/__mockd/sessions/", stepping: { api, request, context in api.closeSession(request, context) }),

@@ -27,6 +27,7 @@ struct AdminKeys: Sendable {
     static let mocks = AdminKeys(
         place: .body, known: ["method", "path", "body", "status", "scenario"],
         elsewhere: ["session": #"a mock file answers every session; POST /__mockd/stubs with "session" adds a route for one"#])
+    static let routeTables = AdminKeys(place: .body, known: ["table", "routes"])
     static let sessions = AdminKeys(place: .body, known: ["id", "scenario", "device", "bundleId"])
     static let push = AdminKeys(place: .body, known: ["name", "payload", "device", "bundleId", "afterMs", "session"])
     /// A route's keys and the stub's own `session`, which `Stub.decode` takes off before the

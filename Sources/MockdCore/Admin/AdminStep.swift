@@ -11,6 +11,8 @@ package enum AdminStep: Sendable {
     /// Write a new file under the mock root: its folders made, atomically, never over a file
     /// that exists. The core has checked the path (relative, no `..`).
     case writeMockFile(relativePath: String, bytes: [UInt8], then: @Sendable (MockFileWriteResult) -> AdminStep)
+    /// Write a new route table at `path` (absolute, in the routes folder), as a mock file is written.
+    case writeRouteTable(path: String, bytes: [UInt8], then: @Sendable (MockFileWriteResult) -> AdminStep)
     /// Open a port of the session's own (`id` nil: the adapter chooses one); a failure is the
     /// refusal the admin API answers with.
     case openSessionPort(id: String?, then: @Sendable (Result<SessionPort, ErrorAnswer>) -> AdminStep)
