@@ -53,4 +53,26 @@ import TestSupport
             }
         }
     }
+
+    /// `mockd check --openapi`: a hand-written file that drifted from the document is named with
+    /// the place in it, and fails the check (a warning: `--no-strict` lets it pass).
+    @Test func checkNamesAFileThatDriftedAndStrictFailsOnIt() async throws {
+        try await withTemporaryFolder([
+            "MockData/mock_api_users_7_get.json": #"{"id": 7, "name": 42}"#,
+            "MockData/mock_api_users_8_get.json": #"{"id": 8, "name": "Bo"}"#,
+            "api.yaml": Self.document,
+        ]) { folder async throws in
+            let arguments = ["check", "--root", "MockData", "--no-routes", "--openapi", "api.yaml"]
+            let checked = try await runProcess(CLITests.executable, arguments, currentDirectory: folder.path)
+            #expect(checked.status == 1, "\(checked)")
+            let output = checked.stdout + checked.stderr
+            #expect(
+                output.contains(
+                    "MockData/mock_api_users_7_get.json: name: breaks openapi api.yaml GET /api/users/{id} 200: expected string, found 42"),
+                "\(checked)")
+            #expect(!output.contains("mock_api_users_8_get.json"), "\(checked)")
+            let lenient = try await runProcess(CLITests.executable, arguments + ["--no-strict"], currentDirectory: folder.path)
+            #expect(lenient.status == 0, "\(lenient)")
+        }
+    }
 }

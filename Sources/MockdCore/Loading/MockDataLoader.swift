@@ -66,6 +66,8 @@ package struct MockDataLoader: Sendable {
         diagnostics += Self.unknownPushes(in: routeList, pushes: files.pushes)
         let operations = OperationSources.load(operationSources, files: self.files, into: &builder)
         diagnostics += operations.diagnostics
+        diagnostics += ContractDrift.warnings(
+            files: files.base, overlays: files.overlays, operations: operations.table, rootDisplay: PathText.withoutTrailingSlashes(root))
         var schema: (any GraphQLSchemaAnswering)?
         if let source = graphQL.schema {
             switch source.load(files: self.files) {

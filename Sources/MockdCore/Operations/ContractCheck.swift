@@ -14,7 +14,11 @@ extension OperationTable {
     /// (nothing to check against); a finding with no violations when the body follows it.
     package func contractFinding(method: String, path: String, status: Int, body: JSONValue) -> ContractFinding? {
         guard let index = operationIndex(method: method, path: path) else { return nil }
-        let operation = operations[index]
+        return Self.contractFinding(operations[index], status: status, body: body)
+    }
+
+    /// The same for an operation already found.
+    static func contractFinding(_ operation: APIOperation, status: Int, body: JSONValue) -> ContractFinding? {
         guard
             let documented = operation.responses.first(where: { $0.status == status && !$0.isRange })
                 ?? operation.responses.first(where: { $0.answers(status) }) ?? operation.responses.first(where: { $0.status == nil }),
