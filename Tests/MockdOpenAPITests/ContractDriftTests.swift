@@ -1,5 +1,7 @@
 import Foundation
 import MockdCore
+import MockdDisk
+import MockdOpenAPI
 import Testing
 import TestSupport
 
@@ -59,5 +61,36 @@ import TestSupport
         }
         #expect(warnings.count == 6, "\(warnings)")
         #expect(warnings.last == "warning: MockData/mock_pets_7_get.json: breaks openapi api.yaml GET /pets/{id} 200 in 3 more places")
+    }
+
+    /// A route table's JSON answers beside the document: held to it as files are, placed in the table.
+    @Test func aRouteAnswerThatBreaksItsSchemaIsAWarningPlacedInTheTable() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("api.yaml", ContractCheckTests.document)
+        try folder.write([
+            "MockData/README.txt": "mocks",
+            "routes/pets.json": """
+            {"routes": [
+              {"method": "GET", "path": "/pets/:id", "response": {"json": {"id": 1, "name": "Rex"}}},
+              {"method": "GET", "path": "/pets/:id", "scenario": "odd", "responses": [{"json": {"id": 1, "name": "Rex"}}, {"status": 404, "json": {}}]},
+              {"method": "GET", "path": "/pets/:id", "scenario": "tpl", "response": {"json": {"id": "{{path.id}}"}, "template": true}},
+              {"method": "GET", "path": "/cats/:id", "response": {"json": {"id": "x"}}}
+            ]}
+            """,
+        ])
+        let result = MockDataLoader(
+            files: DiskFiles(), root: folder.child("MockData"), routes: folder.child("routes"),
+            operationSources: [OpenAPIDocument(path: folder.child("api.yaml"))]
+        ).load()
+        let warnings = result.diagnostics.filter { $0.message.contains("breaks openapi") }.map {
+            $0.description.replacingOccurrences(of: folder.path + "/", with: "")
+        }
+        // The second answer of the sequence breaks the 4XX schema; a template and an undocumented path are not checked.
+        #expect(
+            warnings == [
+                "warning: routes/pets.json: routes[1].responses[1]: breaks openapi api.yaml GET /pets/{id} 4XX: body.title: required, missing"
+            ])
+        #expect(result.snapshot != nil)
     }
 }

@@ -37,7 +37,7 @@ struct RouteTableCreation: Equatable {
                     400, "the table is not one mockd can serve: \(errors[0])", details: [("errors", .array(errors.map { .string($0) }))]))
         }
         let contract = routes.enumerated().flatMap { index, route in
-            snapshot.operations.contractViolations(route: route, at: "routes[\(index)]")
+            snapshot.operations.contractViolations(route: route, at: "routes[\(index)]").map { "\($0.location): \($0.message)" }
         }
         if !contract.isEmpty {
             return .failure(

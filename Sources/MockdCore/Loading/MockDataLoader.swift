@@ -45,13 +45,17 @@ package struct MockDataLoader: Sendable {
         var builder = ResponseBuilder()
         var files = loadFiles(into: &builder)
         var diagnostics = files.diagnostics
+        // Before the routes: their JSON answers are held to the documents' schemas.
+        let operations = OperationSources.load(operationSources, files: self.files, into: &builder)
         var routeList: [Route] = []
         var resources: [Resource] = []
         var bodyFiles: Set<String> = []
         if let routes, let overlap = Self.routesHoldTheRoot(routes, root: root, in: self.files.workingDirectory) {
             diagnostics.append(Diagnostic(file: PathText.withoutTrailingSlashes(routes), overlap))
         } else if let routes {
-            let tables = RouteTableLoader(directory: routes, root: root, files: self.files, overlays: files.overlays).load(into: &builder)
+            let tables = RouteTableLoader(
+                directory: routes, root: root, files: self.files, overlays: files.overlays, operations: operations.table
+            ).load(into: &builder)
             routeList = tables.routes
             resources = tables.resources
             bodyFiles = tables.bodyFiles
@@ -64,7 +68,6 @@ package struct MockDataLoader: Sendable {
             diagnostics += tables.diagnostics
         }
         diagnostics += Self.unknownPushes(in: routeList, pushes: files.pushes)
-        let operations = OperationSources.load(operationSources, files: self.files, into: &builder)
         diagnostics += operations.diagnostics
         diagnostics += ContractDrift.warnings(
             files: files.base, overlays: files.overlays, operations: operations.table, rootDisplay: PathText.withoutTrailingSlashes(root))

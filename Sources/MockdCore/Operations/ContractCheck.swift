@@ -30,10 +30,10 @@ extension OperationTable {
 
     /// Checks the JSON answers of one route-table route (its `response` or each of its
     /// `responses` with a `json` body and no template) against the operation its method and
-    /// path reach, a `:name` segment standing for any value: one line per violation, placed in
-    /// the route (`routes[0].response: breaks openapi api.yaml GET /pets/{id} 200: body.id: …`).
+    /// path reach, a `:name` segment standing for any value: one per violation, placed in the
+    /// route (`routes[0].response`, `breaks openapi api.yaml GET /pets/{id} 200: body.id: …`).
     /// Paths with `*`, `**` or a `pathPattern` reach no one operation and are not checked.
-    package func contractViolations(route: JSONValue, at place: String) -> [String] {
+    func contractViolations(route: JSONValue, at place: String) -> [(location: String, message: String)] {
         guard !isEmpty, case .string(let path)? = route["path"], !path.contains("*") else { return [] }
         let concrete = PathPattern.split(path).map { $0.hasPrefix(":") ? "1" : String($0) }.joined(separator: "/")
         let methods: [String]
@@ -47,14 +47,14 @@ extension OperationTable {
         if case .array(let list)? = route["responses"] {
             answers += list.enumerated().map { (place + ".responses[\($0.offset)]", $0.element) }
         }
-        var lines: [String] = []
+        var lines: [(location: String, message: String)] = []
         for (answerPlace, response) in answers where response["template"] == nil {
             guard let body = response["json"] else { continue }
             var status = 200
             if case .number(let digits)? = response["status"], let number = Int(digits) { status = number }
             for method in methods where method != "*" {
                 guard let finding = contractFinding(method: method, path: "/" + concrete, status: status, body: body) else { continue }
-                lines += finding.violations.map { "\(answerPlace): breaks \(finding.checkedAgainst): \($0)" }
+                lines += finding.violations.map { (answerPlace, "breaks \(finding.checkedAgainst): \($0)") }
             }
         }
         return lines

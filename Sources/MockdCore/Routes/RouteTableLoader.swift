@@ -8,6 +8,9 @@ struct RouteTableLoader {
     let files: any FileSource
     /// Its scenario overlays, where resources' seeds find their overlays.
     var overlays: [String: MockFileTable] = [:]
+    /// The API descriptions served beside the routes: each route's JSON answers are held to
+    /// the schema of the answer they give, as warnings (`ContractDrift` does the same for files).
+    var operations = OperationTable()
 
     struct Output {
         var routes: [Route] = []
@@ -55,6 +58,13 @@ struct RouteTableLoader {
             var decoder = RouteDecoder(file: shown, root: root, files: files, builder: builder, firstOrder: output.routes.count)
             decoder.overlays = overlays
             decoder.decodeTable(value)
+            if !operations.isEmpty, case .array(let items)? = value["routes"] {
+                for (index, item) in items.enumerated() {
+                    output.diagnostics += operations.contractViolations(route: item, at: "routes[\(index)]").map {
+                        Diagnostic(.warning, file: shown, location: $0.location, $0.message)
+                    }
+                }
+            }
             for resource in decoder.resources {
                 if let earlier = (output.resources + decoder.resources).first(where: {
                     $0.path == resource.path && $0.scenario == resource.scenario
