@@ -104,6 +104,9 @@ package final class OperationTable: Sendable {
         }
         var response = operation.responses[0]
         var applied: [String] = []
+        // Preferences the operation cannot meet: answered as without them, and said in
+        // `X-Mockd-Warning`, as an unknown scenario is (a silent default hides a typo).
+        var unmet: [String] = []
         if let code = preferences.code {
             // The status itself, else its class (`5XX`), else `default`.
             if let documented = operation.responses.first(where: { $0.status == code && !$0.isRange })
@@ -111,6 +114,8 @@ package final class OperationTable: Sendable {
             {
                 response = documented
                 applied.append("code=\(code)")
+            } else {
+                unmet.append("code=\(code): \(operation.method) \(operation.pathTemplate) documents \(Self.documentedStatuses(operation))")
             }
         }
         // A named example of another status (`Prefer: example=notFound`, a 404's) answers with
@@ -128,10 +133,20 @@ package final class OperationTable: Sendable {
         if let name = preferences.example, let example = response.examples.first(where: { $0.name == name }) {
             chosen = example.response
             applied.append("example=\(name)")
+        } else if let name = preferences.example {
+            let names = operation.responses.flatMap { $0.examples.map(\.name) }
+            unmet.append(
+                "example=\(name): \(operation.method) \(operation.pathTemplate) names "
+                    + (names.isEmpty ? "no examples" : names.map(JSONText.quoted).joined(separator: ", ")))
         } else if scenario != Scenario.default, let example = response.examples.first(where: { $0.name == scenario }) {
             chosen = example.response
         }
         let status = response.status.flatMap { response.isRange ? nil : $0 } ?? preferences.code ?? chosen.status
+        if preferences.dynamic, response.dynamicBody == nil, response.dynamicHeaders == nil {
+            unmet.append("dynamic=true: this answer has no schema to generate from")
+        }
+        let unmetText = unmet.isEmpty ? nil : "Prefer not met: " + unmet.joined(separator: "; ")
+        func answered(_ reply: Reply) -> Reply { unmetText.map { reply.warned($0) } ?? reply }
         if preferences.dynamic, response.dynamicBody != nil || response.dynamicHeaders != nil {
             applied.append("dynamic=true")
             if let seed = preferences.seed { applied.append("seed=\(seed)") }
@@ -142,12 +157,20 @@ package final class OperationTable: Sendable {
                 reply.headers.removeAll { HTTPHeader.namesEqual($0.name, header.name) }
                 reply.headers.append(header)
             }
-            return Reply(.built(reply), scenario: scenario)
+            return answered(Reply(.built(reply), scenario: scenario))
         }
         if applied.isEmpty, warning.isEmpty, status == chosen.status {
-            return Reply(.prepared(chosen), scenario: scenario)
+            return answered(Reply(.prepared(chosen), scenario: scenario))
         }
-        return Reply(.built(built(chosen, status: status, body: chosen.body.array, applied: applied, warning: warning)), scenario: scenario)
+        return answered(
+            Reply(.built(built(chosen, status: status, body: chosen.body.array, applied: applied, warning: warning)), scenario: scenario))
+    }
+
+    /// `200, 4XX, default`: what `Prefer: code` can choose.
+    private static func documentedStatuses(_ operation: APIOperation) -> String {
+        operation.responses.map { response in
+            response.status.map { response.isRange ? "\($0 / 100)XX" : String($0) } ?? "default"
+        }.joined(separator: ", ")
     }
 
     /// The `Prefer` header, and with `queryOverrides` the `__code`, `__example`, `__dynamic` query parameters over it.
