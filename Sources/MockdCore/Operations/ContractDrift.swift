@@ -49,48 +49,62 @@ enum ContractDrift {
 
     /// The operations by method, each with its path template as a file name's stem would spell
     /// it (`/pets/{id}` → `_pets_` + any value), most literal segments first: `/pets/mine`
-    /// before `/pets/{id}`, as a request would find them.
+    /// before `/pets/{id}`, as a request would find them. The templates' bytes are taken once:
+    /// every file is tried against every operation of its method.
     struct StemIndex {
-        private var byMethod: [String: [APIOperation]] = [:]
+        enum Part {
+            case literal([UInt8])
+            case parameter(prefix: [UInt8], suffix: [UInt8])
+        }
+
+        private var byMethod: [String: [(operation: APIOperation, parts: [Part])]] = [:]
 
         init(_ table: OperationTable) {
-            for operation in table.operations { byMethod[operation.method, default: []].append(operation) }
+            for operation in table.operations {
+                byMethod[operation.method, default: []].append((operation, Self.parts(operation.segments)))
+            }
             for method in byMethod.keys {
-                byMethod[method]?.sort { Self.literals($0) > Self.literals($1) }
+                byMethod[method]?.sort { Self.literals($0.parts) > Self.literals($1.parts) }
             }
         }
 
-        private static func literals(_ operation: APIOperation) -> Int {
-            operation.segments.count { if case .literal = $0 { true } else { false } }
+        static func parts(_ segments: [OperationSegment]) -> [Part] {
+            segments.map { segment in
+                switch segment {
+                case .literal(let text): .literal(Array(text.utf8))
+                case .parameter(_, let prefix, let suffix): .parameter(prefix: Array(prefix.utf8), suffix: Array(suffix.utf8))
+                }
+            }
+        }
+
+        private static func literals(_ parts: [Part]) -> Int {
+            parts.count { if case .literal = $0 { true } else { false } }
         }
 
         /// The documented operation a file of this method and stem (`_api_users_7`) answers.
         func operation(method: String, stem: String) -> APIOperation? {
-            let candidates = byMethod[method] ?? []
             let bytes = Array(stem.utf8)
-            return candidates.first { Self.fits(bytes[...], $0.segments[...]) }
+            return byMethod[method]?.first { Self.fits(bytes[...], $0.parts[...]) }?.operation
         }
 
-        /// Whether `stem` is what a path of these segments becomes in a file name: each segment
+        /// Whether `stem` is what a path of these parts becomes in a file name: each segment
         /// after a `_` (the path's `/`), a parameter any non-empty text between its fixed parts.
         /// A value may hold `_` (a `/` in the name cannot be told from it), so each end is tried.
-        static func fits(_ stem: ArraySlice<UInt8>, _ segments: ArraySlice<OperationSegment>) -> Bool {
-            guard let segment = segments.first else { return stem.isEmpty }
+        static func fits(_ stem: ArraySlice<UInt8>, _ parts: ArraySlice<Part>) -> Bool {
+            guard let part = parts.first else { return stem.isEmpty }
             guard stem.first == UInt8(ascii: "_") else { return false }
             let rest = stem.dropFirst()
-            switch segment {
-            case .literal(let text):
-                let literal = Array(text.utf8)
+            switch part {
+            case .literal(let literal):
                 guard rest.starts(with: literal) else { return false }
-                return fits(rest.dropFirst(literal.count), segments.dropFirst())
-            case .parameter(_, let prefix, let suffix):
-                let before = Array(prefix.utf8), after = Array(suffix.utf8)
+                return fits(rest.dropFirst(literal.count), parts.dropFirst())
+            case .parameter(let before, let after):
                 guard rest.starts(with: before) else { return false }
                 let value = rest.dropFirst(before.count)
                 var end = value.startIndex + 1
                 while end <= value.endIndex {
                     let tail = value[end...]
-                    if tail.starts(with: after), fits(tail.dropFirst(after.count), segments.dropFirst()) { return true }
+                    if tail.starts(with: after), fits(tail.dropFirst(after.count), parts.dropFirst()) { return true }
                     end += 1
                 }
                 return false
