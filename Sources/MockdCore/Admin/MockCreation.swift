@@ -105,13 +105,17 @@ struct MockCreation: Equatable {
         return nil
     }
 
+    /// What a name mockd writes (a scenario folder, a route table) may be made of: letters,
+    /// digits, `-`, `_` and `.`; nothing a shell or a path reads specially.
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ".")
+    }
+
     /// Why `name` cannot be a folder under `scenarios/`, or nil.
     static func scenarioProblem(_ name: String) -> String? {
-        let allowed = name.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: ".")
-        }
+        let allowed = name.utf8.allSatisfy(isNameByte)
         guard !name.isEmpty, allowed, !name.hasPrefix("."), name.utf8.count <= 100 else {
             return
                 "\"scenario\" must be a folder name of letters, digits, '-', '_' and '.', not starting with '.'; found \(JSONText.quoted(name))"
@@ -124,8 +128,7 @@ extension AdminAPI {
     /// `POST /__mockd/mocks`: checks, writes the file, reloads, and answers 201 with the new file
     /// and the reload's report (so a request right after the answer gets the new mock).
     func createMock(_ request: MockRequest, _ context: Context) -> AdminStep {
-        if let refusal = context.writeRefusal { return .answer(refuse(ErrorAnswer(403, refusal))) }
-        guard context.writesMocks else { return .answer(refuse(ErrorAnswer(501, "this server cannot write files"))) }
+        if let refusal = writeRefusal(context) { return .answer(refusal) }
         let creation: MockCreation
         switch MockCreation.decode(request.body, snapshot: context.snapshot) {
         case .success(let checked): creation = checked
@@ -134,6 +137,14 @@ extension AdminAPI {
         let shown = "\(context.snapshot.rootDisplayPath)/\(creation.relativePath)"
         return .writeMockFile(
             relativePath: creation.relativePath, bytes: creation.bytes, then: afterWritingNewFile(creation.relativePath, shown: shown))
+    }
+
+    /// Why this server may not write files for this caller (403: beyond loopback without a
+    /// token), or cannot (501: no writer), or nil.
+    func writeRefusal(_ context: Context) -> BuiltResponse? {
+        if let refusal = context.writeRefusal { return refuse(ErrorAnswer(403, refusal)) }
+        guard context.writesMocks else { return refuse(ErrorAnswer(501, "this server cannot write files")) }
+        return nil
     }
 
     /// What follows writing a new file (a mock, a route table): a reload, then 201 with the file

@@ -50,11 +50,7 @@ struct RouteTableCreation: Equatable {
 
     /// Why `name` cannot be a new table's file name in the routes folder, or nil.
     static func tableNameProblem(_ name: String) -> String? {
-        let allowed = name.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: ".")
-        }
+        let allowed = name.utf8.allSatisfy(MockCreation.isNameByte)
         guard allowed, name.hasSuffix(".json"), name.utf8.count > 5, !name.hasPrefix("."), name.utf8.count <= 100 else {
             return
                 "\"table\" must be a file name of letters, digits, '-', '_' and '.' ending in .json (no folders), found \(JSONText.quoted(name))"
@@ -67,8 +63,7 @@ extension AdminAPI {
     /// `POST /__mockd/route-tables`: checks, writes the new table, reloads, and answers 201 with
     /// the file and the reload's report (so a request right after the answer gets its routes).
     func createRouteTable(_ request: MockRequest, _ context: Context) -> AdminStep {
-        if let refusal = context.writeRefusal { return .answer(refuse(ErrorAnswer(403, refusal))) }
-        guard context.writesMocks else { return .answer(refuse(ErrorAnswer(501, "this server cannot write files"))) }
+        if let refusal = writeRefusal(context) { return .answer(refusal) }
         let snapshot = context.snapshot
         let write = { @Sendable (decoded: Result<RouteTableCreation, ErrorAnswer>) -> AdminStep in
             let creation: RouteTableCreation
