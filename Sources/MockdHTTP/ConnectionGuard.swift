@@ -38,11 +38,15 @@ final class ConnectionRecord: Sendable {
     /// and the start of a body write them.
     let windowStart = Atomic<UInt64>(0)
     let windowBytes = Atomic<UInt64>(0)
-    /// Why the guard closed the connection while a body was arriving (`CloseReason`), for the
-    /// request's completion to say.
+    /// The current body's start (`bodyBytes` then) and its `Content-Length` (-1: chunked), so
+    /// the guard's 408 names how far that body got, as the request's journal entry does.
+    let bodyStartBytes = Atomic<UInt64>(0)
+    let declaredBody = Atomic<Int>(-1)
+    /// Why the guard closed the connection while a request was being read (`CloseReason`), for
+    /// the request's completion to say.
     let closedFor = Atomic<UInt8>(CloseReason.none.rawValue)
 
-    /// The tick saw the peer's end of stream while the body was arriving (only the tick uses it).
+    /// The tick saw the peer's end of stream while a head or body was arriving (only the tick uses it).
     let peerClosedSeen = Atomic<Bool>(false)
 
     enum CloseReason: UInt8 {
@@ -51,6 +55,10 @@ final class ConnectionRecord: Sendable {
         case slowBody
         /// The client had closed its side before the body was all in.
         case clientLeft
+        /// The head took longer than `--head-timeout`: the guard sent the 408.
+        case headTimeout
+        /// Closed at `--max-connections` to make room, waiting for its head: the guard sent the 408.
+        case evicted
     }
 
     init(fd: Int32, now: UInt64) {
@@ -146,10 +154,13 @@ final class ConnectionGuard: Sendable {
     /// The request has a body, which is arriving: its rate is watched from now (with a minimum
     /// rate), and whether its client is still there. False when the connection has no record, so
     /// the handler need not say when the body is in.
-    func bodyStarted(_ connection: OpaquePointer, now: UInt64) -> Bool {
+    func bodyStarted(_ connection: OpaquePointer, declaredLength: Int?, now: UInt64) -> Bool {
         guard let record = Self.record(of: connection) else { return false }
+        let start = record.bodyBytes.load(ordering: .relaxed)
         record.windowStart.store(now, ordering: .relaxed)
-        record.windowBytes.store(record.bodyBytes.load(ordering: .relaxed), ordering: .relaxed)
+        record.windowBytes.store(start, ordering: .relaxed)
+        record.bodyStartBytes.store(start, ordering: .relaxed)
+        record.declaredBody.store(declaredLength ?? -1, ordering: .relaxed)
         return record.move(from: .inRequest, to: .receivingBody, now: now)
     }
 
@@ -164,7 +175,7 @@ final class ConnectionGuard: Sendable {
         return record.move(from: .receivingBody, to: .inRequest, now: now) || record.phase == .inRequest
     }
 
-    /// Why the guard closed this connection while its body was arriving (`.none`: it did not).
+    /// Why the guard closed this connection while a request was being read (`.none`: it did not).
     func closeReason(_ connection: OpaquePointer) -> ConnectionRecord.CloseReason {
         Self.record(of: connection).flatMap { ConnectionRecord.CloseReason(rawValue: $0.closedFor.load(ordering: .acquiring)) } ?? .none
     }
@@ -186,7 +197,11 @@ final class ConnectionGuard: Sendable {
                     $0.since.load(ordering: .relaxed) < $1.since.load(ordering: .relaxed)
                 }
                 for record in candidates where record.move(from: phase, to: .closing, now: now) {
-                    close(record, withTimeout: phase == .awaitingHead)
+                    if phase == .awaitingHead {
+                        closeHead(record, for: .evicted)
+                    } else {
+                        ConnectionSocket.sendLastAndShut(record.fd, [])
+                    }
                     return true
                 }
             }
@@ -194,15 +209,19 @@ final class ConnectionGuard: Sendable {
         }
     }
 
-    /// Closes every head older than the head timeout. Runs once a second.
+    /// Closes every head older than the head timeout, and every head whose client has gone.
+    /// Runs once a second.
     func sweep(now: UInt64) {
         let count = table.withLock { table -> Int in
             var count = 0
-            for record in table.values
-            where record.phase == .awaitingHead && now &- record.since.load(ordering: .relaxed) >= headTimeoutNanoseconds {
-                guard record.move(from: .awaitingHead, to: .closing, now: now) else { continue }
-                close(record, withTimeout: true)
-                count += 1
+            for record in table.values where record.phase == .awaitingHead {
+                if now &- record.since.load(ordering: .relaxed) >= headTimeoutNanoseconds {
+                    guard record.move(from: .awaitingHead, to: .closing, now: now) else { continue }
+                    closeHead(record, for: .headTimeout)
+                    count += 1
+                } else {
+                    closeIfClientLeft(record, from: .awaitingHead, now: now)
+                }
             }
             return count
         }
@@ -231,24 +250,13 @@ final class ConnectionGuard: Sendable {
     /// Closes every body that, over the last window, came slower than `--min-body-rate`; starts
     /// the next window for the others. Returns how many it closed.
     ///
-    /// A body whose client has closed its side is closed too, without an answer: libmicrohttpd
-    /// 0.9.75 does not see that end of stream while it waits for the rest of a body (it read the
-    /// last bytes and the end together, and waits for the socket to say more), so the request
-    /// would otherwise end only at the rate rule or the idle timeout, as if the client were slow.
+    /// A body whose client has closed its side is closed too (`closeIfClientLeft`).
     private func closeSlowBodies(now: UInt64) -> Int {
         let window = UInt64(bodyRateWindowSeconds) * 1_000_000_000
         return table.withLock { table -> Int in
             var count = 0
             for record in table.values where record.phase == .receivingBody {
-                if ConnectionSocket.peerHasClosed(record.fd) {
-                    // Seen on two ticks in a row: a body whose last bytes and end came together
-                    // is handed to the handler within the tick, and must not be taken for a left client.
-                    guard record.peerClosedSeen.exchange(true, ordering: .relaxed) else { continue }
-                    guard record.move(from: .receivingBody, to: .closing, now: now) else { continue }
-                    record.closedFor.store(ConnectionRecord.CloseReason.clientLeft.rawValue, ordering: .releasing)
-                    ConnectionSocket.sendLastAndShut(record.fd, [])
-                    continue
-                }
+                if closeIfClientLeft(record, from: .receivingBody, now: now) { continue }
                 guard minimumBodyRate > 0, now &- record.windowStart.load(ordering: .relaxed) >= window else { continue }
                 let received = record.bodyBytes.load(ordering: .relaxed) &- record.windowBytes.load(ordering: .relaxed)
                 if received >= UInt64(minimumBodyRate * bodyRateWindowSeconds) {
@@ -258,9 +266,14 @@ final class ConnectionGuard: Sendable {
                     // Before the socket is shut: the request's completion, which the shutdown
                     // brings, reads it to say why the request ended.
                     record.closedFor.store(ConnectionRecord.CloseReason.slowBody.rawValue, ordering: .releasing)
+                    let declared = record.declaredBody.load(ordering: .relaxed)
+                    let unfinished = UnfinishedRequest(
+                        .slowBody(bytesPerSecond: minimumBodyRate),
+                        received: Int(record.bodyBytes.load(ordering: .relaxed) &- record.bodyStartBytes.load(ordering: .relaxed)),
+                        declared: declared < 0 ? nil : declared)
                     close(
                         record, timeout: .slowBody(bytesPerSecond: minimumBodyRate, windowSeconds: bodyRateWindowSeconds),
-                        origin: .refusal("slow body"))
+                        origin: .unfinished(unfinished))
                     count += 1
                 }
             }
@@ -268,13 +281,32 @@ final class ConnectionGuard: Sendable {
         }
     }
 
+    /// Under the table's lock. A head or body whose client has closed its side is closed without
+    /// an answer: libmicrohttpd 0.9.75 does not see that end of stream while it waits for the
+    /// rest (it read the last bytes and the end together, and waits for the socket to say
+    /// more), so the request would otherwise end only at a timeout, as if the client were slow.
+    /// True when the client has closed its side (closed now, or to be on the next tick).
+    @discardableResult
+    private func closeIfClientLeft(_ record: ConnectionRecord, from phase: ConnectionRecord.Phase, now: UInt64) -> Bool {
+        guard ConnectionSocket.peerHasClosed(record.fd) else { return false }
+        // Seen on two ticks in a row: a head or body whose last bytes and end came together is
+        // handed to the handler within the tick, and must not be taken for a left client.
+        guard record.peerClosedSeen.exchange(true, ordering: .relaxed) else { return true }
+        guard record.move(from: phase, to: .closing, now: now) else { return true }
+        record.closedFor.store(ConnectionRecord.CloseReason.clientLeft.rawValue, ordering: .releasing)
+        ConnectionSocket.sendLastAndShut(record.fd, [])
+        return true
+    }
+
     /// Under the table's lock (the descriptor is still libmicrohttpd's and open). Nothing is
-    /// being written on a connection whose head or body is incomplete, so a 408 fits.
-    private func close(_ record: ConnectionRecord, withTimeout: Bool) {
-        close(
-            record,
-            timeout: withTimeout ? .headTimeout(seconds: headTimeoutSeconds) : nil,
-            origin: .refusal("head timeout"))
+    /// being written on a connection whose head is incomplete, so a 408 fits; its source says
+    /// what the request's journal entry will say (`reason`: `.headTimeout` or `.evicted`).
+    private func closeHead(_ record: ConnectionRecord, for reason: ConnectionRecord.CloseReason) {
+        // Before the socket is shut: the request's completion, which the shutdown brings, reads it.
+        record.closedFor.store(reason.rawValue, ordering: .releasing)
+        let evicted = reason == .evicted
+        let unfinished = UnfinishedRequest.head(evicted ? .evicted : .headTimeout(seconds: headTimeoutSeconds))
+        close(record, timeout: evicted ? .evictedForRoom : .headTimeout(seconds: headTimeoutSeconds), origin: .unfinished(unfinished))
     }
 
     /// `timeout`: the 408 to send, or nil to close without an answer. Written out here: the

@@ -60,9 +60,11 @@ func requestCompleted(
     guard let requestContext, let raw = requestContext.pointee else { return }
     let server = server(context)
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
-    // Every request whose head was read leaves one access line and one journal entry, also
-    // when its body never all came; an answered one has them already.
-    if let connection, state.phase == .receiving { server.recordUnfinished(state, connection: connection, reason: reason) }
+    // Every request whose request line was read leaves one access line and one journal entry,
+    // also when its head or body never all came; an answered one has them already.
+    if let connection, state.phase == .receiving || state.phase == .new {
+        server.recordUnfinished(state, connection: connection, reason: reason)
+    }
     server.bodyBudget.release(state.heldBodyBytes)
     // Idle from about when the answer was logged (a clock read fewer per request); a request
     // that was never answered reads the clock.

@@ -88,7 +88,10 @@ extension HTTPServer {
             // that sends its whole body before reading (most do) gets the 503, not a reset.
             reserveDeclaredBody(length: bytes, state: state)
         }
-        if hasBody { state.reader?.watched = connections.bodyStarted(connection, now: RequestState.monotonicNanoseconds()) }
+        if hasBody {
+            state.reader?.watched = connections.bodyStarted(
+                connection, declaredLength: declaredLength, now: RequestState.monotonicNanoseconds())
+        }
         return .YES
     }
 

@@ -2,28 +2,43 @@ import CMicroHTTPD
 import MockdCore
 import MockdSystem
 
-/// A request whose head was read and that libmicrohttpd ended before it was answered (its body
-/// never all came): the completion callback is the last word on it, so it gets its one access
-/// line and journal entry there, and at the idle timeout its 408.
+/// A request whose request line was read and that libmicrohttpd ended before it was answered
+/// (the rest of its head, or its body, never all came): the completion callback is the last
+/// word on it, so it gets its one access line and journal entry there, and at the idle timeout
+/// its 408.
 extension HTTPServer {
     /// Called from the completion callback, before the request's state is released. Nothing is
-    /// written for a request that was answered, or whose head never completed (the connection
-    /// guard's own lines cover those).
+    /// written for a request that was answered. A connection that closes before a whole request
+    /// line came has no request (the connection guard's own lines count those).
     func recordUnfinished(_ state: RequestState, connection: OpaquePointer, reason: MHD_RequestTerminationCode) {
-        guard state.phase == .receiving, state.loggedNanoseconds == 0, let reader = state.takeReader() else { return }
-        let unfinished = UnfinishedRequest(
-            cause(of: reason, on: connection), received: reader.bytesSeen, declared: reader.head.declaredLength)
-        let origin = Origin.unfinished(unfinished)
-        // libmicrohttpd tells the application before it shuts the socket: a client still waiting
-        // for its answer reads the 408, and one that left loses nothing.
-        if let answer = unfinished.answer {
-            ConnectionSocket.sendLastAndShut(cmhd_connection_fd(connection), LastAnswer.timeout(answer, origin: origin))
+        guard state.phase == .receiving || state.phase == .new, state.loggedNanoseconds == 0 else { return }
+        let cause = cause(of: reason, on: connection)
+        // No reader: the head never completed (or completed as the guard closed the connection).
+        guard let reader = state.takeReader() else {
+            let unfinished = UnfinishedRequest.head(cause)
+            sendLastAnswer(of: unfinished, on: connection)
+            // All that is known of it is its path as sent; its method and headers never came,
+            // except the session a session's port gives every request.
+            let request = MockRequest(
+                method: "-", path: state.target.sentPath, rawQuery: state.target.rawQuery,
+                headers: state.sessionPort.map { [$0.header] } ?? [])
+            log.record(request, status: unfinished.status, origin: .unfinished(unfinished), scenario: "", state: state)
+            return
         }
+        let unfinished = UnfinishedRequest(cause, received: reader.bytesSeen, declared: reader.head.declaredLength)
+        sendLastAnswer(of: unfinished, on: connection)
         let path = reader.head.path ?? state.target.rawPath ?? ""
         let request = reader.request(
             path: path, target: state.target,
             query: state.target.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection))
-        log.record(request, status: unfinished.status, origin: origin, scenario: "", state: state)
+        log.record(request, status: unfinished.status, origin: .unfinished(unfinished), scenario: "", state: state)
+    }
+
+    /// libmicrohttpd tells the application before it shuts the socket: a client still waiting
+    /// for its answer reads the 408, and one that left loses nothing.
+    private func sendLastAnswer(of unfinished: UnfinishedRequest, on connection: OpaquePointer) {
+        guard let answer = unfinished.answer else { return }
+        ConnectionSocket.sendLastAndShut(cmhd_connection_fd(connection), LastAnswer.timeout(answer, origin: .unfinished(unfinished)))
     }
 
     /// Why libmicrohttpd ended it, in the core's words. The guard's mark comes first: its
@@ -32,6 +47,8 @@ extension HTTPServer {
         switch connections.closeReason(connection) {
         case .slowBody: return .slowBody(bytesPerSecond: configuration.minimumBodyRate)
         case .clientLeft: return .clientLeft
+        case .headTimeout: return .headTimeout(seconds: configuration.headTimeoutSeconds)
+        case .evicted: return .evicted
         case .none: break
         }
         // Compared, not switched on: how Swift imports the C enum can differ between the library's versions.

@@ -16,6 +16,9 @@ struct RequestTarget: Sendable {
     let rawQuery: String
     /// The path as sent when it holds a `%` (else nil: no copy for most requests; see `MockRequest.rawPath`).
     let rawPath: String?
+    /// The path as sent, always: all that is known of a request whose head never completes
+    /// (libmicrohttpd's decoded URL comes with the rest of the head).
+    let sentPath: String
 
     static let empty = RequestTarget(percentEncodingError: nil, rawQuery: "", rawPath: nil)
 
@@ -23,6 +26,7 @@ struct RequestTarget: Sendable {
         self.percentEncodingError = percentEncodingError
         self.rawQuery = rawQuery
         self.rawPath = rawPath
+        sentPath = rawPath ?? ""
     }
 
     /// One pass over the raw URI (this runs for every request): libc's `strcspn` skips to the
@@ -50,7 +54,8 @@ struct RequestTarget: Sendable {
             cursor += length
         }
         percentEncodingError = error
-        rawPath = encoded ? String(decoding: UnsafeRawBufferPointer(start: uri, count: cursor - uri), as: UTF8.self) : nil
+        sentPath = String(decoding: UnsafeRawBufferPointer(start: uri, count: cursor - uri), as: UTF8.self)
+        rawPath = encoded ? sentPath : nil
         guard cursor.pointee == CChar(UInt8(ascii: "?")) else {
             rawQuery = ""
             return

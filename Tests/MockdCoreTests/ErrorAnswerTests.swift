@@ -58,6 +58,11 @@ import Testing
         (ErrorAnswer.stopping, 503, #"{"error":"mockd is stopping"}"#, ["Connection: close"]),
         (ErrorAnswer.headTimeout(seconds: 30), 408, #"{"error":"the request head did not arrive within 30 s (--head-timeout)"}"#, []),
         (
+            ErrorAnswer.evictedForRoom, 408,
+            #"{"error":"the connection was closed to make room for a new one (--max-connections) before its request head had all arrived"}"#,
+            []
+        ),
+        (
             ErrorAnswer.slowBody(bytesPerSecond: 1024, windowSeconds: 10), 408,
             #"{"error":"the request body came slower than 1024 bytes/s over 10 s (--min-body-rate)"}"#, []
         ),

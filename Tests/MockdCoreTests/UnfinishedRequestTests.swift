@@ -29,6 +29,28 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        (UnfinishedRequest.Cause.clientLeft, 0, "client left during the head"),
+        (.headTimeout(seconds: 10), 408, "timed out during the head (--head-timeout 10)"),
+        (.evicted, 408, "closed during the head to make room (--max-connections)"),
+        (.idleTimeout(seconds: 30), 408, "timed out during the head (--idle-timeout)"),
+        (.stopping, 0, "mockd stopped during the head"),
+        (.connectionError, 0, "connection failed during the head"),
+    ])
+    func aHeadThatNeverCompleted_SaysSo(cause: UnfinishedRequest.Cause, status: Int, label: String) {
+        let request = UnfinishedRequest.head(cause)
+        #expect(request.status == status)
+        #expect(request.label == label)
+    }
+
+    @Test func aHeadAtTheIdleTimeout_Gets408AboutTheHead() throws {
+        let answer = try #require(UnfinishedRequest.head(.idleTimeout(seconds: 30)).answer)
+        #expect(answer.body(.compact) == "{\"error\":\"the request head stopped coming for 30 s (--idle-timeout)\"}\n")
+        // The guard sent its own 408 for these.
+        #expect(UnfinishedRequest.head(.headTimeout(seconds: 10)).answer == nil)
+        #expect(UnfinishedRequest.head(.evicted).answer == nil)
+    }
+
     @Test func aChunkedBody_HasNoDeclaredLength() {
         #expect(
             UnfinishedRequest(.clientLeft, received: 1_234_567, declared: nil).label == "client left after 1,234,567 body bytes (chunked)")

@@ -98,6 +98,8 @@ struct UnfinishedRequestTests {
         let response = trace.seen
         #expect(response.status == 408, "\(response)")
         #expect(response.text.contains("--min-body-rate"), "\(response)")
+        // The 408's source says what the journal says.
+        #expect(response.header("X-Mockd-Source") == "too slow after 512 of 2,048 body bytes (--min-body-rate 1000)")
         #expect(trace.lines.map(\.status) == [408], "\(trace.lines)")
         #expect(trace.entries.map(\.status) == [408])
         #expect(trace.entries.first?.kind == .unfinished)
@@ -122,6 +124,87 @@ struct UnfinishedRequestTests {
             #expect(entries.map(\.source) == ["mockd stopped after 512 of 2,048 body bytes"])
             #expect(entries.first?.kind == .unfinished)
         }
+    }
+
+    /// A request line and part of the head: the method and headers never come.
+    static let partialHead = "GET /api/v1/sleep?page=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+
+    @Test func clientLeavesDuringTheHead_OneLineAndOneEntryWithItsPath() async throws {
+        let trace = try await Self.trace(configure: { $0.idleTimeoutSeconds = 30 }) { connection in
+            try connection.send(Self.partialHead)
+            connection.close()
+        }
+        #expect(trace.lines.map(\.status) == [0], "\(trace.lines)")
+        #expect(trace.lines.first?.source == "client left during the head")
+        #expect(trace.lines.first?.method == "-" && trace.lines.first?.query == "page=2")
+        let entry = try #require(trace.entries.first)
+        #expect(trace.entries.count == 1)
+        #expect(entry.kind == .unfinished && entry.status == 0 && entry.method == "-")
+        #expect(entry.source == "client left during the head" && entry.query == "page=2")
+    }
+
+    @Test func headTooSlow_TheGuards408_OneLineAndOneEntry() async throws {
+        let trace = try await Self.trace(configure: {
+            $0.headTimeoutSeconds = 1; $0.idleTimeoutSeconds = 30
+        }) { connection in
+            try connection.send(Self.partialHead)
+            return try connection.readResponse()
+        }
+        #expect(trace.seen.status == 408, "\(trace.seen)")
+        #expect(trace.seen.text.contains("--head-timeout"), "\(trace.seen)")
+        #expect(trace.lines.map(\.status) == [408], "\(trace.lines)")
+        #expect(trace.entries.map(\.source) == ["timed out during the head (--head-timeout 1)"])
+        #expect(trace.entries.first?.kind == .unfinished)
+    }
+
+    @Test func headStopsComing_408AtTheIdleTimeout_OneLineAndOneEntry() async throws {
+        // The head timeout is longer: libmicrohttpd's idle timeout (1 s) ends the wait.
+        let trace = try await Self.trace(configure: {
+            $0.headTimeoutSeconds = 30; $0.idleTimeoutSeconds = 1
+        }) { connection in
+            try connection.send(Self.partialHead)
+            return try connection.readResponse()
+        }
+        #expect(trace.seen.status == 408, "\(trace.seen)")
+        #expect(trace.seen.text.contains("the request head stopped coming for 1 s"), "\(trace.seen)")
+        #expect(trace.lines.map(\.status) == [408], "\(trace.lines)")
+        #expect(trace.entries.map(\.source) == ["timed out during the head (--idle-timeout)"])
+    }
+
+    @Test func evictedDuringTheHead_TheGuards408_OneLineAndOneEntry() async throws {
+        let trace = try await Self.trace(
+            path: "/evicted",
+            configure: {
+                $0.maxConnections = 2; $0.threads = 1; $0.idleTimeoutSeconds = 30
+            }
+        ) { oldest -> RawResponse in
+            try oldest.send("GET /evicted HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            let other = try RawConnection(port: oldest.port)
+            try other.send("GET /other HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            // A third connection makes room by closing the one that has waited longest.
+            let served = try RawConnection.exchange(port: oldest.port, "GET", "/api/users").status
+            guard served == 200 else { throw RawHTTPError(description: "the new connection got \(served)") }
+            let evicted = try oldest.readResponse()
+            other.close()
+            return evicted
+        }
+        #expect(trace.seen.status == 408, "\(trace.seen)")
+        #expect(trace.seen.header("X-Mockd-Source") == "closed during the head to make room (--max-connections)")
+        #expect(trace.lines.map(\.status) == [408], "\(trace.lines)")
+        #expect(trace.entries.map(\.source) == ["closed during the head to make room (--max-connections)"])
+    }
+
+    @Test func aKeepAliveConnectionsSecondHeadNeverCompletes_ItHasItsOwnEntry() async throws {
+        let trace = try await Self.trace(configure: { $0.idleTimeoutSeconds = 30 }) { connection in
+            try connection.send(RawConnection.request("POST", "/api/v1/sleep", body: Array("{}".utf8)))
+            let first = try connection.readResponse().status
+            try connection.send(Self.partialHead)
+            connection.close()
+            return first
+        }
+        #expect(trace.seen == 200)
+        #expect(trace.lines.map(\.status) == [200, 0], "\(trace.lines)")
+        #expect(trace.entries.map(\.kind) == [.file, .unfinished])
     }
 
     @Test func answered_OneLineAndOneEntry() async throws {

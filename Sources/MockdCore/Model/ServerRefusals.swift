@@ -30,6 +30,11 @@ extension ErrorAnswer {
         ErrorAnswer(408, "the request head did not arrive within \(seconds) s (--head-timeout)")
     }
 
+    /// At `--max-connections`, the connection that had waited longest for its request head was
+    /// closed to make room for a new one.
+    package static let evictedForRoom = ErrorAnswer(
+        408, "the connection was closed to make room for a new one (--max-connections) before its request head had all arrived")
+
     /// The request body came slower than `--min-body-rate` over a window.
     package static func slowBody(bytesPerSecond: Int, windowSeconds: Int) -> ErrorAnswer {
         ErrorAnswer(408, "the request body came slower than \(bytesPerSecond) bytes/s over \(windowSeconds) s (--min-body-rate)")
