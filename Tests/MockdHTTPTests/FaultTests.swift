@@ -289,10 +289,7 @@ struct FaultTests {
             session: makeSession(timeout: 30, connections: 256)
         ) { server in
             let start = ContinuousClock.now
-            let texts = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<200 { group.addTask { try await server.request("GET", "/slow").text } }
-                return try await group.reduce(into: [String]()) { $0.append($1) }
-            }
+            let texts = try await allAtOnce(200) { _ in try await server.request("GET", "/slow").text }
             let elapsed = seconds(since: start)
             #expect(texts.count == 200)
             #expect(texts.allSatisfy { $0 == "slow" })
@@ -320,10 +317,7 @@ struct FaultTests {
             session: makeSession(timeout: 30, connections: 64)
         ) { server in
             let waiting = taskOnOwnThread { () -> [String] in
-                try await withThrowingTaskGroup(of: String.self) { group in
-                    for _ in 0..<50 { group.addTask { try await server.request("GET", "/long").text } }
-                    return try await group.reduce(into: [String]()) { $0.append($1) }
-                }
+                try await allAtOnce(50) { _ in try await server.request("GET", "/long").text }
             }
             // Observed and sent from one thread, so nothing stands between the two.
             let (parked, plain, parkedAfter) = try await blocking { () -> (Bool, RawResponse, Int) in
@@ -347,9 +341,7 @@ struct FaultTests {
             configure: { $0.maxParked = 2 }, session: makeSession(timeout: 30)
         ) { server in
             let waiting = taskOnOwnThread { () -> [String] in
-                async let first = server.request("GET", "/long")
-                async let second = server.request("GET", "/long")
-                return try await [first.text, second.text]
+                try await allAtOnce(2) { _ in try await server.request("GET", "/long").text }
             }
             let (parked, refused, plain) = try await blocking { () -> (Bool, RawResponse, RawResponse) in
                 let parked = Self.waitForParked(server.server, 2)
@@ -381,10 +373,7 @@ struct FaultTests {
     @Test func shutdown_AnswersDelayedRequestsAtOnceAndReturnsPromptly() async throws {
         try await withRouteServer(files: Self.files, tables: ["d.json": Self.delayTable], session: makeSession(timeout: 30)) { server in
             let inFlight = taskOnOwnThread { () -> [HTTPResult] in
-                try await withThrowingTaskGroup(of: HTTPResult.self) { group in
-                    for _ in 0..<5 { group.addTask { try await server.request("GET", "/long") } }
-                    return try await group.reduce(into: [HTTPResult]()) { $0.append($1) }
-                }
+                try await allAtOnce(5) { _ in try await server.request("GET", "/long") }
             }
             #expect(try await Self.waitFor(server.server, parked: 5), "parked: \(server.server.parkedCount)")
             let shutdownTook = try await blocking { () -> Double in

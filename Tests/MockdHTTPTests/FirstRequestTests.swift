@@ -20,13 +20,9 @@ struct FirstRequestTests {
     @Test func firstRequestsRacingOnFourThreads_EachGetTheirFile() async throws {
         try await withTestServer(files: Self.files, configure: { $0.threads = 4 }) { server in
             // Every file asked for 8 times at once: the first requests for one file race to make its response.
-            let results = try await withThrowingTaskGroup(of: (Int, HTTPResult).self) { group in
-                for round in 0..<8 {
-                    for index in 1...40 {
-                        group.addTask { (index, try await server.request("GET", "/items/\(index)\(round % 2 == 0 ? "" : "/")")) }
-                    }
-                }
-                return try await group.reduce(into: [(Int, HTTPResult)]()) { $0.append($1) }
+            let results = try await allAtOnce(8 * 40) { request -> (Int, HTTPResult) in
+                let round = request / 40, index = request % 40 + 1
+                return (index, try await server.request("GET", "/items/\(index)\(round % 2 == 0 ? "" : "/")"))
             }
             #expect(results.count == 320)
             for (index, result) in results {

@@ -5,6 +5,7 @@ import Foundation
 import MockdCore
 import MockdHTTP
 import Testing
+import TestSupport
 
 /// A resource as an app uses it: what it posts, it reads back; per session; seeded from the
 /// convention file the app already had; reset by the admin API and by a changed seed.
@@ -158,25 +159,20 @@ struct ResourceTests {
     @Test func concurrentWritersOnOneSessionLoseNothing() async throws {
         try await Self.withServer { server in
             let clients = 16, posts = 40
-            let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
-                for client in 0..<clients {
-                    group.addTask {
-                        var locations: [Int] = []
-                        for post in 0..<posts {
-                            let session = client % 2 == 0 ? "busy" : "other"
-                            let created = try await server.request(
-                                "POST", Self.path, headers: ["X-Mock-Session": session],
-                                body: Self.body(#"{"client": \#(client), "post": \#(post)}"#))
-                            #expect(created.status == 201)
-                            if session == "busy", let id = created.header("Location")?.split(separator: "/").last.flatMap({ Int($0) }) {
-                                locations.append(id)
-                            }
-                        }
-                        return locations
+            let statuses = try await allAtOnce(clients) { client -> [Int] in
+                var locations: [Int] = []
+                for post in 0..<posts {
+                    let session = client % 2 == 0 ? "busy" : "other"
+                    let created = try await server.request(
+                        "POST", Self.path, headers: ["X-Mock-Session": session],
+                        body: Self.body(#"{"client": \#(client), "post": \#(post)}"#))
+                    #expect(created.status == 201)
+                    if session == "busy", let id = created.header("Location")?.split(separator: "/").last.flatMap({ Int($0) }) {
+                        locations.append(id)
                     }
                 }
-                return try await group.reduce(into: []) { $0 += $1 }
-            }
+                return locations
+            }.flatMap { $0 }
             #expect(Set(statuses).count == statuses.count)
             #expect(statuses.count == clients / 2 * posts)
             let busy = try Self.ids(await server.request("GET", Self.path, headers: ["X-Mock-Session": "busy"]))
