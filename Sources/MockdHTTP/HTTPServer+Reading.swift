@@ -98,8 +98,11 @@ extension HTTPServer {
     /// One chunk of the body: counted (for the slow-body rule and the limit), held as far as needed.
     private func receive(_ chunk: UnsafePointer<CChar>?, count: Int, connection: OpaquePointer, state: RequestState) {
         connections.bodyReceived(connection, bytes: count)
-        guard let chunk, let reader = state.reader, !reader.tooLarge else { return }
-        if reader.bytesSeen + count > configuration.maxBodyBytes {
+        // Two fields read in place, not the reader copied: a copy alive during `hold` would share
+        // the body's buffer, and every chunk's append would then copy the whole body (a 9.5 MB
+        // upload in 8 KB chunks: a thousand copies, each a second buffer the budget never saw).
+        guard let chunk, let seen = state.reader?.bytesSeen, state.reader?.tooLarge == false else { return }
+        if seen + count > configuration.maxBodyBytes {
             state.reader?.tooLarge = true
             state.reader?.body = []
         } else {
