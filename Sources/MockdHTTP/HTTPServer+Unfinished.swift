@@ -20,7 +20,7 @@ extension HTTPServer {
             // All that is known of it is its path as sent; its method and headers never came,
             // except the session a session's port gives every request.
             let request = MockRequest(
-                method: "-", path: state.target.sentPath, rawQuery: state.target.rawQuery,
+                method: "-", path: state.sentPath, rawQuery: state.target.rawQuery,
                 headers: state.sessionPort.map { [$0.header] } ?? [])
             log.record(request, status: unfinished.status, origin: .unfinished(unfinished), scenario: "", state: state)
             return

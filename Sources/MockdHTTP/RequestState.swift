@@ -62,10 +62,27 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     /// The session port it arrived on (nil: the main port): the request belongs to that session.
     let sessionPort: SessionListener?
 
+    /// The path as sent, its first `sentPathCapacity` bytes, copied into the state itself (no
+    /// allocation of its own): all that is known of a request whose head never completes, since
+    /// libmicrohttpd's decoded URL comes with the rest of the head.
+    private var sentPathBytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private static let sentPathCapacity = 64
+
     init(rawURI: UnsafePointer<CChar>?, sessionPort: SessionListener? = nil) {
         target = rawURI.map(RequestTarget.init) ?? .empty
         self.sessionPort = sessionPort
         startNanoseconds = Self.monotonicNanoseconds()
+        if let rawURI {
+            let count = min(target.pathLength, Self.sentPathCapacity)
+            withUnsafeMutableBytes(of: &sentPathBytes) { _ = memcpy($0.baseAddress!, rawURI, count) }
+        }
+    }
+
+    /// The path as sent (its first 64 bytes, then `…`).
+    var sentPath: String {
+        let count = min(target.pathLength, Self.sentPathCapacity)
+        let prefix = withUnsafeBytes(of: sentPathBytes) { String(decoding: $0.prefix(count), as: UTF8.self) }
+        return target.pathLength > count ? prefix + "…" : prefix
     }
 
     static func monotonicNanoseconds() -> UInt64 {

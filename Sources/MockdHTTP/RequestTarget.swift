@@ -16,9 +16,8 @@ struct RequestTarget: Sendable {
     let rawQuery: String
     /// The path as sent when it holds a `%` (else nil: no copy for most requests; see `MockRequest.rawPath`).
     let rawPath: String?
-    /// The path as sent, always: all that is known of a request whose head never completes
-    /// (libmicrohttpd's decoded URL comes with the rest of the head).
-    let sentPath: String
+    /// The length of the path as sent (before `?` or `#`), in bytes.
+    let pathLength: Int
 
     static let empty = RequestTarget(percentEncodingError: nil, rawQuery: "", rawPath: nil)
 
@@ -26,7 +25,7 @@ struct RequestTarget: Sendable {
         self.percentEncodingError = percentEncodingError
         self.rawQuery = rawQuery
         self.rawPath = rawPath
-        sentPath = rawPath ?? ""
+        pathLength = rawPath?.utf8.count ?? 0
     }
 
     /// One pass over the raw URI (this runs for every request): libc's `strcspn` skips to the
@@ -54,8 +53,8 @@ struct RequestTarget: Sendable {
             cursor += length
         }
         percentEncodingError = error
-        sentPath = String(decoding: UnsafeRawBufferPointer(start: uri, count: cursor - uri), as: UTF8.self)
-        rawPath = encoded ? sentPath : nil
+        pathLength = cursor - uri
+        rawPath = encoded ? String(decoding: UnsafeRawBufferPointer(start: uri, count: cursor - uri), as: UTF8.self) : nil
         guard cursor.pointee == CChar(UInt8(ascii: "?")) else {
             rawQuery = ""
             return

@@ -143,6 +143,17 @@ struct UnfinishedRequestTests {
         #expect(entry.source == "client left during the head" && entry.query == "page=2")
     }
 
+    @Test func aLongPathDuringTheHead_KeepsItsFirst64Bytes() async throws {
+        let path = "/api/" + String(repeating: "a", count: 59) + "/rest-of-it"
+        let kept = String(path.prefix(64)) + "…"
+        let trace = try await Self.trace(path: kept, configure: { $0.idleTimeoutSeconds = 30 }) { connection in
+            try connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            connection.close()
+        }
+        #expect(trace.lines.map(\.status) == [0], "\(trace.lines)")
+        #expect(trace.entries.map(\.source) == ["client left during the head"])
+    }
+
     @Test func headTooSlow_TheGuards408_OneLineAndOneEntry() async throws {
         let trace = try await Self.trace(configure: {
             $0.headTimeoutSeconds = 1; $0.idleTimeoutSeconds = 30
