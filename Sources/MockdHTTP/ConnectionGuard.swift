@@ -175,9 +175,25 @@ final class ConnectionGuard: Sendable {
         return record.move(from: .receivingBody, to: .inRequest, now: now) || record.phase == .inRequest
     }
 
-    /// Why the guard closed this connection while a request was being read (`.none`: it did not).
-    func closeReason(_ connection: OpaquePointer) -> ConnectionRecord.CloseReason {
-        Self.record(of: connection).flatMap { ConnectionRecord.CloseReason(rawValue: $0.closedFor.load(ordering: .acquiring)) } ?? .none
+    /// Why the guard closed this connection while a request was being read, in the core's
+    /// words (nil: it did not).
+    func closeCause(_ connection: OpaquePointer) -> UnfinishedRequest.Cause? {
+        guard let record = Self.record(of: connection),
+            let reason = ConnectionRecord.CloseReason(rawValue: record.closedFor.load(ordering: .acquiring)), reason != .none
+        else { return nil }
+        return cause(for: reason)
+    }
+
+    /// The one place a close reason becomes the core's cause, for the guard's own 408 and for
+    /// the request's completion alike (the limits it names are the guard's).
+    private func cause(for reason: ConnectionRecord.CloseReason) -> UnfinishedRequest.Cause {
+        switch reason {
+        case .none: .connectionError  // not a close of the guard's: `closeCause` never asks
+        case .slowBody: .slowBody(bytesPerSecond: minimumBodyRate)
+        case .clientLeft: .clientLeft
+        case .headTimeout: .headTimeout(seconds: headTimeoutSeconds)
+        case .evicted: .evicted
+        }
     }
 
     func requestDone(_ connection: OpaquePointer, now: UInt64) {
@@ -268,7 +284,7 @@ final class ConnectionGuard: Sendable {
                     record.closedFor.store(ConnectionRecord.CloseReason.slowBody.rawValue, ordering: .releasing)
                     let declared = record.declaredBody.load(ordering: .relaxed)
                     let unfinished = UnfinishedRequest(
-                        .slowBody(bytesPerSecond: minimumBodyRate),
+                        cause(for: .slowBody),
                         received: Int(record.bodyBytes.load(ordering: .relaxed) &- record.bodyStartBytes.load(ordering: .relaxed)),
                         declared: declared < 0 ? nil : declared)
                     close(
@@ -304,9 +320,8 @@ final class ConnectionGuard: Sendable {
     private func closeHead(_ record: ConnectionRecord, for reason: ConnectionRecord.CloseReason) {
         // Before the socket is shut: the request's completion, which the shutdown brings, reads it.
         record.closedFor.store(reason.rawValue, ordering: .releasing)
-        let evicted = reason == .evicted
-        let unfinished = UnfinishedRequest.head(evicted ? .evicted : .headTimeout(seconds: headTimeoutSeconds))
-        close(record, timeout: evicted ? .evictedForRoom : .headTimeout(seconds: headTimeoutSeconds), origin: .unfinished(unfinished))
+        let timeout = reason == .evicted ? ErrorAnswer.evictedForRoom : .headTimeout(seconds: headTimeoutSeconds)
+        close(record, timeout: timeout, origin: .unfinished(.head(cause(for: reason))))
     }
 
     /// `timeout`: the 408 to send, or nil to close without an answer. Written out here: the

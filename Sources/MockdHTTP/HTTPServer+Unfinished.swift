@@ -13,44 +13,35 @@ extension HTTPServer {
     func recordUnfinished(_ state: RequestState, connection: OpaquePointer, reason: MHD_RequestTerminationCode) {
         guard state.phase == .receiving || state.phase == .new, state.loggedNanoseconds == 0 else { return }
         let cause = cause(of: reason, on: connection)
-        // No reader: the head never completed (or completed as the guard closed the connection).
-        guard let reader = state.takeReader() else {
-            let unfinished = UnfinishedRequest.head(cause)
-            sendLastAnswer(of: unfinished, on: connection)
-            // All that is known of it is its path as sent; its method and headers never came,
-            // except the session a session's port gives every request.
-            let request = MockRequest(
+        let unfinished: UnfinishedRequest
+        let request: MockRequest
+        if let reader = state.takeReader() {
+            unfinished = UnfinishedRequest(cause, received: reader.bytesSeen, declared: reader.head.declaredLength)
+            request = reader.request(
+                path: reader.head.path ?? state.target.rawPath ?? "", target: state.target,
+                query: state.target.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection))
+        } else {
+            // No reader: the head never completed (or completed as the guard closed the
+            // connection). All that is known is its path as sent; its method and headers never
+            // came, except the session a session's port gives every request.
+            unfinished = .head(cause)
+            request = MockRequest(
                 method: "-", path: state.sentPath, rawQuery: state.target.rawQuery,
                 headers: state.sessionPort.map { [$0.header] } ?? [])
-            log.record(request, status: unfinished.status, origin: .unfinished(unfinished), scenario: "", state: state)
-            return
         }
-        let unfinished = UnfinishedRequest(cause, received: reader.bytesSeen, declared: reader.head.declaredLength)
-        sendLastAnswer(of: unfinished, on: connection)
-        let path = reader.head.path ?? state.target.rawPath ?? ""
-        let request = reader.request(
-            path: path, target: state.target,
-            query: state.target.rawQuery.isEmpty ? [] : Self.queryArguments(of: connection))
-        log.record(request, status: unfinished.status, origin: .unfinished(unfinished), scenario: "", state: state)
-    }
-
-    /// libmicrohttpd tells the application before it shuts the socket: a client still waiting
-    /// for its answer reads the 408, and one that left loses nothing.
-    private func sendLastAnswer(of unfinished: UnfinishedRequest, on connection: OpaquePointer) {
-        guard let answer = unfinished.answer else { return }
-        ConnectionSocket.sendLastAndShut(cmhd_connection_fd(connection), LastAnswer.timeout(answer, origin: .unfinished(unfinished)))
+        let origin = Origin.unfinished(unfinished)
+        // libmicrohttpd tells the application before it shuts the socket: a client still waiting
+        // for its answer reads the 408, and one that left loses nothing.
+        if let answer = unfinished.answer {
+            ConnectionSocket.sendLastAndShut(cmhd_connection_fd(connection), LastAnswer.timeout(answer, origin: origin))
+        }
+        log.record(request, status: unfinished.status, origin: origin, scenario: "", state: state)
     }
 
     /// Why libmicrohttpd ended it, in the core's words. The guard's mark comes first: its
     /// shutdown reaches libmicrohttpd as the client's end of stream, whatever the reason was.
     private func cause(of reason: MHD_RequestTerminationCode, on connection: OpaquePointer) -> UnfinishedRequest.Cause {
-        switch connections.closeReason(connection) {
-        case .slowBody: return .slowBody(bytesPerSecond: configuration.minimumBodyRate)
-        case .clientLeft: return .clientLeft
-        case .headTimeout: return .headTimeout(seconds: configuration.headTimeoutSeconds)
-        case .evicted: return .evicted
-        case .none: break
-        }
+        if let cause = connections.closeCause(connection) { return cause }
         // Compared, not switched on: how Swift imports the C enum can differ between the library's versions.
         if reason == .REQUEST_TERMINATED_TIMEOUT_REACHED { return .idleTimeout(seconds: configuration.idleTimeoutSeconds) }
         if reason == .REQUEST_TERMINATED_CLIENT_ABORT || reason == .REQUEST_TERMINATED_READ_ERROR { return .clientLeft }

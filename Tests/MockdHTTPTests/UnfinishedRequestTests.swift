@@ -154,32 +154,26 @@ struct UnfinishedRequestTests {
         #expect(trace.entries.map(\.source) == ["client left during the head"])
     }
 
-    @Test func headTooSlow_TheGuards408_OneLineAndOneEntry() async throws {
+    /// The head stops coming: whichever timeout is shorter ends the wait with a 408 (the guard's
+    /// at `--head-timeout`, libmicrohttpd's idle timeout otherwise), one line and one entry.
+    @Test(arguments: [
+        (1, 30, "--head-timeout", "timed out during the head (--head-timeout 1)"),
+        (30, 1, "the request head stopped coming for 1 s", "timed out during the head (--idle-timeout)"),
+    ])
+    func headStopsComing_A408_OneLineAndOneEntry(headTimeout: Int, idleTimeout: Int, answerSays: String, source: String)
+        async throws
+    {
         let trace = try await Self.trace(configure: {
-            $0.headTimeoutSeconds = 1; $0.idleTimeoutSeconds = 30
+            $0.headTimeoutSeconds = headTimeout; $0.idleTimeoutSeconds = idleTimeout
         }) { connection in
             try connection.send(Self.partialHead)
             return try connection.readResponse()
         }
         #expect(trace.seen.status == 408, "\(trace.seen)")
-        #expect(trace.seen.text.contains("--head-timeout"), "\(trace.seen)")
+        #expect(trace.seen.text.contains(answerSays), "\(trace.seen)")
         #expect(trace.lines.map(\.status) == [408], "\(trace.lines)")
-        #expect(trace.entries.map(\.source) == ["timed out during the head (--head-timeout 1)"])
+        #expect(trace.entries.map(\.source) == [source])
         #expect(trace.entries.first?.kind == .unfinished)
-    }
-
-    @Test func headStopsComing_408AtTheIdleTimeout_OneLineAndOneEntry() async throws {
-        // The head timeout is longer: libmicrohttpd's idle timeout (1 s) ends the wait.
-        let trace = try await Self.trace(configure: {
-            $0.headTimeoutSeconds = 30; $0.idleTimeoutSeconds = 1
-        }) { connection in
-            try connection.send(Self.partialHead)
-            return try connection.readResponse()
-        }
-        #expect(trace.seen.status == 408, "\(trace.seen)")
-        #expect(trace.seen.text.contains("the request head stopped coming for 1 s"), "\(trace.seen)")
-        #expect(trace.lines.map(\.status) == [408], "\(trace.lines)")
-        #expect(trace.entries.map(\.source) == ["timed out during the head (--idle-timeout)"])
     }
 
     @Test func evictedDuringTheHead_TheGuards408_OneLineAndOneEntry() async throws {
