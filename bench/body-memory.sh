@@ -31,7 +31,6 @@ cat >"$WORK/routes/upload.json" <<JSON
 ]}
 JSON
 
-kib() { awk -v key="$2:" '$1 == key {print $2}' "/proc/$1/status"; }
 mib() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
 
 echo "binary: $MOCKD"
@@ -40,20 +39,20 @@ for round in $(seq "$ROUNDS"); do
   # shellcheck disable=SC2086 # MOCKD_ARGS is words
   start_mockd --root "$WORK/MockData" --routes "$WORK/routes" --log-level warning --no-watch ${MOCKD_ARGS:-}
   curl -s -o /dev/null "http://127.0.0.1:$PORT/health"
-  before=$(kib "$MOCKD_PID" VmRSS)
+  before=$(status_field "$MOCKD_PID" VmRSS)
   taskset -c 1 timeout 300 python3 "$HERE/body-memory.py" "$PORT" /upload "$CLIENTS" "$BYTES" >"$WORK/load.txt" &
   LOAD=$!
   sampled=0
   while kill -0 "$LOAD" 2>/dev/null; do
-    rss=$(kib "$MOCKD_PID" VmRSS)
+    rss=$(status_field "$MOCKD_PID" VmRSS)
     if ((rss > sampled)); then sampled=$rss; cp "/proc/$MOCKD_PID/smaps_rollup" "$WORK/peak-smaps"; fi
     sleep 0.05
   done
   wait "$LOAD" || true
   LOAD=""
   sleep 1
-  after=$(kib "$MOCKD_PID" VmRSS)
-  peak=$(kib "$MOCKD_PID" VmHWM)
+  after=$(status_field "$MOCKD_PID" VmRSS)
+  peak=$(status_field "$MOCKD_PID" VmHWM)
   anon=$(awk '/^Anonymous:/ {print $2}' "$WORK/peak-smaps")
   read -r served refused other errors seconds < <(sed 's/[a-z0-9]*=//g' "$WORK/load.txt")
   echo "$round $served $refused $other $errors $seconds | $(mib "$before") $(mib "$peak") $(mib "$after") |" \

@@ -36,6 +36,7 @@ stop_pid() {  # pid: SIGTERM, up to 5 s to exit, then SIGKILL
 stop_mockd() { stop_pid "$MOCKD_PID"; MOCKD_PID=""; }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+status_field() { awk -v key="$2:" '$1 == key {print $2}' "/proc/$1/status"; }  # pid key: its number (kB for memory)
 peak_rss_mib() { awk '/VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 wrk_rps() {  # url [wrk args...] -> req/s
   local url=$1; shift

@@ -25,8 +25,8 @@ JSON
 start_mockd --root "$WORK/MockData" --routes "$WORK/routes" --log-level warning --no-watch
 URL=http://127.0.0.1:$PORT
 figures() {  # "RSS MiB, descriptors, threads" now
-  awk '/VmRSS/ {printf "RSS %.1f MiB, ", $2 / 1024} /Threads/ {t = $2} END {printf "%s", t}' "/proc/$MOCKD_PID/status" \
-    | awk -v fds="$(ls "/proc/$MOCKD_PID/fd" | wc -l)" -F', ' '{printf "%s, %d open descriptors, %d threads", $1, fds, $2}'
+  echo "RSS $(awk -v k="$(status_field "$MOCKD_PID" VmRSS)" 'BEGIN {printf "%.1f", k / 1024}') MiB," \
+    "$(ls "/proc/$MOCKD_PID/fd" | wc -l) open descriptors, $(status_field "$MOCKD_PID" Threads) threads"
 }
 curl -s -o /dev/null "$URL/api/users"
 echo "binary: $MOCKD; $SECONDS_TOTAL s, $CONNECTIONS mixed-load connections"
