@@ -26,6 +26,9 @@ typedef struct ccurl_api {
     void (*easy_cleanup)(CURL *curl);
     CURLcode (*easy_setopt)(CURL *curl, CURLoption option, ...);
     CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
+    CURLcode (*easy_perform)(CURL *curl);
+    CURLcode (*easy_send)(CURL *curl, const void *buffer, size_t length, size_t *sent);
+    CURLcode (*easy_recv)(CURL *curl, void *buffer, size_t length, size_t *received);
     const char *(*easy_strerror)(CURLcode code);
     CURLM *(*multi_init)(void);
     CURLMcode (*multi_cleanup)(CURLM *multi);
@@ -87,6 +90,9 @@ static inline const ccurl_api *ccurl_load(char *error, size_t error_size) {
     CCURL_RESOLVE(easy_cleanup, curl_easy_cleanup);
     CCURL_RESOLVE(easy_setopt, curl_easy_setopt);
     CCURL_RESOLVE(easy_getinfo, curl_easy_getinfo);
+    CCURL_RESOLVE(easy_perform, curl_easy_perform);
+    CCURL_RESOLVE(easy_send, curl_easy_send);
+    CCURL_RESOLVE(easy_recv, curl_easy_recv);
     CCURL_RESOLVE(easy_strerror, curl_easy_strerror);
     CCURL_RESOLVE(multi_init, curl_multi_init);
     CCURL_RESOLVE(multi_cleanup, curl_multi_cleanup);
@@ -141,6 +147,21 @@ static inline CURLcode ccurl_setopt_write_callback(const ccurl_api *api, CURL *c
 // Typed forms of the variadic curl_easy_getinfo.
 static inline CURLcode ccurl_getinfo_long(const ccurl_api *api, CURL *curl, CURLINFO info, long *value) {
     return api->easy_getinfo(curl, info, value);
+}
+
+/// CURLINFO_ACTIVESOCKET: the socket of a CURLOPT_CONNECT_ONLY handle.
+static inline CURLcode ccurl_getinfo_socket(const ccurl_api *api, CURL *curl, curl_socket_t *value) {
+    return api->easy_getinfo(curl, CURLINFO_ACTIVESOCKET, value);
+}
+
+// A CURLOPT_CONNECT_ONLY handle: perform connects (TCP, and TLS for https), then the caller
+// moves bytes itself (a relayed WebSocket). send and recv never wait (CURLE_AGAIN).
+static inline CURLcode ccurl_easy_perform(const ccurl_api *api, CURL *curl) { return api->easy_perform(curl); }
+static inline CURLcode ccurl_easy_send(const ccurl_api *api, CURL *curl, const void *buffer, size_t length, size_t *sent) {
+    return api->easy_send(curl, buffer, length, sent);
+}
+static inline CURLcode ccurl_easy_recv(const ccurl_api *api, CURL *curl, void *buffer, size_t length, size_t *received) {
+    return api->easy_recv(curl, buffer, length, received);
 }
 
 static inline CURLM *ccurl_multi_init(const ccurl_api *api) { return api->multi_init(); }

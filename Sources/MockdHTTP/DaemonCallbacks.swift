@@ -5,6 +5,7 @@
 #endif
 import CMicroHTTPD
 import MockdCore
+import MockdSystem
 import Synchronization
 import Logging
 
@@ -66,6 +67,8 @@ func requestCompleted(
         server.recordUnfinished(state, connection: connection, reason: reason)
     }
     server.bodyBudget.release(state.heldBodyBytes)
+    // A relay whose app left while the upstream answered: its upstream connection goes too.
+    if server.relayOpener != nil { server.relayStreams.withLock { $0.removeValue(forKey: ObjectIdentifier(state)) }?.close() }
     // Idle from about when the answer was logged (a clock read fewer per request); a request
     // that was never answered reads the clock.
     let now = state.loggedNanoseconds != 0 ? state.loggedNanoseconds : RequestState.monotonicNanoseconds()

@@ -93,6 +93,8 @@ extension HTTPServer {
             return executeAdmin(call, for: request, serving: serving, connection: connection, state: state)
         case .upgrade(let upgrade):
             return self.upgrade(upgrade, for: request, connection: connection, state: state)
+        case .relay(let relay):
+            return self.relay(relay, for: request, serving: serving, connection: connection, state: state)
         case .thenPush(let answer, let order):
             // Scheduled before the answer is sent, on the admin queue's timer, no thread held:
             // its wait includes the answer's own, so the push follows the answer.

@@ -1,7 +1,16 @@
 import CMicroHTTPD
-import MockdCore
+package import MockdCore
+package import MockdSystem
 import Logging
 import Synchronization
+
+/// Keeps a relayed conversation (`--record`): the path it was opened on and what went each way.
+package typealias ConversationRecorder = @Sendable (_ path: String, _ transcript: WebSocketTranscript) -> Void
+
+/// Opens the upstream side of a WebSocket relayed with `--proxy` (MockdProxy's, over libcurl):
+/// gives the callback what to carry out, once, and with a 101 the upstream's stream.
+package typealias WebSocketRelayOpener =
+    @Sendable (WebSocketRelay, MockRequest, @escaping @Sendable (Resolution, (any ByteStream)?) -> Void) -> Void
 
 /// Carrying out an upgrade: the 101 goes out through libmicrohttpd, which then hands over the
 /// socket (`webSocketUpgraded`), and a `WebSocketConnection` holds the conversation on it.
@@ -19,7 +28,12 @@ extension HTTPServer {
             state.phase = .answered
             let head = upgrade.head
             log.record(request, status: head.status, origin: head.origin, label: head.source, scenario: upgrade.scenario, state: state)
-            let pending = Unmanaged.passRetained(PendingUpgrade(server: self, upgrade: upgrade)).toOpaque()
+            var upstream: (any ByteStream)?
+            if case .upstream = upgrade.peer {
+                upstream = relayStreams.withLock { $0.removeValue(forKey: ObjectIdentifier(state)) }
+                guard upstream != nil else { return .NO }
+            }
+            let pending = Unmanaged.passRetained(PendingUpgrade(server: self, upgrade: upgrade, upstream: upstream)).toOpaque()
             guard let response = MHD_create_response_for_upgrade(webSocketUpgraded, pending) else {
                 Unmanaged<PendingUpgrade>.fromOpaque(pending).release()
                 return .NO
@@ -30,6 +44,22 @@ extension HTTPServer {
             }
             return MHD_queue_response(connection, UInt32(head.status), response)
         #endif
+    }
+
+    /// An upgrade nothing here answers, with `--proxy` on: parked while the upstream answers it,
+    /// then its 101 (the relay starts), its refusal or mockd's 502/504 is carried out.
+    func relay(_ relay: WebSocketRelay, for request: MockRequest, serving: ServingState?, connection: OpaquePointer, state: RequestState)
+        -> MHD_Result
+    {
+        guard let relayOpener else { return .NO }  // the policy relays only with a proxy
+        return park(
+            connection, state: state, request: request, serving: serving,
+            .work { [self] in
+                relayOpener(relay, request) { [self] resolution, stream in
+                    if let stream { relayStreams.withLock { $0[ObjectIdentifier(state)] = stream } }
+                    finishWork(state, .resolved(resolution))
+                }
+            })
     }
 
     /// Carries out an admin call's command on the open connections.
@@ -61,8 +91,16 @@ extension HTTPServer {
     }
 
     #if !MOCKD_NO_WEBSOCKET
+        /// `--record`: hands a relayed conversation, once over, to the recorder.
+        private var recordsConversations: (@Sendable (WebSocketConnection, WebSocketTranscript) -> Void)? {
+            guard let conversationRecorder else { return nil }
+            return { connection, transcript in conversationRecorder(connection.path, transcript) }
+        }
+
         /// The socket is mockd's: the conversation starts.
-        fileprivate func upgraded(_ upgrade: WebSocketUpgrade, fd: Int32, handle: OpaquePointer, extra: [UInt8]) {
+        fileprivate func upgraded(
+            _ upgrade: WebSocketUpgrade, upstream: (any ByteStream)?, fd: Int32, handle: OpaquePointer, extra: [UInt8]
+        ) {
             let hooks = WebSocketHooks(
                 after: { [parking] delay, body in parking.after(delay, body) },
                 broadcast: { [webSockets] from, message in webSockets.send(message, session: from.session, path: from.path) },
@@ -79,10 +117,12 @@ extension HTTPServer {
                 },
                 journal: { [log] connection, message, outgoing in log.recordMessage(message, outgoing: outgoing, on: connection) },
                 maxMessageBytes: configuration.maxWebSocketMessageBytes,
-                pingInterval: configuration.webSocketPingSeconds > 0 ? .seconds(configuration.webSocketPingSeconds) : nil)
+                pingInterval: configuration.webSocketPingSeconds > 0 ? .seconds(configuration.webSocketPingSeconds) : nil,
+                record: recordsConversations)
             let connection = WebSocketConnection(
-                id: webSockets.nextID(), upgrade: upgrade, fd: fd, handle: handle, extra: extra, opened: Timestamp.now(), hooks: hooks,
-                target: webSockets.queue)
+                id: webSockets.nextID(), upgrade: upgrade, upstream: upstream, fd: fd, handle: handle, extra: extra,
+                opened: Timestamp.now(),
+                hooks: hooks, target: webSockets.queue)
             webSockets.add(connection)
             connection.start()
         }
@@ -94,10 +134,13 @@ extension HTTPServer {
     private final class PendingUpgrade {
         let server: HTTPServer
         let upgrade: WebSocketUpgrade
+        /// A relayed upgrade's upstream connection.
+        let upstream: (any ByteStream)?
 
-        init(server: HTTPServer, upgrade: WebSocketUpgrade) {
+        init(server: HTTPServer, upgrade: WebSocketUpgrade, upstream: (any ByteStream)?) {
             self.server = server
             self.upgrade = upgrade
+            self.upstream = upstream
         }
     }
 
@@ -110,6 +153,6 @@ extension HTTPServer {
         let pending = Unmanaged<PendingUpgrade>.fromOpaque(context!).takeRetainedValue()
         let bytes = extra.map { Array(UnsafeRawBufferPointer(start: $0, count: extraCount)) } ?? []
         guard let handle else { return }
-        pending.server.upgraded(pending.upgrade, fd: fd, handle: handle, extra: bytes)
+        pending.server.upgraded(pending.upgrade, upstream: pending.upstream, fd: fd, handle: handle, extra: bytes)
     }
 #endif

@@ -3,6 +3,7 @@ package import MockdCore
 import Dispatch
 import MockdDisk
 import MockdLock
+import MockdSystem
 import Synchronization
 
 /// mockd's HTTP server: one libmicrohttpd daemon per listen address, answering every request
@@ -55,6 +56,12 @@ package final class HTTPServer: Sendable {
     /// What the effects of admin answers are carried out with (`HTTPServer+Admin`).
     let effectors: AdminEffectors
     let missHandler: (any MissHandler)?
+    /// Opens the upstream side of a WebSocket relayed with `--proxy` (nil: no proxy).
+    let relayOpener: WebSocketRelayOpener?
+    /// Writes relayed conversations down (`--record`; nil: not recording).
+    let conversationRecorder: ConversationRecorder?
+    /// Upstream streams between the upstream's 101 and the app's, by request.
+    let relayStreams = Lock<[ObjectIdentifier: any ByteStream]>([:])
 
     /// `accessLog`: where the access line of each request is written, when not through `logger`
     /// (nil: through it, at info, as every other line, whatever its handler). The logger's level
@@ -63,7 +70,7 @@ package final class HTTPServer: Sendable {
         configuration: ServerConfiguration, snapshot: Snapshot, runtime: RuntimeState, logger: Logger,
         accessLog: AccessLogWriter? = nil, journal: RequestJournal = RequestJournal(), missHandler: (any MissHandler)? = nil,
         reloads: (any Reloading)? = nil, mockWriter: (any MockFileWriting)? = nil, files: any FileSource = DiskFiles(),
-        pusher: (any PushSending)? = nil
+        pusher: (any PushSending)? = nil, relayOpener: WebSocketRelayOpener? = nil, conversationRecorder: ConversationRecorder? = nil
     ) {
         self.configuration = configuration
         self.runtime = runtime
@@ -75,6 +82,8 @@ package final class HTTPServer: Sendable {
             redactsCredentials: configuration.redactsJournalCredentials)
         self.parking = ParkingLot(limit: configuration.maxParked)
         self.missHandler = missHandler
+        self.relayOpener = relayOpener
+        self.conversationRecorder = conversationRecorder
         self.bodyBudget = BodyBudget(limit: configuration.maxBodyMemoryBytes)
         self.connections = ConnectionGuard(
             headTimeoutSeconds: configuration.headTimeoutSeconds, minimumBodyRate: configuration.minimumBodyRate,

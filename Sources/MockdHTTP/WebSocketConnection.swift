@@ -22,6 +22,8 @@
         let maxMessageBytes: Int
         /// `--ws-ping-interval`: mockd pings this often; nil: never.
         let pingInterval: Duration?
+        /// `--record`: a relayed conversation, written down when it ends; nil: not recording.
+        let record: (@Sendable (_ connection: WebSocketConnection, _ transcript: WebSocketTranscript) -> Void)?
     }
 
     /// One upgraded connection. wslay frames both ways (masking, fragments, control frames, the
@@ -45,7 +47,13 @@
 
         // Below: only on `queue`.
         private var context: OpaquePointer?
-        private var conversation: WebSocketConversation
+        /// The script that answers the app, or nil when the upstream does (`upstreamLeg`).
+        private var conversation: WebSocketConversation?
+        /// A relayed connection's upstream side (`--proxy`).
+        private var upstreamLeg: WebSocketUpstreamLeg?
+        private let upstream: (any ByteStream)?
+        /// A relayed conversation as it goes, when recording.
+        private var transcript: WebSocketTranscript?
         private var pendingInput: ArraySlice<UInt8>
         private var readSource: (any DispatchSourceRead)?
         private var writeSource: (any DispatchSourceWrite)?
@@ -62,8 +70,8 @@
         private var readEnd: String?
 
         init(
-            id: Int, upgrade: WebSocketUpgrade, fd: Int32, handle: OpaquePointer, extra: [UInt8], opened: String, hooks: WebSocketHooks,
-            target: DispatchQueue
+            id: Int, upgrade: WebSocketUpgrade, upstream: (any ByteStream)?, fd: Int32, handle: OpaquePointer, extra: [UInt8],
+            opened: String, hooks: WebSocketHooks, target: DispatchQueue
         ) {
             self.id = id
             self.session = upgrade.session
@@ -72,7 +80,15 @@
             self.fd = fd
             self.handle = handle
             self.hooks = hooks
-            self.conversation = upgrade.conversation
+            switch upgrade.peer {
+            case .conversation(let conversation): self.conversation = conversation
+            case .upstream: self.conversation = nil
+            }
+            self.upstream = upstream
+            if upstream != nil, hooks.record != nil {
+                let chosen = upgrade.head.headers.first(named: "Sec-WebSocket-Protocol")
+                transcript = WebSocketTranscript(subprotocol: chosen, openedNanoseconds: RequestState.monotonicNanoseconds())
+            }
             self.pendingInput = extra[...]
             self.queue = DispatchQueue(label: "mockd.websocket", target: target)
         }
@@ -94,7 +110,11 @@
                 cancelsLeft += 1
                 source.resume()
                 // The open's messages first, then what the client sent along with its upgrade.
-                for timeline in conversation.opened() { perform(timeline[...]) }
+                if conversation != nil {
+                    for timeline in conversation!.opened() { perform(timeline[...]) }
+                } else if let upstream {
+                    relay(to: upstream)
+                }
                 if !pendingInput.isEmpty { readable() }
                 flush()
                 if let interval = hooks.pingInterval { schedulePing(every: interval) }
@@ -165,6 +185,28 @@
             source.resume()
         }
 
+        /// The upstream answers: what it sends goes to the app, what the app sends goes to it, and
+        /// either side's close is passed on.
+        private func relay(to upstream: any ByteStream) {
+            let events = WebSocketUpstreamLeg.Events(
+                message: { [self] message in
+                    enqueue(message)
+                    flush()
+                },
+                closing: { [self] close in
+                    startClose(close)
+                    flush()
+                },
+                ended: { [self] how in
+                    // After a close handshake the app's side ends by its own; else it is dropped, as
+                    // the upstream dropped mockd.
+                    if !closedByMockd { finish("the upstream's side ended: \(how)") }
+                })
+            let leg = WebSocketUpstreamLeg(stream: upstream, queue: queue, maxMessageBytes: hooks.maxMessageBytes, events: events)
+            upstreamLeg = leg
+            leg.start()
+        }
+
         /// A ping now and then, until the connection ends: the app's pong is read like any frame.
         private func schedulePing(every interval: Duration) {
             hooks.after(interval) { [self] in
@@ -217,6 +259,7 @@
             if queued == 0 {
                 messagesOut.add(1, ordering: .relaxed)
                 hooks.journal(self, message, true)
+                transcript?.append(.init(fromApp: false, message: message, nanoseconds: RequestState.monotonicNanoseconds()))
             }
         }
 
@@ -224,6 +267,7 @@
             guard let context, !closedByMockd, wslay_event_get_close_sent(context) == 0, wslay_event_get_close_received(context) == 0
             else { return }
             closedByMockd = true
+            upstreamLeg?.close(close)
             // wslay sends a queued control frame ahead of queued messages, and no message after a
             // close: the close waits until the replies before it are written (`flush`).
             if wslay_event_want_write(context) != 0 {
@@ -287,6 +331,8 @@
             guard !finished else { return }
             finished = true
             hooks.ended(self, how)
+            upstreamLeg?.stop()
+            if let transcript, let record = hooks.record { record(self, transcript) }
             if cancelsLeft == 0 { return release() }
             if let readSource {
                 if readSuspended { readSource.resume() }
@@ -347,9 +393,13 @@
             return -1
         }
 
-        fileprivate func message(_ context: OpaquePointer?, opcode: UInt8, _ bytes: [UInt8]) {
+        fileprivate func message(_ context: OpaquePointer?, opcode: UInt8, _ bytes: [UInt8], status: UInt16) {
             let incoming: WebSocketPayload
             switch opcode {
+            case 0x8:
+                // The app closes: the upstream hears it too (the payload is the code, then the reason).
+                upstreamLeg?.close(WebSocketClose(code: status, reason: String(decoding: bytes.dropFirst(2), as: UTF8.self)))
+                return
             case 0x1:
                 // wslay has checked the UTF-8 (and closed with 1007 when it is not).
                 incoming = .text(String(decoding: bytes, as: UTF8.self))
@@ -360,7 +410,12 @@
             }
             messagesIn.add(1, ordering: .relaxed)
             hooks.journal(self, incoming, false)
-            perform(conversation.received(incoming)[...])
+            transcript?.append(.init(fromApp: true, message: incoming, nanoseconds: RequestState.monotonicNanoseconds()))
+            if let upstreamLeg {
+                upstreamLeg.send(incoming)
+            } else if conversation != nil {
+                perform(conversation!.received(incoming)[...])
+            }
         }
 
         private static var callbacks: wslay_event_callbacks {
@@ -376,7 +431,7 @@
                 on_msg_recv_callback: { context, argument, user in
                     guard let argument else { return }
                     let bytes = Array(UnsafeBufferPointer(start: argument.pointee.msg, count: argument.pointee.msg_length))
-                    connection(user).message(context, opcode: argument.pointee.opcode, bytes)
+                    connection(user).message(context, opcode: argument.pointee.opcode, bytes, status: argument.pointee.status_code)
                 })
         }
     }

@@ -1,5 +1,6 @@
 package import Logging
 package import MockdCore
+package import MockdSystem
 
 /// `--proxy` (and `--record`) as the server's miss handler: forwards what nothing matched,
 /// and saves real answers as mocks.
@@ -34,6 +35,13 @@ package final class ProxyMissHandler: MissHandler {
                 then(response)
             }
         }
+    }
+
+    /// Relays a WebSocket upgrade upstream (`UpstreamProxy.openWebSocket`).
+    package func openWebSocket(
+        _ relay: WebSocketRelay, for request: MockRequest, then: @escaping @Sendable (Resolution, (any ByteStream)?) -> Void
+    ) {
+        proxy.openWebSocket(relay, for: request, then: then)
     }
 
     package func shutdown() {

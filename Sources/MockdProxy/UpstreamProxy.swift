@@ -20,7 +20,9 @@ package final class UpstreamProxy: Sendable {
     private let prefix: String
     /// nil when libcurl could not be loaded or its thread not started: `unavailable` says why, and every forward answers it (502).
     private let loop: CurlLoop?
-    private let unavailable: ProxyFailure?
+    let unavailable: ProxyFailure?
+    /// libcurl, for the relayed WebSockets' connections (nil: `unavailable` says why).
+    let library: CurlLibrary?
 
     package convenience init(configuration: ProxyConfiguration, logger: Logger) {
         self.init(configuration: configuration, logger: logger, library: CurlLibrary.shared)
@@ -31,6 +33,7 @@ package final class UpstreamProxy: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.prefix = configuration.upstreamPrefix
+        self.library = try? library.get()
         switch library.mapError({ ProxyFailure(.unreachable, reason: "libcurl could not be loaded: \($0.description)") })
             .flatMap({ CurlLoop.start(library: $0) })
         {
@@ -152,12 +155,10 @@ package final class UpstreamProxy: Sendable {
     static let methodsWithBody: Set<String> = ["POST", "PUT", "PATCH"]
 
     func makeRequest(_ request: MockRequest) -> Result<UpstreamRequest, ProxyFailure> {
-        // The target as the client sent it when it was encoded (`%2F` stays `%2F`); else the
-        // decoded path encoded again.
-        var url = prefix + (request.rawPath ?? ForwardingRules.encodePath(request.path))
-        if !request.rawQuery.isEmpty { url += "?" + ForwardingRules.sanitizeQuery(request.rawQuery) }
-        guard ASCII.isToken(request.method), !url.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else {
-            return .failure(ProxyFailure(.badRequest, reason: "cannot build an upstream request from '\(request.method) \(url)'"))
+        let url: String
+        switch upstreamURL(request) {
+        case .success(let built): url = built
+        case .failure(let failure): return .failure(failure)
         }
         // When recording, the answer is decoded to be saved readable: the client's Accept-Encoding does not apply.
         let decodeAnswer = configuration.record
@@ -190,9 +191,20 @@ package final class UpstreamProxy: Sendable {
                 timeout: configuration.timeout, maxResponseBytes: configuration.maxResponseBytes))
     }
 
+    /// The upstream URL of `request`: the target as the client sent it when it was encoded
+    /// (`%2F` stays `%2F`), else the decoded path encoded again.
+    func upstreamURL(_ request: MockRequest) -> Result<String, ProxyFailure> {
+        var url = prefix + (request.rawPath ?? ForwardingRules.encodePath(request.path))
+        if !request.rawQuery.isEmpty { url += "?" + ForwardingRules.sanitizeQuery(request.rawQuery) }
+        guard ASCII.isToken(request.method), !url.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else {
+            return .failure(ProxyFailure(.badRequest, reason: "cannot build an upstream request from '\(request.method) \(url)'"))
+        }
+        return .success(url)
+    }
+
     // MARK: - Failures
 
-    private func failed(_ failure: ProxyFailure, request: MockRequest, after elapsed: Duration) -> ProxyOutcome {
+    func failed(_ failure: ProxyFailure, request: MockRequest, after elapsed: Duration) -> ProxyOutcome {
         logger.info(
             "proxy request failed",
             metadata: [

@@ -44,7 +44,9 @@ package enum Serving {
             accessLog: AccessLogWriter(format: settings.logFormat, sink: sink),
             journal: RequestJournal(capacity: settings.journalSize, bodyLimit: settings.journalBodyBytes),
             missHandler: missHandler, reloads: reloader, mockWriter: MockFileWriter(root: loader.root),
-            pusher: CommandPusher.make(command: settings.pushCommand))
+            pusher: CommandPusher.make(command: settings.pushCommand),
+            relayOpener: relayOpener(missHandler),
+            conversationRecorder: conversationRecorder(recorder))
         reloader.serve(server)
         // Existing mocks are looked up in what is being served, not by walking the root again.
         // A strong capture (the server lives as long as the process): a weak one would give the
@@ -124,6 +126,18 @@ package enum Serving {
     }
 
     /// What answers a request no mock matches (`--proxy`), and what records it (`--record`).
+    /// With `--record`, relayed WebSocket conversations are written down too.
+    private static func conversationRecorder(_ recorder: Recorder?) -> ConversationRecorder? {
+        guard let recorder else { return nil }
+        return { path, transcript in recorder.recordConversationOffThePool(path: path, transcript) }
+    }
+
+    /// With `--proxy`, WebSocket upgrades nothing answers are relayed upstream too.
+    private static func relayOpener(_ proxy: ProxyMissHandler?) -> WebSocketRelayOpener? {
+        guard let proxy else { return nil }
+        return { relay, request, then in proxy.openWebSocket(relay, for: request, then: then) }
+    }
+
     private static func upstream(_ settings: ServeSettings, loader: MockDataLoader, logger: Logger) -> (ProxyMissHandler?, Recorder?) {
         guard let proxy = settings.proxy else { return (nil, nil) }
         let recorder =

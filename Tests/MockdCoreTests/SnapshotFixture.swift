@@ -26,7 +26,7 @@ extension Resolution {
         switch self {
         case .respond(let reply), .respondAfter(_, let reply), .fault(_, let reply, _): reply
         case .thenPush(let answer, _): answer.reply
-        case .forward, .admin, .upgrade: nil
+        case .forward, .admin, .upgrade, .relay: nil
         }
     }
 

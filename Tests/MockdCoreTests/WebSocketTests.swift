@@ -406,7 +406,8 @@ struct WebSocketConversationTests {
         }
         #expect(upgrade.head.status == 101)
         #expect(upgrade.path == path)
-        return upgrade.conversation
+        guard case .conversation(let conversation) = upgrade.peer else { throw ConversationError("\(path) was relayed upstream") }
+        return conversation
     }
 
     struct ConversationError: Error, CustomStringConvertible {

@@ -31,7 +31,7 @@ extension RecorderTests {
             let reply: Reply
             switch resolver.resolve(request) {
             case .respond(let answer), .respondAfter(_, let answer), .fault(_, let answer, _): reply = answer
-            case .forward, .admin, .upgrade, .thenPush: return ""
+            case .forward, .admin, .upgrade, .relay, .thenPush: return ""
             }
             switch reply.response {
             case .prepared(let prepared): return String(decoding: prepared.body.array, as: UTF8.self)

@@ -28,6 +28,14 @@ package enum JSONValue: Sendable, Equatable {
         return members.last { $0.key == key }?.value
     }
 
+    /// An object or an array (a document, where a bare string or number may be plain text).
+    package var isContainer: Bool {
+        switch self {
+        case .object, .array: true
+        default: false
+        }
+    }
+
     /// Serialized compactly, keys in their order.
     package var serialized: String {
         var output = ""

@@ -22,6 +22,9 @@ package enum Resolution: Sendable {
     /// Boxed (`indirect`): inline, its payload would make every resolution many times its size,
     /// and each request copies its resolution a few times (callgrind: +2,400 instructions).
     indirect case upgrade(WebSocketUpgrade)
+    /// A WebSocket upgrade nothing here answers, with `--proxy` on: the adapter opens the
+    /// upstream's connection and carries out `WebSocketRelay.answer` of the upstream's reply.
+    indirect case relay(WebSocketRelay)
     /// The answer, then a push once it is on its way (a route's `"then"`). Boxed: only such a
     /// route pays for it.
     indirect case thenPush(Resolution, PushOrder)
@@ -33,7 +36,7 @@ extension Resolution {
         switch self {
         case .respondAfter(let delay, _), .fault(_, _, let delay), .forward(_, let delay, _): delay
         case .thenPush(let answer, _): answer.waitBeforeAnswer
-        case .respond, .admin, .upgrade: .zero
+        case .respond, .admin, .upgrade, .relay: .zero
         }
     }
 }

@@ -121,6 +121,7 @@ package final class Resolver: Sendable {
                 by: globalDelay)
         }
         if policy.forwardsMisses {
+            if WebSocketHandshake.asksForUpgrade(request) { return WebSocketRelay.relay(request, scenario: scenario) }
             return .forward(scenario: scenario, after: globalDelay)
         }
         if let call = body.graphQL {
@@ -194,7 +195,7 @@ package final class Resolver: Sendable {
         case .respondAfter(let delay, let reply): return .respondAfter(delay, built(reply))
         case .fault(let fault, let reply, let delay): return .fault(fault, built(reply), after: delay)
         case .thenPush(let answer, let order): return .thenPush(Self.built(answer), order)
-        case .forward, .admin, .upgrade: return resolution
+        case .forward, .admin, .upgrade, .relay: return resolution
         }
     }
 
@@ -206,7 +207,7 @@ package final class Resolver: Sendable {
         case .fault(let fault, let reply, let delay): .fault(fault, reply.warned(warning, logged: logged), after: delay)
         case .forward(let scenario, let delay, _): .forward(scenario: scenario, after: delay, warning: warning)
         case .thenPush(let answer, let order): .thenPush(warned(answer, warning, logged: logged), order)
-        case .admin, .upgrade: resolution
+        case .admin, .upgrade, .relay: resolution
         }
     }
 
@@ -277,7 +278,8 @@ package final class Resolver: Sendable {
         case .accepted(let head):
             let conversation = WebSocketConversation(script: script, request: request, parameters: parameters)
             return .upgrade(
-                WebSocketUpgrade(head: head, conversation: conversation, session: request.session, path: request.path, scenario: scenario))
+                WebSocketUpgrade(
+                    head: head, peer: .conversation(conversation), session: request.session, path: request.path, scenario: scenario))
         case .refused(let refusal):
             return .respond(Reply(.built(refusal), scenario: scenario))
         }

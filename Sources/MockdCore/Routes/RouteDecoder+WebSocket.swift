@@ -186,8 +186,10 @@ extension RouteDecoder {
         return WebSocketRule(match: match, replies: replies, broadcast: broadcast, close: close)
     }
 
-    /// `{"json": …}`, `{"text": …}` or `{"regex": …}`.
+    /// `{"json": …}`, `{"text": …}` or `{"regex": …}`; `{}` matches any message (a recorded
+    /// conversation's binary message from the app).
     mutating func decodeMessageMatch(_ value: JSONValue, at: String) -> WebSocketMatch? {
+        if case .object(let members) = value, members.isEmpty { return .any }
         guard case .object(let members) = value, members.count == 1 else {
             error(at, "expected one of {\"json\": {…}}, {\"text\": \"…\"} or {\"regex\": \"…\"}, found \(found(value))")
             return nil

@@ -47,8 +47,7 @@ package enum WebSocketHandshake {
         }
         var headers = [HTTPHeader("Upgrade", "websocket"), HTTPHeader("Sec-WebSocket-Accept", accept(key: key))]
         if !subprotocols.isEmpty {
-            let offered = request.headers.filter { HTTPHeader.namesEqual($0.name, "Sec-WebSocket-Protocol") }
-                .flatMap { $0.value.split(separator: ",").map { String($0.trimming(.whitespace)) } }
+            let offered = offeredSubprotocols(request)
             guard let chosen = offered.first(where: subprotocols.contains) else {
                 let asked = offered.isEmpty ? "none" : offered.joined(separator: ", ")
                 return .refused(
@@ -60,6 +59,17 @@ package enum WebSocketHandshake {
             headers.append(HTTPHeader("Sec-WebSocket-Protocol", chosen))
         }
         return .accepted(BuiltResponse(status: 101, headers: headers, origin: origin))
+    }
+
+    /// Whether `request` asks to become a WebSocket (a GET with `Upgrade: websocket`).
+    static func asksForUpgrade(_ request: MockRequest) -> Bool {
+        request.method == "GET" && tokens(request, "Upgrade").contains("websocket")
+    }
+
+    /// The subprotocols the client offers, in its order of preference.
+    static func offeredSubprotocols(_ request: MockRequest) -> [String] {
+        request.headers.filter { HTTPHeader.namesEqual($0.name, "Sec-WebSocket-Protocol") }
+            .flatMap { $0.value.split(separator: ",").map { String($0.trimming(.whitespace)) } }
     }
 
     /// The comma-separated tokens of every `name` header, in lower case.

@@ -37,7 +37,7 @@ package final class Recorder: Sendable {
     let logger: Logger
     /// Answers seen per `METHOD path` during this run (bounded: past `maxTracked` keys, new ones
     /// are not tracked, and the existing-file check alone keeps them from being written twice).
-    private let seen = Lock<[String: Int]>([:])
+    let seen = Lock<[String: Int]>([:])
     static let maxTracked = 100_000
     /// Every file this recorder wrote, absolute, for the watcher to tell its own writes from the user's.
     let written = Lock<Set<String>>([])
@@ -46,7 +46,7 @@ package final class Recorder: Sendable {
     /// Where the mocks being served are looked up (`findMocks(in:)`); nil: only the root itself.
     private let snapshotSource = Lock<(@Sendable () -> Snapshot?)?>(nil)
     /// The thread `recordOffThePool` writes on (fsync blocks: not on the Swift concurrency pool).
-    private let writer = DispatchQueue(label: "mockd-record")
+    let writer = DispatchQueue(label: "mockd-record")
 
     /// The route table the recorder writes, in the routes folder.
     static let routesFileName = "recorded.json"
@@ -117,18 +117,23 @@ package final class Recorder: Sendable {
             if count > 1 || seen.count < Self.maxTracked { seen[key] = count }
             if count > 1 { return .duplicate(count) }
             let outcome = save(request, path: path, response, undoneCoding: undoneCoding)
-            switch outcome {
-            case .wroteMock(let file): logger.info("recorded", metadata: ["mockd.request": "\(key)", "mockd.file": "\(file)"])
-            case .wroteRoute(let index):
-                logger.info("recorded", metadata: ["mockd.request": "\(key)", "mockd.file": "\(routesFile)#\(index)"])
-            case .keptExisting(let existing):
-                logger.info(
-                    "not recording: the mock exists (--record-overwrite replaces it)",
-                    metadata: ["mockd.request": "\(key)", "mockd.file": "\(existing)"])
-            case .failed(let why): logger.info("could not record", metadata: ["mockd.request": "\(key)", "mockd.reason": "\(why)"])
-            case .duplicate, .skipped: break
-            }
+            log(outcome, for: key)
             return outcome
+        }
+    }
+
+    /// One line for what was written or kept (a skip or a repeat says nothing here).
+    func log(_ outcome: RecordOutcome, for key: String) {
+        switch outcome {
+        case .wroteMock(let file): logger.info("recorded", metadata: ["mockd.request": "\(key)", "mockd.file": "\(file)"])
+        case .wroteRoute(let index):
+            logger.info("recorded", metadata: ["mockd.request": "\(key)", "mockd.file": "\(routesFile)#\(index)"])
+        case .keptExisting(let existing):
+            logger.info(
+                "not recording: the mock exists (--record-overwrite replaces it)",
+                metadata: ["mockd.request": "\(key)", "mockd.file": "\(existing)"])
+        case .failed(let why): logger.info("could not record", metadata: ["mockd.request": "\(key)", "mockd.reason": "\(why)"])
+        case .duplicate, .skipped: break
         }
     }
 

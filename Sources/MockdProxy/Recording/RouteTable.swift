@@ -96,11 +96,4 @@ extension JSONValue {
         if case .string(let text) = self { return text }
         return nil
     }
-
-    var isContainer: Bool {
-        switch self {
-        case .object, .array: true
-        default: false
-        }
-    }
 }
