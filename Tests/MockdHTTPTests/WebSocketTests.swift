@@ -483,6 +483,58 @@ struct WebSocketHTTPTests {
         }
     }
 
+    // MARK: - Reload
+
+    /// A route whose conversation says which version of the table it came from.
+    static func versioned(_ version: String) -> String {
+        #"{"path": "/ws/version", "websocket": {"onOpen": {"text": "\#(version)"}, "onMessage": [{"reply": {"text": "\#(version):{{message}}"}}]}}"#
+    }
+
+    /// A `.ws` file's conversation, as versioned: a send, an expect, a send.
+    static func versionedFile(_ version: String) -> String {
+        #"""
+        {"send": {"text": "\#(version) hello"}}
+        {"expect": {"text": "next"}}
+        {"send": {"text": "\#(version) next"}}
+
+        """#
+    }
+
+    /// Sends `text` and reads the next message, which must be text.
+    static func exchange(_ client: WebSocketClient, _ text: String) async throws -> String {
+        try await client.run { client in
+            try client.send(text: text)
+            return try client.readText()
+        }
+    }
+
+    @Test func aReloadKeepsOpenConnectionsOnTheirOldConversation() async throws {
+        let files = ["mock_ws_feed_get.ws": Self.versionedFile("v1")]
+        try await withRouteServer(files: files, tables: ["ws.json": routeTable(Self.versioned("v1"))]) { server in
+            let oldRoute = try await Self.open(server, "/ws/version")
+            let oldFile = try await Self.open(server, "/ws/feed")
+            #expect(try await oldRoute.run { try $0.readText() } == "v1")
+            #expect(try await oldFile.run { try $0.readText() } == "v1 hello")
+
+            try server.write("routes/ws.json", routeTable(Self.versioned("v2")))
+            try server.write("MockData/mock_ws_feed_get.ws", Self.versionedFile("v2"))
+            let reload = try await server.admin("POST", "/__mockd/reload")
+            #expect(reload.status == 200)
+            #expect(reload.object["status"] as? String == "ok", "\(reload.object)")
+
+            // New connections hold the new conversations…
+            let newRoute = try await Self.open(server, "/ws/version")
+            let newFile = try await Self.open(server, "/ws/feed")
+            #expect(try await newRoute.run { try $0.readText() } == "v2")
+            #expect(try await newFile.run { try $0.readText() } == "v2 hello")
+            // …and the open ones go on with the ones they started with, a route's and a file's.
+            #expect(try await Self.exchange(oldRoute, "hi") == "v1:hi")
+            #expect(try await Self.exchange(oldFile, "next") == "v1 next")
+            #expect(try await Self.exchange(newRoute, "hi") == "v2:hi")
+            #expect(try await Self.exchange(newFile, "next") == "v2 next")
+        }
+    }
+
     // MARK: - Shutdown
 
     @Test func shutdownClosesAnOpenConnectionWith1001() async throws {
