@@ -535,6 +535,92 @@ struct WebSocketHTTPTests {
         }
     }
 
+    // MARK: - The dashboard's feed
+
+    static func connections(_ answer: [String: Any]) -> [[String: Any]] { (answer["webSockets"] as? [[String: Any]]) ?? [] }
+
+    /// Polls `GET /__mockd/events` as the dashboard does, from the answer `start`, until `done`
+    /// holds for the answers so far; `meanwhile` runs once the first poll is on its way, so what it
+    /// does is most often news for a parked poll. News must wake each poll: one answered only at
+    /// its wait (30 s) fails, and so does the whole taking longer than `eventDeadline`.
+    static func feed(
+        _ server: RouteServer, from start: [String: Any], meanwhile: () async throws -> Void = {},
+        until done: ([[String: Any]]) -> Bool
+    ) async throws -> [[String: Any]] {
+        var answers: [[String: Any]] = []
+        var last = start
+        var acted = false
+        let clock = ContinuousClock()
+        let deadline = clock.now + eventDeadline
+        while clock.now < deadline {
+            let next = try #require(last["next"] as? Int)
+            let state = try #require(last["state"] as? Int)
+            let asked = clock.now
+            async let polled = server.admin("GET", "/__mockd/events?after=\(next)&state=\(state)&wait=30")
+            if !acted {
+                acted = true
+                try await meanwhile()
+            }
+            let answer = try await polled
+            #expect(answer.status == 200)
+            try #require(clock.now - asked < .seconds(15), "the poll was answered at its wait: nothing woke it")
+            answers.append(answer.object)
+            last = answer.object
+            if done(answers) { return answers }
+        }
+        Issue.record("the feed did not show it within \(eventDeadline): \(answers)")
+        return answers
+    }
+
+    static func messages(_ answers: [[String: Any]]) -> [[String: Any]] {
+        answers.flatMap { ($0["messages"] as? [[String: Any]]) ?? [] }
+    }
+
+    @Test func theDashboardsFeedListsConnectionsAndTheirMessagesLive() async throws {
+        try await Self.withServer { server in
+            let start = try await server.admin("GET", "/__mockd/events")
+            #expect(start.status == 200)
+            #expect(start.object["webSockets"] as? [Any] != nil && Self.connections(start.object).isEmpty)
+
+            // A connection opening is listed.
+            var opening: WebSocketClient?
+            let opened = try await Self.feed(server, from: start.object) {
+                opening = try await Self.open(server, "/ws/echo", session: "sim-3")
+            } until: {
+                !Self.connections($0.last!).isEmpty
+            }
+            let client = try #require(opening)
+            let listed = try #require(Self.connections(opened.last!).first)
+            #expect(listed["path"] as? String == "/ws/echo")
+            #expect(listed["session"] as? String == "sim-3")
+            let id = try #require(listed["id"] as? Int)
+
+            // Its messages both ways wake the poll, as messages, not requests.
+            let talked = try await Self.feed(server, from: opened.last!) {
+                let echoed = try await Self.exchange(client, "hello")
+                #expect(echoed == "hello")
+            } until: {
+                Self.messages($0).count >= 2
+            }
+            let messages = Self.messages(talked)
+            #expect(messages.map { $0["direction"] as? String } == ["in", "out"])
+            #expect(messages.map { $0["text"] as? String } == ["hello", "hello"])
+            #expect(messages.allSatisfy { $0["connection"] as? Int == id && $0["id"] is Int })
+            #expect(talked.allSatisfy { (($0["requests"] as? [Any]) ?? []).isEmpty }, "messages are not requests")
+
+            // The dashboard's close button: the ending wakes the poll, and the list is empty.
+            let ended = try await Self.feed(server, from: talked.last!) {
+                let closing = try await server.admin("DELETE", "/__mockd/ws/connections/\(id)")
+                #expect(closing.status == 200)
+                let close = try await client.run { try $0.closeHandshake() }
+                #expect(close.code == 1000)
+            } until: {
+                Self.connections($0.last!).isEmpty
+            }
+            #expect(Self.connections(ended.last!).isEmpty)
+        }
+    }
+
     // MARK: - Shutdown
 
     @Test func shutdownClosesAnOpenConnectionWith1001() async throws {
