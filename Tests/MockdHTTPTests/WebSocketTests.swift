@@ -540,9 +540,9 @@ struct WebSocketHTTPTests {
     static func connections(_ answer: [String: Any]) -> [[String: Any]] { (answer["webSockets"] as? [[String: Any]]) ?? [] }
 
     /// Polls `GET /__mockd/events` as the dashboard does, from the answer `start`, until `done`
-    /// holds for the answers so far; `meanwhile` runs once the first poll is on its way, so what it
-    /// does is most often news for a parked poll. News must wake each poll: one answered only at
-    /// its wait (30 s) fails, and so does the whole taking longer than `eventDeadline`.
+    /// holds for the answers so far; `meanwhile` runs once the first poll is parked, so what it
+    /// does is news for a waiting poll. News must wake each poll: one answered only at its wait
+    /// (30 s) fails, and so does the whole taking longer than `eventDeadline`.
     static func feed(
         _ server: RouteServer, from start: [String: Any], meanwhile: () async throws -> Void = {},
         until done: ([[String: Any]]) -> Bool
@@ -559,6 +559,13 @@ struct WebSocketHTTPTests {
             async let polled = server.admin("GET", "/__mockd/events?after=\(next)&state=\(state)&wait=30")
             if !acted {
                 acted = true
+                // A poll is always parked, news or not, until the feed's next delivery (250 ms).
+                let parked = try await blocking {
+                    let deadline = Deadline(eventDeadline)
+                    while server.server.parkedCount == 0 && !deadline.hasPassed { usleep(1_000) }
+                    return server.server.parkedCount > 0
+                }
+                try #require(parked, "the poll was never parked")
                 try await meanwhile()
             }
             let answer = try await polled
