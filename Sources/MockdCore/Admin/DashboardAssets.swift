@@ -222,10 +222,10 @@ select, input, textarea { border: 1px solid var(--line); border-radius: 5px; pad
 .message { display: flex; gap: 8px; align-items: baseline; padding: 4px 10px; border-bottom: 1px solid var(--line); }
 .message:last-child { border-bottom: 0; }
 .message .time { font-size: 11px; color: var(--muted); flex: none; }
-.message .direction { font-size: 11px; font-weight: 700; flex: none; width: 74px; }
+.message .direction { font-size: 11px; font-weight: 700; flex: none; width: 80px; white-space: nowrap; }
 .message.in .direction { color: var(--ok); }
 .message.out .direction { color: var(--accent); }
-.message .payload { white-space: pre-wrap; overflow-wrap: anywhere; }
+.message .payload { flex: 1; min-width: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 
 /* Badges */
 .method { font-family: var(--mono); font-size: 11px; font-weight: 700; padding: 0 5px; border-radius: 4px; background: var(--bg); color: var(--muted); }
