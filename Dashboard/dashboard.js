@@ -12,7 +12,11 @@
   let events = { next: null, state: null, scenario: 'default', sessions: {}, lastReload: null };
   let sources = { sources: [], scenarios: ['default'] };
   let resources = []; // GET /__mockd/resources: each resource and its copies' item counts
-  let selected = null; // { kind: 'request', id }, { kind: 'source', origin } or { kind: 'resource', path, scenario, session }
+  let webSockets = []; // the open WebSocket connections, as the last events answer listed them
+  let webSocketsShown = ''; // that list as JSON, to redraw only what changed
+  const messages = new Map(); // WebSocket connection id -> its messages both ways, oldest first
+  const MAX_MESSAGES = 200; // per connection
+  let selected = null; // { kind: 'request', id }, { kind: 'source', origin }, { kind: 'resource', path, scenario, session } or { kind: 'websocket', id }
 
   // ---- DOM helpers ---------------------------------------------------------------------
   function el(tag, attrs, ...children) {
@@ -283,6 +287,7 @@
     for (const button of $('resources-list').querySelectorAll('.resource')) {
       button.classList.toggle('selected', !!selected && selected.kind === 'resource' && button.dataset.path === selected.path && button.dataset.scenario === (selected.scenario || ''));
     }
+    for (const button of $('websockets-list').querySelectorAll('.websocket')) button.classList.toggle('selected', !!selected && selected.kind === 'websocket' && Number(button.dataset.id) === selected.id);
   }
 
   // `file X` -> X, `route routes/a.json#2` -> routes/a.json#2; an OpenAPI answer's whole source
@@ -388,6 +393,116 @@
       }
     });
     return form;
+  }
+
+  // ---- WebSocket connections: the open ones, their messages both ways, a send box ----------
+  const whose = (session) => (session === null || session === undefined ? 'no session' : 'session ' + session);
+  const counts = (connection) => '#' + connection.id + ', opened ' + clock(connection.opened) + ', ' + connection.messagesIn + ' in, ' + connection.messagesOut + ' out';
+
+  function renderWebSockets(list) {
+    const shown = JSON.stringify(list);
+    if (shown === webSocketsShown) return;
+    webSocketsShown = shown;
+    webSockets = list;
+    $('websockets').hidden = list.length === 0;
+    $('websockets-count').textContent = list.length ? String(list.length) : '';
+    $('websockets-list').replaceChildren(...list.map((connection) => el('button', {
+      type: 'button', class: 'websocket', role: 'listitem', 'data-testid': 'ws-connection', 'data-id': connection.id, 'data-path': connection.path,
+      'data-session': connection.session === null ? '' : connection.session, onclick: () => showWebSocket(connection.id),
+    },
+    el('span', { class: 'method m-ws', text: 'WS' }),
+    el('span', { class: 'path', text: connection.path }),
+    el('span', { class: 'scenario-tag any', text: whose(connection.session) }),
+    el('span', { class: 'counts', 'data-testid': 'ws-counts', text: counts(connection) }))));
+    markSelection();
+    if (selected && selected.kind === 'websocket') updateWebSocket();
+  }
+
+  // Messages come with the long poll (GET /__mockd/events), each once, in journal order.
+  function addMessages(list) {
+    const touched = new Set();
+    for (const message of list) {
+      const kept = messages.get(message.connection) || [];
+      if (kept.length && kept[kept.length - 1].id >= message.id) continue;
+      kept.push(message);
+      if (kept.length > MAX_MESSAGES) kept.splice(0, kept.length - MAX_MESSAGES);
+      messages.set(message.connection, kept);
+      touched.add(message.connection);
+    }
+    // The messages of connections that have ended go with them, once the list says so.
+    for (const id of [...messages.keys()]) if (!touched.has(id) && !webSockets.some((connection) => connection.id === id) && !(selected && selected.kind === 'websocket' && selected.id === id)) messages.delete(id);
+    if (selected && selected.kind === 'websocket' && touched.has(selected.id)) renderMessages();
+  }
+
+  function messageRow(message) {
+    const payload = message.text !== undefined ? message.text : 'binary, ' + message.size + ' bytes: ' + message.base64;
+    return el('li', { class: 'message ' + message.direction, 'data-testid': 'ws-message', 'data-direction': message.direction },
+      el('span', { class: 'time', text: clock(message.time), title: message.time }),
+      el('span', { class: 'direction', text: message.direction === 'in' ? 'app → mockd' : 'mockd → app' }),
+      el('code', { class: 'payload', text: payload + (message.truncated ? ' … (truncated, ' + message.size + ' bytes)' : '') }));
+  }
+  function renderMessages() {
+    const list = $('ws-messages');
+    if (!list) return;
+    const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    list.replaceChildren(...(messages.get(selected.id) || []).map(messageRow));
+    if (atBottom) list.scrollTop = list.scrollHeight;
+  }
+
+  // Redraws what changes (the counts, open or ended) and keeps the send box as the user left it.
+  function updateWebSocket() {
+    const state = $('ws-state');
+    if (!state) return;
+    const connection = webSockets.find((open) => open.id === selected.id);
+    state.textContent = connection ? counts(connection) : 'ended';
+    state.className = connection ? 'muted' : 'closed';
+    for (const id of ['ws-send', 'ws-close']) $(id).disabled = !connection;
+    renderMessages();
+  }
+
+  function showWebSocket(id) {
+    const connection = webSockets.find((open) => open.id === id);
+    if (!connection) return;
+    selected = { kind: 'websocket', id };
+    markSelection();
+    const target = whose(connection.session) + ' on ' + connection.path;
+    const kind = el('select', { id: 'ws-kind', 'data-testid': 'ws-kind' }, el('option', { value: 'text', text: 'text' }), el('option', { value: 'json', text: 'JSON' }));
+    const textarea = el('textarea', { id: 'ws-body', 'data-testid': 'ws-body', rows: 3, spellcheck: 'false' });
+    const result = el('p', { id: 'ws-result', 'data-testid': 'ws-result', role: 'status' });
+    const say = (className, text) => { result.className = className; result.textContent = text; };
+    const form = el('form', { id: 'ws-form', class: 'editor', 'data-testid': 'ws-form' },
+      el('h3', { text: 'Send a message' }),
+      el('label', { for: 'ws-body', text: 'To every open connection of ' + target + ' (POST /__mockd/ws/send)' }), textarea,
+      el('div', { class: 'row' },
+        el('label', { for: 'ws-kind', text: 'As' }), kind,
+        el('button', { type: 'submit', id: 'ws-send', 'data-testid': 'ws-send', text: 'Send' })),
+      result);
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      let message = { text: textarea.value };
+      if (kind.value === 'json') {
+        try { message = { json: JSON.parse(textarea.value) }; } catch (error) { say('error', 'Not JSON: ' + error.message); return; }
+      }
+      say('muted', 'sending…');
+      const answer = await api('POST', 'ws/send', { session: connection.session, path: connection.path, message });
+      if (answer.ok && answer.data) say('ok', 'Sent to ' + answer.data.sent + ' connection' + (answer.data.sent === 1 ? '' : 's') + '.');
+      else say('error', answer.status + ': ' + errorText(answer));
+    });
+    const close = el('button', {
+      type: 'button', id: 'ws-close', 'data-testid': 'ws-close', text: 'Close (1000)', title: 'DELETE /__mockd/ws/connections/' + id,
+      onclick: async () => {
+        const answer = await api('DELETE', 'ws/connections/' + id);
+        if (answer.ok) say('muted', 'closing: mockd sent its close frame.');
+        else say('error', answer.status + ': ' + errorText(answer));
+      },
+    });
+    showDetail('WebSocket ' + connection.path + ' #' + id,
+      el('p', { class: 'summary' }, 'Connection of ', el('code', { text: whose(connection.session) }), ' on ', el('code', { text: connection.path }), ', opened at ' + connection.opened),
+      el('div', { class: 'ws-actions' }, el('span', { id: 'ws-state', 'data-testid': 'ws-state', class: 'muted', text: counts(connection) }), close),
+      form,
+      el('h3', { text: 'Messages, both ways' }),
+      el('ol', { id: 'ws-messages', class: 'messages', 'data-testid': 'ws-messages', 'aria-live': 'polite' }));
+    updateWebSocket();
   }
 
   // ---- Scenarios -------------------------------------------------------------------------
@@ -498,6 +613,8 @@
         events.sessions = data.sessions || {};
         renderReload(data.lastReload);
         addEntries(data.requests || []);
+        renderWebSockets(data.webSockets || []);
+        addMessages(data.messages || []);
         renderTargets();
         connection('live', true);
         if (stateChanged) { await loadSources(); await loadResources(); }

@@ -107,7 +107,11 @@ extension HTTPServer {
             uptimeSeconds: Double(RequestState.monotonicNanoseconds() - startedAt) / 1e9,
             lastReload: effectors.reloads?.lastReload, writesMocks: effectors.mockWriter != nil, writeRefusal: writeRefusal,
             sessionPorts: sessions.ports, pushRefusal: effectors.pusher == nil ? Self.noPusher : nil,
-            pushBundleID: configuration.pushBundleID)
+            pushBundleID: configuration.pushBundleID,
+            openWebSockets: { [self] in
+                guard case .connections(let open) = webSocketReport(.list(session: nil)) else { return [] }
+                return open
+            })
     }
 
     /// Why `POST /__mockd/mocks` may not write here, or nil: anyone who reaches a server listening

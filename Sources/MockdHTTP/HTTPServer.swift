@@ -47,7 +47,7 @@ package final class HTTPServer: Sendable {
     let parking: ParkingLot
     #if !MOCKD_NO_WEBSOCKET
         /// Open WebSocket connections (routes with `"websocket"`).
-        let webSockets = WebSocketRegistry()
+        let webSockets: WebSocketRegistry
     #endif
     /// Dashboards waiting for news (`GET /__mockd/events`).
     let news = NewsFeed(label: "mockd.news", cadence: .milliseconds(250))
@@ -76,6 +76,15 @@ package final class HTTPServer: Sendable {
         self.runtime = runtime
         self.logger = logger
         self.journal = journal
+        #if !MOCKD_NO_WEBSOCKET
+            // A connection opening or ending changes what dashboards show, as a scenario set does:
+            // the open one's upgrade request is journaled before it is listed, and an ending is
+            // not journaled at all, so the journal alone would leave the list stale.
+            self.webSockets = WebSocketRegistry { [runtime, news] in
+                runtime.noteChange()
+                news.announce()
+            }
+        #endif
         self.effectors = AdminEffectors(reloads: reloads, mockWriter: mockWriter, files: files, pusher: pusher)
         self.log = RequestLog(
             logger: logger, accessWriter: accessLog, journal: journal, news: news, requestWaits: requestWaits,

@@ -109,6 +109,7 @@ final class RequestLog: Sendable {
                     session: connection.session, source: origin.label, kind: origin.kind, status: 0, durationMicroseconds: 0,
                     message: RequestJournal.Message(
                         direction: outgoing ? "out" : "in", connection: connection.id, binary: binary, size: bytes.count)))
+            news.announce()  // dashboards show the messages live (`GET /__mockd/events`)
             requestWaits.announce()
         }
     #endif

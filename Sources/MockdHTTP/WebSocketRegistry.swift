@@ -14,6 +14,12 @@
         private let endings = DispatchSemaphore(value: 0)
         /// The connections' queues run here: a few pool threads for every connection.
         let queue = DispatchQueue(label: "mockd.websockets", attributes: .concurrent)
+        /// Called after a connection is added or removed: the list dashboards show changed.
+        private let changed: @Sendable () -> Void
+
+        init(changed: @escaping @Sendable () -> Void = {}) {
+            self.changed = changed
+        }
 
         func nextID() -> Int {
             lastID.add(1, ordering: .relaxed).newValue
@@ -21,11 +27,13 @@
 
         func add(_ connection: WebSocketConnection) {
             open.withLock { $0[connection.id] = connection }
+            changed()
         }
 
         func remove(_ connection: WebSocketConnection) {
             open.withLock { $0[connection.id] = nil }
             endings.signal()
+            changed()
         }
 
         /// Open connections, oldest first; `session`/`path` nil: any.

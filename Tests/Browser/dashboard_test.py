@@ -4,9 +4,15 @@ Every wait is a WebDriverWait on a condition, bounded by WAIT seconds; nothing s
 Prints one line per check and a closing `N passed, M failed`; exits 1 on any failure.
 """
 import argparse
+import base64
+import hashlib
 import json
+import os
+import socket
+import struct
 import subprocess
 import sys
+import threading
 import traceback
 from urllib.parse import urlsplit
 
@@ -14,7 +20,7 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 WAIT = 15  # seconds, for every wait
 
@@ -97,6 +103,99 @@ def text(css):
 
 def row_css(path, status):
     return f'tr[data-testid="request-row"][data-path="{path}"][data-status="{status}"]'
+
+
+class WebSocketApp:
+    """An app's WebSocket connection to mockd over a raw socket (as scripts/ws-probe.py, no library).
+
+    A thread reads what mockd sends: text messages into `texts`, and a close frame, which it
+    answers as RFC 6455 asks and keeps in `close_code`. The test waits on these with wait_for.
+    """
+
+    GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+    def __init__(self, path, session):
+        origin = urlsplit(BASE)
+        self.texts = []
+        self.close_code = None
+        self.error = None
+        self.lock = threading.Lock()
+        self.writing = threading.Lock()  # the reader answers pings and the close while the test sends
+        key = base64.b64encode(os.urandom(16))
+        self.socket = socket.create_connection((origin.hostname, origin.port), timeout=WAIT)
+        self.socket.sendall(
+            b"GET " + path.encode() + b" HTTP/1.1\r\nHost: " + origin.netloc.encode() + b"\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: " + key +
+            b"\r\nX-Mock-Session: " + session.encode() + b"\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = self.socket.recv(1)
+            if not chunk:
+                raise AssertionError(f"the upgrade of {path} ended after {head!r}")
+            head += chunk
+        status, *lines = head.decode("latin-1").split("\r\n")
+        headers = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines if line)}
+        accept = base64.b64encode(hashlib.sha1(key + self.GUID).digest()).decode()
+        assert status.startswith("HTTP/1.1 101"), f"the upgrade of {path} got {status!r}"
+        assert headers.get("sec-websocket-accept") == accept, f"wrong Sec-WebSocket-Accept: {headers!r}"
+        self.socket.settimeout(None)  # the reader waits as long as the connection lasts
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _exactly(self, count):
+        data = b""
+        while len(data) < count:
+            chunk = self.socket.recv(count - len(data))
+            if not chunk:
+                raise EOFError(f"closed after {len(data)} of {count} bytes")
+            data += chunk
+        return data
+
+    def _read(self):
+        try:
+            while True:
+                first, second = self._exactly(2)
+                length = second & 0x7F
+                if length == 126:
+                    length = struct.unpack("!H", self._exactly(2))[0]
+                elif length == 127:
+                    length = struct.unpack("!Q", self._exactly(8))[0]
+                payload = self._exactly(length)
+                opcode = first & 0x0F
+                if opcode == 0x1:
+                    with self.lock:
+                        self.texts.append(payload.decode())
+                elif opcode == 0x9:
+                    self._send(0xA, payload)
+                elif opcode == 0x8:
+                    self._send(0x8, payload[:2])  # the close handshake's answer
+                    with self.lock:
+                        self.close_code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
+                    return
+        except (OSError, EOFError, ValueError) as error:
+            with self.lock:
+                self.error = error
+
+    def _send(self, opcode, payload):
+        """One final frame, masked as a client must."""
+        mask = os.urandom(4)
+        assert len(payload) < 126
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+        with self.writing:
+            self.socket.sendall(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked)
+
+    def send_text(self, text):
+        self._send(0x1, text.encode())
+
+    def received(self):
+        with self.lock:
+            return list(self.texts)
+
+    def close(self):
+        try:
+            self.socket.close()
+        except OSError:
+            pass
 
 
 results = []
@@ -213,6 +312,50 @@ try:
         wait_for("the session's item", lambda: "only in notes-1" in (text('[data-testid="resource-items"]') or ""))
         shown = text('[data-testid="resource-items"]') or ""
         assert "seeded note" in shown and "made with curl" not in shown, f"session notes-1 shows {shown!r}"
+
+    @check("an open WebSocket connection is listed live with its messages both ways; the send box and the close button reach it")
+    def _():
+        app = WebSocketApp("/ws/echo", session="ws-1")
+        try:
+            card = '[data-testid="ws-connection"][data-path="/ws/echo"][data-session="ws-1"]'
+            wait_for("the connection in the list", lambda: driver.find_elements(By.CSS_SELECTOR, card))
+            wait_for("the app to get the welcome", lambda: '{"type":"welcome"}' in app.received())
+            app.send_text("hello from the app")
+            wait_for("the app to get the echo", lambda: "echo: hello from the app" in app.received())
+            click(card)
+
+            def shown(direction):
+                return [item.text for item in driver.find_elements(By.CSS_SELECTOR, f'[data-testid="ws-message"][data-direction="{direction}"] .payload')]
+            wait_for("the app's message in the list", lambda: shown("in") == ["hello from the app"])
+            wait_for("mockd's two messages in the list", lambda: shown("out") == ['{"type":"welcome"}', "echo: hello from the app"])
+
+            # The send box: JSON to the connection's session and path.
+            Select(find('[data-testid="ws-kind"]')).select_by_value("json")
+            find('[data-testid="ws-body"]').send_keys('{"type": "goal", "minute": 90}')
+            click('[data-testid="ws-send"]')
+            wait_for("the send's result", lambda: text('[data-testid="ws-result"]') == "Sent to 1 connection.")
+
+            def goals():
+                parsed = []
+                for message in app.received():
+                    try:
+                        parsed.append(json.loads(message))
+                    except ValueError:
+                        pass
+                return [value for value in parsed if value == {"type": "goal", "minute": 90}]
+            wait_for("the app to get the goal", lambda: len(goals()) == 1)
+            wait_for("the goal in the list", lambda: len(shown("out")) == 3 and json.loads(shown("out")[2]) == {"type": "goal", "minute": 90})
+            wait_for("the counts each way", lambda: (text(card + ' [data-testid="ws-counts"]') or "").endswith("1 in, 3 out"))
+
+            # The close button: mockd's close frame reaches the app, and the connection leaves the list.
+            click('[data-testid="ws-close"]')
+            wait_for("the app to get the close frame", lambda: app.close_code is not None)
+            assert app.close_code == 1000, f"the app got close code {app.close_code}"
+            wait_for("the connection to leave the list", lambda: not driver.find_elements(By.CSS_SELECTOR, card))
+            wait_for("the detail to say it ended", lambda: text('[data-testid="ws-state"]') == "ended")
+            assert len(shown("in")) == 1 and len(shown("out")) == 3, "the messages of the ended connection stay shown"
+        finally:
+            app.close()
 
     # A realistic state for the screenshot: a few requests, a session, a 404 with near names selected.
     curl("/api/v1/login", "POST", data='{"email": "wrong@example.com", "password": "x"}')

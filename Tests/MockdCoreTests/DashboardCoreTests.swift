@@ -59,6 +59,39 @@ struct DashboardCoreTests {
         #expect(AdminAPI.call(for: .make(path: "/__mockd/sources")).work == .now)
     }
 
+    /// A dashboard's one long poll carries the WebSocket messages apart from the requests, and the
+    /// open connections as the adapter lists them.
+    @Test func eventsCarryMessagesApartAndTheOpenConnections() throws {
+        try withSnapshot(["mock_api_users_get.json": "[]"]) { snapshot, _ in
+            let journal = RequestJournal()
+            journal.append(AdminAPITests.entry("/api/users"))
+            journal.append(
+                RequestJournal.Entry(
+                    time: 1_700_000_000.5, method: "GET", path: "/ws/chat", query: "", headers: [], body: Array("hi".utf8),
+                    bodyTruncated: false, scenario: "", session: "sim-3", source: "websocket 7 in", kind: .message, status: 0,
+                    durationMicroseconds: 0, message: RequestJournal.Message(direction: "in", connection: 7, binary: false, size: 2)))
+            let open = WebSocketConnectionInfo(
+                id: 7, session: "sim-3", path: "/ws/chat", opened: "2023-11-14T22:13:20.000Z", messagesIn: 1, messagesOut: 0)
+            let context = AdminAPI.Context(
+                snapshot: snapshot, state: RuntimeState(), journal: journal, uptimeSeconds: 0, openWebSockets: { [open] })
+            let answer = try #require(AdminAPI.call(for: .make(path: "/__mockd/events")).answer(context).answer)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+            let requests = try #require(object["requests"] as? [[String: Any]])
+            #expect(requests.map { $0["path"] as? String } == ["/api/users"])
+            let messages = try #require(object["messages"] as? [[String: Any]])
+            #expect(messages.count == 1)
+            #expect(messages.first?["id"] as? Int == 2)
+            #expect(messages.first?["direction"] as? String == "in")
+            #expect(messages.first?["text"] as? String == "hi")
+            #expect(messages.first?["connection"] as? Int == 7)
+            let connections = try #require(object["webSockets"] as? [[String: Any]])
+            #expect(connections.map { $0["id"] as? Int } == [7])
+            #expect(connections.first?["session"] as? String == "sim-3")
+            #expect(connections.first?["messagesIn"] as? Int == 1)
+            #expect(object["next"] as? Int == 2)
+        }
+    }
+
     /// Writing a file and reloading are effects the core names, in order, for the adapter to
     /// carry out off its threads; the core itself touches no file.
     @Test func aNewMockIsAWriteThenAReloadNamedForTheAdapter() throws {

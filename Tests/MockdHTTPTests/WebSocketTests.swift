@@ -483,6 +483,151 @@ struct WebSocketHTTPTests {
         }
     }
 
+    // MARK: - Reload
+
+    /// A route whose conversation says which version of the table it came from.
+    static func versioned(_ version: String) -> String {
+        #"{"path": "/ws/version", "websocket": {"onOpen": {"text": "\#(version)"}, "onMessage": [{"reply": {"text": "\#(version):{{message}}"}}]}}"#
+    }
+
+    /// A `.ws` file's conversation, as versioned: a send, an expect, a send.
+    static func versionedFile(_ version: String) -> String {
+        #"""
+        {"send": {"text": "\#(version) hello"}}
+        {"expect": {"text": "next"}}
+        {"send": {"text": "\#(version) next"}}
+
+        """#
+    }
+
+    /// Sends `text` and reads the next message, which must be text.
+    static func exchange(_ client: WebSocketClient, _ text: String) async throws -> String {
+        try await client.run { client in
+            try client.send(text: text)
+            return try client.readText()
+        }
+    }
+
+    @Test func aReloadKeepsOpenConnectionsOnTheirOldConversation() async throws {
+        let files = ["mock_ws_feed_get.ws": Self.versionedFile("v1")]
+        try await withRouteServer(files: files, tables: ["ws.json": routeTable(Self.versioned("v1"))]) { server in
+            let oldRoute = try await Self.open(server, "/ws/version")
+            let oldFile = try await Self.open(server, "/ws/feed")
+            #expect(try await oldRoute.run { try $0.readText() } == "v1")
+            #expect(try await oldFile.run { try $0.readText() } == "v1 hello")
+
+            try server.write("routes/ws.json", routeTable(Self.versioned("v2")))
+            try server.write("MockData/mock_ws_feed_get.ws", Self.versionedFile("v2"))
+            let reload = try await server.admin("POST", "/__mockd/reload")
+            #expect(reload.status == 200)
+            #expect(reload.object["status"] as? String == "ok", "\(reload.object)")
+
+            // New connections hold the new conversations…
+            let newRoute = try await Self.open(server, "/ws/version")
+            let newFile = try await Self.open(server, "/ws/feed")
+            #expect(try await newRoute.run { try $0.readText() } == "v2")
+            #expect(try await newFile.run { try $0.readText() } == "v2 hello")
+            // …and the open ones go on with the ones they started with, a route's and a file's.
+            #expect(try await Self.exchange(oldRoute, "hi") == "v1:hi")
+            #expect(try await Self.exchange(oldFile, "next") == "v1 next")
+            #expect(try await Self.exchange(newRoute, "hi") == "v2:hi")
+            #expect(try await Self.exchange(newFile, "next") == "v2 next")
+        }
+    }
+
+    // MARK: - The dashboard's feed
+
+    static func connections(_ answer: [String: Any]) -> [[String: Any]] { (answer["webSockets"] as? [[String: Any]]) ?? [] }
+
+    /// Polls `GET /__mockd/events` as the dashboard does, from the answer `start`, until `done`
+    /// holds for the answers so far; `meanwhile` runs once the first poll is parked, so what it
+    /// does is news for a waiting poll. News must wake each poll: one answered only at its wait
+    /// (30 s) fails, and so does the whole taking longer than `eventDeadline`.
+    static func feed(
+        _ server: RouteServer, from start: [String: Any], meanwhile: () async throws -> Void = {},
+        until done: ([[String: Any]]) -> Bool
+    ) async throws -> [[String: Any]] {
+        var answers: [[String: Any]] = []
+        var last = start
+        var acted = false
+        let clock = ContinuousClock()
+        let deadline = clock.now + eventDeadline
+        while clock.now < deadline {
+            let next = try #require(last["next"] as? Int)
+            let state = try #require(last["state"] as? Int)
+            let asked = clock.now
+            async let polled = server.admin("GET", "/__mockd/events?after=\(next)&state=\(state)&wait=30")
+            if !acted {
+                acted = true
+                // A poll is always parked, news or not, until the feed's next delivery (250 ms).
+                let parked = try await blocking {
+                    let deadline = Deadline(eventDeadline)
+                    while server.server.parkedCount == 0 && !deadline.hasPassed { usleep(1_000) }
+                    return server.server.parkedCount > 0
+                }
+                try #require(parked, "the poll was never parked")
+                try await meanwhile()
+            }
+            let answer = try await polled
+            #expect(answer.status == 200)
+            try #require(clock.now - asked < .seconds(15), "the poll was answered at its wait: nothing woke it")
+            answers.append(answer.object)
+            last = answer.object
+            if done(answers) { return answers }
+        }
+        Issue.record("the feed did not show it within \(eventDeadline): \(answers)")
+        return answers
+    }
+
+    static func messages(_ answers: [[String: Any]]) -> [[String: Any]] {
+        answers.flatMap { ($0["messages"] as? [[String: Any]]) ?? [] }
+    }
+
+    @Test func theDashboardsFeedListsConnectionsAndTheirMessagesLive() async throws {
+        try await Self.withServer { server in
+            let start = try await server.admin("GET", "/__mockd/events")
+            #expect(start.status == 200)
+            #expect(start.object["webSockets"] as? [Any] != nil && Self.connections(start.object).isEmpty)
+
+            // A connection opening is listed.
+            var opening: WebSocketClient?
+            let opened = try await Self.feed(server, from: start.object) {
+                opening = try await Self.open(server, "/ws/echo", session: "sim-3")
+            } until: {
+                !Self.connections($0.last!).isEmpty
+            }
+            let client = try #require(opening)
+            let listed = try #require(Self.connections(opened.last!).first)
+            #expect(listed["path"] as? String == "/ws/echo")
+            #expect(listed["session"] as? String == "sim-3")
+            let id = try #require(listed["id"] as? Int)
+
+            // Its messages both ways wake the poll, as messages, not requests.
+            let talked = try await Self.feed(server, from: opened.last!) {
+                let echoed = try await Self.exchange(client, "hello")
+                #expect(echoed == "hello")
+            } until: {
+                Self.messages($0).count >= 2
+            }
+            let messages = Self.messages(talked)
+            #expect(messages.map { $0["direction"] as? String } == ["in", "out"])
+            #expect(messages.map { $0["text"] as? String } == ["hello", "hello"])
+            #expect(messages.allSatisfy { $0["connection"] as? Int == id && $0["id"] is Int })
+            #expect(talked.allSatisfy { (($0["requests"] as? [Any]) ?? []).isEmpty }, "messages are not requests")
+
+            // The dashboard's close button: the ending wakes the poll, and the list is empty.
+            let ended = try await Self.feed(server, from: talked.last!) {
+                let closing = try await server.admin("DELETE", "/__mockd/ws/connections/\(id)")
+                #expect(closing.status == 200)
+                let close = try await client.run { try $0.closeHandshake() }
+                #expect(close.code == 1000)
+            } until: {
+                Self.connections($0.last!).isEmpty
+            }
+            #expect(Self.connections(ended.last!).isEmpty)
+        }
+    }
+
     // MARK: - Shutdown
 
     @Test func shutdownClosesAnOpenConnectionWith1001() async throws {

@@ -1,7 +1,9 @@
 /// `GET /__mockd/events?after=N&state=S&wait=25`: a dashboard's long poll. The journal's new
-/// entries, the runtime scenario and the last reload, answered at once when there is news and
-/// otherwise when news comes or `wait` runs out (the adapter parks the request meanwhile: no
-/// thread waits, and an idle dashboard costs nothing).
+/// entries (requests, and WebSocket messages apart), the open WebSocket connections, the runtime
+/// scenario and the last reload, answered at once when there is news and otherwise when news
+/// comes or `wait` runs out (the adapter parks the request meanwhile: no thread waits, and an
+/// idle dashboard costs nothing). A connection opening or ending is news (the adapter counts it
+/// as a change of state), so the list it shows is never older than a delivery.
 extension AdminAPI {
     /// The most entries one answer carries; a dashboard that fell further behind gets the newest.
     static let eventsLimit = 100
@@ -74,8 +76,11 @@ extension AdminAPI {
             .object([
                 ("next", .number(String(entries.last?.id ?? query.after ?? context.journal.lastID))),
                 ("state", .number(String(context.state.changes))),
-                // WebSocket messages are read with GET /__mockd/ws/messages; the dashboard lists requests.
                 ("requests", .array(entries.filter { $0.entry.message == nil }.map(\.json))),
+                // As `GET /__mockd/ws/messages` shows them, with their ids.
+                ("messages", .array(entries.filter { $0.entry.message != nil }.map(\.json))),
+                // As `GET /__mockd/ws/connections` lists them.
+                ("webSockets", .array(context.openWebSockets().map(\.json))),
                 ("scenario", .string(context.state.runtimeScenario())),
                 ("sessions", sessions(context)),
                 ("lastReload", context.lastReload?.json ?? .null),

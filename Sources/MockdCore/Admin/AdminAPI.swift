@@ -25,12 +25,17 @@ package struct AdminAPI: Sendable {
         package var pushRefusal: String?
         /// `--push-bundle-id`: the app a push goes to when nothing else names one.
         package var pushBundleID: String?
+        /// The open WebSocket connections, read when called (the events answer lists them, built
+        /// once for every waiting dashboard; a test's calls go through `AdminStep.webSockets`).
+        package var openWebSockets: @Sendable () -> [WebSocketConnectionInfo]
 
         package init(
             snapshot: Snapshot, state: RuntimeState, journal: RequestJournal, uptimeSeconds: Double,
             lastReload: ReloadReport? = nil, writesMocks: Bool = false, writeRefusal: String? = nil, sessionPorts: [SessionPort]? = nil,
-            pushRefusal: String? = "this server sends no pushes", pushBundleID: String? = nil
+            pushRefusal: String? = "this server sends no pushes", pushBundleID: String? = nil,
+            openWebSockets: @escaping @Sendable () -> [WebSocketConnectionInfo] = { [] }
         ) {
+            self.openWebSockets = openWebSockets
             self.pushRefusal = pushRefusal
             self.pushBundleID = pushBundleID
             self.snapshot = snapshot
