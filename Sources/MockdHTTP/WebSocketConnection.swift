@@ -366,31 +366,13 @@
                 pendingInput = pendingInput.dropFirst(taken)
                 return taken
             }
-            switch ConnectionSocket.readNow(fd, into: buffer, count: count) {
-            case .done(let read):
-                return read
-            case .wouldBlock:
-                wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK.rawValue)
-            case .ended:
-                readEnd = "the client left without a close"
-                wslay_event_set_error(context, WSLAY_ERR_CALLBACK_FAILURE.rawValue)
-            case .failed(let code):
-                readEnd = "read failed (errno \(code))"
-                wslay_event_set_error(context, WSLAY_ERR_CALLBACK_FAILURE.rawValue)
+            return WslayTransfer.answer(ConnectionSocket.readNow(fd, into: buffer, count: count), context, peer: "the client") {
+                self.readEnd = $0
             }
-            return -1
         }
 
         fileprivate func send(_ context: OpaquePointer?, _ data: UnsafePointer<UInt8>, _ count: Int) -> Int {
-            switch ConnectionSocket.writeNow(fd, from: data, count: count) {
-            case .done(let written):
-                return written
-            case .wouldBlock:
-                wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK.rawValue)
-            case .ended, .failed:
-                wslay_event_set_error(context, WSLAY_ERR_CALLBACK_FAILURE.rawValue)
-            }
-            return -1
+            WslayTransfer.answer(ConnectionSocket.writeNow(fd, from: data, count: count), context, peer: "the client")
         }
 
         fileprivate func message(_ context: OpaquePointer?, opcode: UInt8, _ bytes: [UInt8], status: UInt16) {

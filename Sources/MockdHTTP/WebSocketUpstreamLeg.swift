@@ -147,31 +147,11 @@
         // MARK: - wslay's callbacks (on the queue: wslay calls them from recv and send)
 
         fileprivate func receive(_ context: OpaquePointer?, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
-            switch stream.read(into: buffer, count: count) {
-            case .done(let read):
-                return read
-            case .wouldBlock:
-                wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK.rawValue)
-            case .ended:
-                readEnd = "the upstream left without a close"
-                wslay_event_set_error(context, WSLAY_ERR_CALLBACK_FAILURE.rawValue)
-            case .failed(let code):
-                readEnd = "a read from the upstream failed (\(code))"
-                wslay_event_set_error(context, WSLAY_ERR_CALLBACK_FAILURE.rawValue)
-            }
-            return -1
+            WslayTransfer.answer(stream.read(into: buffer, count: count), context, peer: "the upstream") { self.readEnd = $0 }
         }
 
         fileprivate func send(_ context: OpaquePointer?, _ data: UnsafePointer<UInt8>, _ count: Int) -> Int {
-            switch stream.write(from: data, count: count) {
-            case .done(let written):
-                return written
-            case .wouldBlock:
-                wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK.rawValue)
-            case .ended, .failed:
-                wslay_event_set_error(context, WSLAY_ERR_CALLBACK_FAILURE.rawValue)
-            }
-            return -1
+            WslayTransfer.answer(stream.write(from: data, count: count), context, peer: "the upstream")
         }
 
         fileprivate func mask(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) {
