@@ -14,7 +14,7 @@ enum ForwardingRules {
     /// from the body; `Expect`: the body has already been received in full). `Accept-Encoding`
     /// is forwarded as the client sent it, and the answer relayed as encoded — except when
     /// recording (see `forwardedRequestHeaders(_:decodingAnswer:)`).
-    private static let notForwarded: Set<String> = [
+    static let notForwarded: Set<String> = [
         "host", "content-length", "expect", "x-mock-scenario", "x-mock-session",
     ]
 

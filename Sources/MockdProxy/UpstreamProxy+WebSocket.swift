@@ -82,13 +82,16 @@ extension UpstreamProxy {
     }
 
     /// The upgrade request as it goes upstream: the target under the upstream's base path, the
-    /// upstream's `Host`, and the app's headers as the relay keeps them.
+    /// upstream's `Host`, and the app's headers as the relay keeps them, less those no forwarded
+    /// request carries (its `Host`, mockd's `X-Mock-Session` and `X-Mock-Scenario`).
     static func upgradeHead(url: String, upstream host: String, port: Int?, _ relay: WebSocketRelay) -> [UInt8] {
         // `scheme://authority/path?query`: the target starts at the first "/" after the authority.
         let afterScheme = url.split(separator: "://", maxSplits: 1).last ?? url[...]
         let target = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? "/"
         var text = "GET \(target) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host)\(port.map { ":\($0)" } ?? "")\r\n"
-        for header in relay.headers { text += "\(header.name): \(header.value)\r\n" }
+        for header in relay.headers where !ForwardingRules.notForwarded.contains(header.name.lowercased()) {
+            text += "\(header.name): \(header.value)\r\n"
+        }
         return Array((text + "\r\n").utf8)
     }
 }

@@ -10,7 +10,7 @@ struct WebSocketRelayTests {
     static let upstreamRoutes = #"""
         {"routes": [{"method": "GET", "path": "/ws/chat/:room", "websocket": {
           "subprotocols": ["chat.v1"],
-          "onOpen": [{"json": {"type": "welcome", "room": "{{path.room}}", "token": "{{headers.authorization}}"}}],
+          "onOpen": [{"json": {"type": "welcome", "room": "{{path.room}}", "token": "{{headers.authorization}}", "session": "{{headers.x-mock-session}}"}}],
           "onMessage": [
             {"match": {"json": {"type": "subscribe"}}, "reply": [{"json": {"type": "subscribed"}}, {"base64": "AAEC"}]},
             {"match": {"text": "bye"}, "close": {"code": 4000, "reason": "see you"}}]
@@ -58,8 +58,8 @@ struct WebSocketRelayTests {
             let sources = client.handshake.headers.filter { $0.name.lowercased() == "x-mockd-source" }.map(\.value)
             #expect(sources.count == 1 && sources[0].hasPrefix("proxy "), "\(sources)")
             let welcome = try await client.run { try $0.readText() }
-            // The app's headers reached the upstream, which saw the path as sent.
-            #expect(welcome == #"{"type":"welcome","room":"lobby","token":"Bearer t0k"}"#)
+            // The app's headers reached the upstream, which saw the path as sent; mockd's session header stayed here.
+            #expect(welcome == #"{"type":"welcome","room":"lobby","token":"Bearer t0k","session":""}"#)
             let replies = try await client.run { client -> [WebSocketFrame] in
                 try client.send(text: #"{"type":"subscribe"}"#)
                 return [try client.readFrame(), try client.readFrame()]
@@ -81,7 +81,7 @@ struct WebSocketRelayTests {
             let seen = list.map { "\($0["direction"] ?? "") \($0["text"] ?? $0["base64"] ?? "")" }
             #expect(
                 seen == [
-                    #"out {"type":"welcome","room":"lobby","token":"Bearer t0k"}"#, #"in {"type":"subscribe"}"#,
+                    #"out {"type":"welcome","room":"lobby","token":"Bearer t0k","session":""}"#, #"in {"type":"subscribe"}"#,
                     #"out {"type":"subscribed"}"#, "out AAEC", "in bye",
                 ], "\(seen)")
             #expect(try await local.stderrEventually(contains: "GET /ws/chat/lobby?x=1 101 proxy"), "\(local.stderrText())")
@@ -111,7 +111,7 @@ struct WebSocketRelayTests {
             #expect(
                 lines.map { $0.replacing(#/,"afterMs":\d+/#, with: "") } == [
                     #"{"subprotocols":["chat.v1"]}"#,
-                    #"{"send":{"json":{"type":"welcome","room":"lobby","token":""}}}"#,
+                    #"{"send":{"json":{"type":"welcome","room":"lobby","token":"","session":""}}}"#,
                     #"{"expect":{"json":{"type":"subscribe"}}}"#,
                     #"{"send":{"json":{"type":"subscribed"}}}"#,
                     #"{"send":{"base64":"AAEC"}}"#,
@@ -130,7 +130,9 @@ struct WebSocketRelayTests {
                     let binary = try client.readFrame()
                     return [welcome, subscribed, binary.payload.map(String.init).joined(separator: ",")]
                 }
-                #expect(played == [#"{"type":"welcome","room":"lobby","token":""}"#, #"{"type":"subscribed"}"#, "0,1,2"], "\(played)")
+                #expect(
+                    played == [#"{"type":"welcome","room":"lobby","token":"","session":""}"#, #"{"type":"subscribed"}"#, "0,1,2"],
+                    "\(played)")
             }
         }
     }

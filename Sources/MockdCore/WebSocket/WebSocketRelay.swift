@@ -2,9 +2,9 @@
 /// and mockd relays it both ways, journaling every message. The core says what goes upstream and
 /// what the app gets back; the adapter opens the upstream connection and moves the messages.
 package struct WebSocketRelay: Sendable {
-    /// The upgrade request's headers as they go upstream: all of the app's but
-    /// `Sec-WebSocket-Extensions` (mockd reads every message, so it agrees to no compression),
-    /// `Host` (the upstream's own) and the hop's `Content-Length`/`Transfer-Encoding`.
+    /// The upgrade request's headers for the upstream: all of the app's but
+    /// `Sec-WebSocket-Extensions` (mockd reads every message, so it agrees to no compression).
+    /// The proxy leaves out what it leaves out of every request it forwards (`Host`, mockd's own).
     package let headers: [HTTPHeader]
     package let session: String?
     package let path: String
@@ -21,9 +21,8 @@ package struct WebSocketRelay: Sendable {
         case .refused(let refusal):
             return .respond(Reply(.built(refusal), scenario: scenario))
         case .accepted(let head):
-            let dropped = ["Sec-WebSocket-Extensions", "Host", "Content-Length", "Transfer-Encoding"]
             let relay = WebSocketRelay(
-                headers: request.headers.filter { header in !dropped.contains { HTTPHeader.namesEqual($0, header.name) } },
+                headers: request.headers.filter { !HTTPHeader.namesEqual($0.name, "Sec-WebSocket-Extensions") },
                 session: request.session, path: request.path, scenario: scenario,
                 accept: head.headers.first(named: "Sec-WebSocket-Accept") ?? "",
                 offered: WebSocketHandshake.offeredSubprotocols(request))
