@@ -319,11 +319,19 @@ struct HARImportTests {
     /// Text holding `{{` switches the template delimiters before its first `{{`, to a pair it
     /// does not hold; other text is as it came.
     @Test func textWithBracesIsSentAsWritten() {
-        #expect(CapturedConversation.literal("no braces { }") == "no braces { }")
-        #expect(CapturedConversation.literal("\n{{a}} <% b %>") == "\n{{=<%% %%>=}}{{a}} <% b %>")
-        #expect(CapturedConversation.sent(.text(#"{"say":"{{hi}}"}"#)) == ["text": #"{"say":"{{=<% %>=}}{{hi}}"}"#])
-        #expect(CapturedConversation.sent(.text("42")) == ["text": "42"])
-        #expect(CapturedConversation.expected(.text(#"[1, 2]"#)) == ["json": [1, 2]])
+        #expect(WebSocketTranscript.literal("no braces { }") == "no braces { }")
+        #expect(WebSocketTranscript.literal("\n{{a}} <% b %>") == "\n{{=<%% %%>=}}{{a}} <% b %>")
+        var transcript = WebSocketTranscript(subprotocol: nil, openedNanoseconds: 0)
+        transcript.append(.init(fromApp: false, message: .text(#"{"say":"{{hi}}"}"#), nanoseconds: 0))
+        transcript.append(.init(fromApp: true, message: .text(#"{"say":"{{hi}}"}"#), nanoseconds: 0))
+        transcript.append(.init(fromApp: false, message: .text("42"), nanoseconds: 0))
+        #expect(
+            transcript.fileText == """
+                {"send":{"text":"{\\"say\\":\\"{{=<% %>=}}{{hi}}\\"}"}}
+                {"expect":{"json":{"say":"{{hi}}"}}}
+                {"send":{"text":"42"}}
+
+                """)
     }
 
     /// startedDateTime as HAR exporters write it, to the millisecond, with an offset or none.

@@ -6,25 +6,31 @@
 import MockdCore
 
 /// A WebSocket entry of Chrome's export (status 101, `_webSocketMessages`) as a `.ws` file
-/// (docs/WEBSOCKET.md): each message the server sent becomes a `send` line, timed by its gap
-/// to the message before it, and each message the app sent an `expect` line.
+/// (docs/WEBSOCKET.md), written by the transcript `--record` writes relayed conversations with:
+/// each message the server sent becomes a `send` line, timed by its gap to the message before it,
+/// and each message the app sent an `expect` line.
 struct CapturedConversation {
-    /// The file's lines, in order.
-    var lines: [JSONValue]
+    var transcript: WebSocketTranscript
     /// The messages both ways (pings and closes left out).
     var messages: Int
 
     /// The file's text: one JSON object a line.
-    var text: String { lines.map { $0.serialized + "\n" }.joined() }
+    var text: String { transcript.fileText }
 
     /// `messages` in order; `opened`, when the upgrade was sent (seconds since 1970), times the
     /// first message the server sent; `subprotocol`, the 101's `Sec-WebSocket-Protocol`. A
     /// problem names its place from the entry (`_webSocketMessages[3].opcode`).
     static func read(_ messages: [HARFile.WebSocketMessage], opened: Double?, subprotocol: String?) -> Result<Self, HARImport.EntryProblem>
     {
-        var lines: [JSONValue] = []
-        if let subprotocol, ASCII.isToken(subprotocol) { lines.append(.object([("subprotocols", .array([.string(subprotocol)]))])) }
-        var previous = opened
+        // Chrome's times are seconds since 1970; the transcript's, nanoseconds from the earliest.
+        let origin = ([opened].compactMap { $0 } + messages.map(\.time)).min() ?? 0
+        func nanoseconds(_ time: Double) -> UInt64 {
+            let value = ((time - origin) * 1e9).rounded()
+            return value > 0 && value < 1e19 ? UInt64(value) : 0
+        }
+        var transcript = WebSocketTranscript(
+            subprotocol: subprotocol.flatMap { ASCII.isToken($0) ? $0 : nil },
+            openedNanoseconds: nanoseconds(opened ?? messages.first?.time ?? origin))
         var count = 0
         for (index, message) in messages.enumerated() {
             let at = "_webSocketMessages[\(index)]"
@@ -44,63 +50,16 @@ struct CapturedConversation {
             default:
                 return .failure(HARImport.EntryProblem(message: "\(at).opcode: \(message.opcode) is not a message's (1 text, 2 binary)"))
             }
-            switch message.type {
-            case "receive":
-                var line: [(key: String, value: JSONValue)] = [("send", sent(payload))]
-                if let previous {
-                    let milliseconds = ((message.time - previous) * 1000).rounded()
-                    if milliseconds >= 1, milliseconds < Double(Int32.max) { line.append(("afterMs", .number(Int(milliseconds)))) }
-                }
-                lines.append(.object(line))
-            case "send":
-                lines.append(.object([("expect", expected(payload))]))
-            default:
+            guard message.type == "send" || message.type == "receive" else {
                 return .failure(
                     HARImport.EntryProblem(
                         message:
                             "\(at).type: \(JSONText.quoted(message.type)) is neither \"send\" (the app's) nor \"receive\" (the server's)"))
             }
-            previous = message.time
+            transcript.append(.init(fromApp: message.type == "send", message: payload, nanoseconds: nanoseconds(message.time)))
             count += 1
         }
-        return .success(CapturedConversation(lines: lines, messages: count))
-    }
-
-    /// A JSON object or array as `json`, other text as `text`, bytes as `base64`: what mockd
-    /// sends is what was captured (JSON as compact text).
-    static func sent(_ payload: WebSocketPayload) -> JSONValue {
-        switch payload {
-        case .binary(let bytes):
-            return .object([("base64", .string(Data(bytes).base64EncodedString()))])
-        case .text(let text):
-            if let value = json(text), !value.serialized.contains("{{") { return .object([("json", value)]) }
-            return .object([("text", .string(literal(text)))])
-        }
-    }
-
-    /// What an `expect` line compares the app's message with: a JSON message containing this
-    /// value, exactly this text, or exactly these bytes.
-    static func expected(_ payload: WebSocketPayload) -> JSONValue {
-        switch payload {
-        case .binary(let bytes): .object([("base64", .string(Data(bytes).base64EncodedString()))])
-        case .text(let text): json(text).map { .object([("json", $0)]) } ?? .object([("text", .string(text))])
-        }
-    }
-
-    /// A JSON object or array (text that only parses as a number or a string stays text, as the recorder has it).
-    static func json(_ text: String) -> JSONValue? {
-        guard let value = try? JSONParser.parse(Array(text.utf8)), value.isContainer else { return nil }
-        return value
-    }
-
-    /// Text sent as written: a message's `{{` starts a template, so text holding one switches
-    /// the template's delimiters (`{{=<% %>=}}`) to a pair the text does not hold, just before
-    /// its first `{{` (never alone on a line, where Mustache would drop the line break after it).
-    static func literal(_ text: String) -> String {
-        guard let first = text.firstRange(of: "{{") else { return text }
-        var marks = "%"
-        while text.contains("<" + marks) || text.contains(marks + ">") { marks += "%" }
-        return text[..<first.lowerBound] + "{{=<\(marks) \(marks)>=}}" + text[first.lowerBound...]
+        return .success(CapturedConversation(transcript: transcript, messages: count))
     }
 }
 
