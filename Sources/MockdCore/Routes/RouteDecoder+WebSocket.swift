@@ -186,8 +186,8 @@ extension RouteDecoder {
         return WebSocketRule(match: match, replies: replies, broadcast: broadcast, close: close)
     }
 
-    /// `{"json": …}`, `{"text": …}` or `{"regex": …}`; `{}` matches any message (a recorded
-    /// conversation's binary message from the app).
+    /// `{"json": …}`, `{"text": …}`, `{"regex": …}` or `{"base64": …}` (a binary message of
+    /// exactly these bytes); `{}` matches any message.
     mutating func decodeMessageMatch(_ value: JSONValue, at: String) -> WebSocketMatch? {
         if case .object(let members) = value, members.isEmpty { return .any }
         guard case .object(let members) = value, members.count == 1 else {
