@@ -15,7 +15,8 @@ PORT=""
 start_mockd() {  # args for mockd; sets MOCKD_PID and PORT
   local log=$WORK/mockd.log
   # From $WORK, so no ./routes folder is picked up by default.
-  (cd "$WORK" && exec taskset -c 0 "$MOCKD" --port 0 "$@" >"$WORK/mockd.out" 2>"$log") &
+  # MOCKD_CPUS=0,1 lets it use both (the load generator then shares CPU 1 with it).
+  (cd "$WORK" && exec taskset -c "${MOCKD_CPUS:-0}" "$MOCKD" --port 0 "$@" >"$WORK/mockd.out" 2>"$log") &
   MOCKD_PID=$!
   for _ in $(seq 300); do
     PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$WORK/mockd.out" | head -1)

@@ -4,7 +4,8 @@
 
   websocket.py idle URL PID N SECONDS      N idle connections held SECONDS: mockd's CPU (% of a
                                            core) and RSS per connection
-  websocket.py timeline URL N              N connections, each sent 20 messages 50 ms apart:
+  websocket.py timeline URL N              N connections, each sent 20 messages 50 ms apart
+                                           (websocket.sh times it with websocket-client.c):
                                            spacing error p50/p99 as the client saw it
   websocket.py push URL SESSIONS EACH      SESSIONS x EACH connections, one push per session:
                                            every connection must get its session's push only

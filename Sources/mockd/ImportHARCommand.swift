@@ -16,7 +16,7 @@ struct ImportHARCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "har",
         abstract:
-            "Mocks from a HAR file (Proxyman, Charles, Chrome, Safari, Firefox), written as --record writes them: mock_<path>_<method>.json files, and routes in <routes>/recorded.json for the rest. Never overwrites unless --force.",
+            "Mocks from a HAR file (Proxyman, Charles, Chrome, Safari, Firefox), written as --record writes them: mock_<path>_<method>.json files, and routes in <routes>/recorded.json for the rest; Chrome's WebSocket messages as mock_<path>_get.ws conversations. Never overwrites unless --force.",
         discussion: """
             Example: mockd import traffic.har --root MockData --dry-run
             """

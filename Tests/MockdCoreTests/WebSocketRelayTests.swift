@@ -103,7 +103,7 @@ struct WebSocketTranscriptTests {
                 {"expect":{"json":{"type":"subscribe"}}}
                 {"send":{"text":"goal"},"afterMs":200}
                 {"send":{"base64":"AAEC"},"afterMs":200}
-                {"expect":{}}
+                {"expect":{"base64":"CQ=="}}
                 {"expect":{"text":"42"}}
 
                 """)
@@ -123,7 +123,8 @@ struct WebSocketTranscriptTests {
                 return
             }
             #expect(conversation.opened().flatMap { $0 } == [.send(.text("hi"))])
-            #expect(conversation.received(.binary([1, 2])) == [.send(.text("got it"))])
+            #expect(conversation.received(.binary([1, 2])) == [])
+            #expect(conversation.received(.binary([7])) == [.send(.text("got it"))])
         }
     }
 }

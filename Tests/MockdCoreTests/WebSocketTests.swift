@@ -249,7 +249,7 @@ struct WebSocketRouteDecodingTests {
                 #"{"path": "/ws", "websocket": {"onMessage": [{"match": {"regex": "(unclosed"}}, {"match": {"text": "a", "json": {}}}, {"broadcast": "yes"}]}}"#,
             expected: [
                 #"{table}: routes[0].websocket.onMessage[0].match.regex: is not a valid regular expression: "(unclosed""#,
-                #"{table}: routes[0].websocket.onMessage[1].match: expected one of {"json": {…}}, {"text": "…"} or {"regex": "…"}, found an object"#,
+                #"{table}: routes[0].websocket.onMessage[1].match: expected one of {"json": {…}}, {"text": "…"}, {"regex": "…"} or {"base64": "…"}, found an object"#,
                 #"{table}: routes[0].websocket.onMessage[2].broadcast: expected true or false, found "yes""#,
             ]),
         Case(
@@ -259,6 +259,10 @@ struct WebSocketRouteDecodingTests {
                 #"{table}: routes[0].websocket.onMessage[0].match.regx: unknown key "regx"; did you mean "regex"?"#,
                 "{table}: routes[0].websocket.onMessage[1].match.text: expected a string, found 1",
             ]),
+        Case(
+            name: "a base64 match that is not base64",
+            route: #"{"path": "/ws", "websocket": {"onMessage": [{"match": {"base64": "!!"}}]}}"#,
+            expected: [#"{table}: routes[0].websocket.onMessage[0].match.base64: expected bytes in base64 such as "AAEC", found "!!""#]),
         Case(
             name: "a rule's close takes no afterMessages",
             route: #"{"path": "/ws", "websocket": {"onMessage": [{"close": {"code": 1000, "afterMessages": 2}}]}}"#,

@@ -109,4 +109,70 @@ struct HARImportCLITests {
             #expect(named.stderr.contains("not a HAR file"), "\(named)")
         }
     }
+
+    /// Chrome's capture of a WebSocket (Tests/Fixtures/har/chrome-websocket.har) imported, `check`
+    /// clean, and held by a mockd on the result as captured: the 101's subprotocol, the server's
+    /// messages in order, each no sooner than its gap after the app's message it waited for.
+    @Test func importedWebSocketConversationIsHeldAsCaptured() async throws {
+        try await withTemporaryFolder { folder async throws in
+            let har = Self.fixtures.appendingPathComponent("chrome-websocket.har").path
+            let imported = try await runProcess(
+                Self.run, ["import", har, "--root", "MockData", "--routes", "routes"], currentDirectory: folder.path)
+            #expect(imported.status == 0, "\(imported)")
+            #expect(
+                imported.stdout.contains(
+                    "GET /ws/scores (WebSocket, 9 messages; the last of 2 connections) → wrote MockData/mock_ws_scores_get.ws"),
+                "\(imported)")
+            #expect(imported.stdout.contains("entries of live.example.com: 2 written, 0 already there"), "\(imported)")
+            // Nothing is written to the routes folder: the files alone are served.
+            #expect(!FileManager.default.fileExists(atPath: folder.child("routes")))
+            let check = try await runProcess(Self.run, ["check", "--root", "MockData"], currentDirectory: folder.path)
+            #expect(check.status == 0 && check.stdout.contains("0 errors, 0 warnings"), "\(check)")
+
+            try await FirstHourTests.withMockd(["--root", "MockData", "--port", "0"], in: folder.path) { _, startup in
+                let opened = ContinuousClock.now
+                let client = try await WebSocketClient.open(
+                    port: startup.port, target: "/ws/scores?token=abc", subprotocols: ["scores.v1", "scores.v0"])
+                #expect(client.handshake.status == 101, "\(client.handshake)")
+                #expect(client.handshake.header("Sec-WebSocket-Protocol") == "scores.v1", "\(client.handshake)")
+                // Each read is timed from the app's message before it (or the open): mockd's
+                // clock for a send starts no sooner than that.
+                let heard = try await client.run { client -> [(frame: WebSocketFrame, since: Duration)] in
+                    var heard: [(WebSocketFrame, Duration)] = []
+                    var mark = opened
+                    func read(_ count: Int) throws {
+                        for _ in 0..<count {
+                            let frame = try client.readFrame()
+                            heard.append((frame, frame.at - mark))
+                        }
+                    }
+                    try read(1)
+                    mark = .now
+                    try client.send(text: #"{"type":"subscribe","match":42,"client":"ios"}"#)
+                    try read(2)
+                    mark = .now
+                    try client.send(text: "ping")
+                    try read(2)
+                    mark = .now
+                    try client.send(binary: [4, 5, 6])
+                    try read(1)
+                    client.disconnect()
+                    return heard
+                }
+                let expected: [(opcode: WebSocketOpcode, payload: [UInt8], atLeast: Duration)] = [
+                    (.text, Array(#"{"type":"hello","server":"live-1"}"#.utf8), .milliseconds(50)),
+                    (.text, Array(#"{"type":"score","home":1,"away":0}"#.utf8), .milliseconds(120)),
+                    (.text, Array(#"{"type":"score","home":2,"away":0}"#.utf8), .milliseconds(320)),
+                    (.text, Array("pong".utf8), .milliseconds(10)),
+                    (.binary, [0, 1, 2, 3], .milliseconds(200)),
+                    (.text, Array("full time {{home}}-{{away}}".utf8), .milliseconds(20)),
+                ]
+                #expect(heard.count == expected.count)
+                for (got, want) in zip(heard, expected) {
+                    #expect(got.frame.opcode == want.opcode.rawValue && got.frame.fin && got.frame.payload == want.payload, "\(got.frame)")
+                    #expect(got.since >= want.atLeast, "\(got.frame) came \(got.since) after the message it answers")
+                }
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MockdCore
+import MockdDisk
 @testable import MockdProxy
 import Testing
 import TestSupport
@@ -203,5 +204,144 @@ struct HARImportTests {
         let avatars = try space.routeTable().filter { $0["path"] as? String == "/api/users/42/avatar" }
             .compactMap { ($0["response"] as? [String: Any])?["file"] as? String }
         #expect(avatars.count == 2 && Set(avatars).count == 2, "\(avatars)")
+    }
+
+    // MARK: - WebSocket
+
+    /// The `.ws` file Chrome's capture of `wss://live.example.com/ws/scores` becomes: the
+    /// subprotocol the 101 chose, the server's messages as sends timed by their gaps (the first
+    /// from the upgrade's startedDateTime), the app's as expectations; JSON as `json`, other text
+    /// as `text`, binary as `base64`; `{{` in text sent as written.
+    static let capturedScores = """
+        {"subprotocols":["scores.v1"]}
+        {"send":{"json":{"type":"hello","server":"live-1"}},"afterMs":50}
+        {"expect":{"json":{"type":"subscribe","match":42}}}
+        {"send":{"json":{"type":"score","home":1,"away":0}},"afterMs":120}
+        {"send":{"json":{"type":"score","home":2,"away":0}},"afterMs":200}
+        {"expect":{"text":"ping"}}
+        {"send":{"text":"pong"},"afterMs":10}
+        {"send":{"base64":"AAECAw=="},"afterMs":190}
+        {"expect":{"base64":"BAUG"}}
+        {"send":{"text":"full time {{=<% %>=}}{{home}}-{{away}}"},"afterMs":20}
+
+        """
+
+    /// Chrome: a WebSocket entry (status 101, `_webSocketMessages`) becomes
+    /// `mock_<path>_get.ws`, the last of the path's two connections, beside the HTTP entry's
+    /// mock; the file loads as a conversation of nine steps.
+    @Test func chromeWebSocketEntryBecomesAConversationFile() throws {
+        let space = try RecorderTests.Workspace()
+        defer { space.folder.remove() }
+        let report = try Self.run("chrome-websocket", in: space)
+        #expect(report.errors.isEmpty && report.skipped.isEmpty, "\(report)")
+        #expect(report.hosts == ["live.example.com"])
+        #expect(report.written == 2 && report.kept == 0, "\(report)")
+        #expect(
+            report.lines.contains(
+                "GET /ws/scores (WebSocket, 9 messages; the last of 2 connections) → wrote \(space.root)/mock_ws_scores_get.ws"),
+            "\(report.lines)")
+        #expect(space.folder.read("root/mock_api_matches_get.json") == #"{"matches":[{"id":42}]}"#)
+        #expect(space.folder.read("root/mock_ws_scores_get.ws") == Self.capturedScores)
+
+        let loaded = MockDataLoader(files: DiskFiles(), root: space.root).load()
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        let script = try #require(loaded.snapshot?.files["mock_ws_scores_get.json"]?.response.conversation?.script)
+        #expect(script.subprotocols == ["scores.v1"])
+        #expect(script.steps.count == 9)
+
+        // Again: kept; forced: replaced in place; as a scenario's: in its folder.
+        let again = try Self.run("chrome-websocket", in: space)
+        #expect(again.written == 0 && again.kept == 2, "\(again)")
+        try space.folder.write("root/mock_ws_scores_get.ws", #"{"send": {"text": "mine"}}"#)
+        let forced = try Self.run("chrome-websocket", in: space, force: true)
+        #expect(forced.written == 2 && forced.errors.isEmpty, "\(forced)")
+        #expect(space.folder.read("root/mock_ws_scores_get.ws") == Self.capturedScores)
+        let scenario = try Self.run("chrome-websocket", in: space, scenario: "second-half")
+        #expect(scenario.written == 2, "\(scenario)")
+        #expect(space.folder.read("root/scenarios/second-half/mock_ws_scores_get.ws") == Self.capturedScores)
+    }
+
+    /// A HAR built here, entry by entry: broken messages are named by entry and place, an upgrade
+    /// without messages (another browser's export) and a failed one are skipped, and a `.json`
+    /// mock answering the same GET is never shadowed by a `.ws` beside it, even when forced.
+    @Test func webSocketEntriesThatCannotBeWrittenAreNamed() throws {
+        let space = try RecorderTests.Workspace()
+        defer { space.folder.remove() }
+        func entry(_ path: String, status: Int = 101, messages: String? = "[]", method: String = "GET") -> String {
+            #"{"startedDateTime": "2026-12-07T10:00:00+01:00", "_resourceType": "websocket", "request": {"method": "\#(method)", "url": "ws://127.0.0.1:9000\#(path)"}, "response": {"status": \#(status), "headers": []}"#
+                + (messages.map { #", "_webSocketMessages": \#($0)"# } ?? "") + "}"
+        }
+        let entries = [
+            entry("/bad-opcode", messages: #"[{"type": "receive", "time": 1796634000.5, "opcode": 3, "data": "x"}]"#),
+            entry("/bad-type", messages: #"[{"type": "sent", "time": 1796634000.5, "opcode": 1, "data": "x"}]"#),
+            entry(
+                "/bad-base64",
+                messages:
+                    #"[{"type": "send", "time": 1, "opcode": 1, "data": "a"}, {"type": "receive", "time": 2, "opcode": 2, "data": "!"}]"#),
+            entry("/no-time", messages: #"[{"type": "receive", "opcode": 1, "data": "x"}]"#),
+            entry("/firefox", messages: nil),
+            entry("/refused", status: 0),
+            entry("/post", method: "POST"),
+            entry(
+                "/taken",
+                messages:
+                    #"[{"type": "receive", "time": 1796634000.25, "opcode": 1, "data": "hi"}, {"type": "receive", "time": 1796634000.5, "opcode": 9, "data": ""}]"#
+            ),
+        ]
+        let har = Array(#"{"log": {"entries": [\#(entries.joined(separator: ", "))]}}"#.utf8)
+        try space.folder.write("root/mock_taken_get.json", #"{"mine":true}"#)
+        for force in [false, true] {
+            let recorder = Recorder(root: space.root, routesDirectory: space.routes, overwrite: force, logger: testLogger)
+            let report = try HARImport(recorder: recorder, options: HARImport.Options()).run(har, dryRun: false)
+            #expect(
+                report.errors == [
+                    "entry 0 (ws://127.0.0.1:9000/bad-opcode): _webSocketMessages[0].opcode: 3 is not a message's (1 text, 2 binary)",
+                    #"entry 1 (ws://127.0.0.1:9000/bad-type): _webSocketMessages[0].type: "sent" is neither "send" (the app's) nor "receive" (the server's)"#,
+                    "entry 2 (ws://127.0.0.1:9000/bad-base64): _webSocketMessages[1].data is not valid base64 (opcode 2 is a binary message)",
+                    "entry 3 (ws://127.0.0.1:9000/no-time): _webSocketMessages[0].time is missing",
+                    "entry 6 (ws://127.0.0.1:9000/post): a WebSocket upgrade is a GET; this 101 answered POST",
+                ], "\(report.errors)")
+            #expect(report.skipped.count == (force ? 3 : 2), "\(report.skipped)")
+            #expect(report.skipped.first { $0.hasPrefix("entry 4 ") }?.contains("without _webSocketMessages") == true, "\(report.skipped)")
+            #expect(report.skipped.first { $0.hasPrefix("entry 5 ") }?.contains("status 0") == true, "\(report.skipped)")
+            if force {
+                #expect(
+                    report.skipped.last
+                        == "GET /taken (WebSocket, 1 message): \(space.root)/mock_taken_get.json answers GET /taken too; remove it to import the conversation as mock_taken_get.ws"
+                )
+            } else {
+                #expect(report.kept == 1, "\(report)")
+            }
+            #expect(space.folder.files() == ["root/mock_taken_get.json"])
+        }
+    }
+
+    /// Text holding `{{` switches the template delimiters before its first `{{`, to a pair it
+    /// does not hold; other text is as it came.
+    @Test func textWithBracesIsSentAsWritten() {
+        #expect(WebSocketTranscript.literal("no braces { }") == "no braces { }")
+        #expect(WebSocketTranscript.literal("\n{{a}} <% b %>") == "\n{{=<%% %%>=}}{{a}} <% b %>")
+        var transcript = WebSocketTranscript(subprotocol: nil, openedNanoseconds: 0)
+        transcript.append(.init(fromApp: false, message: .text(#"{"say":"{{hi}}"}"#), nanoseconds: 0))
+        transcript.append(.init(fromApp: true, message: .text(#"{"say":"{{hi}}"}"#), nanoseconds: 0))
+        transcript.append(.init(fromApp: false, message: .text("42"), nanoseconds: 0))
+        #expect(
+            transcript.fileText == """
+                {"send":{"text":"{\\"say\\":\\"{{=<% %>=}}{{hi}}\\"}"}}
+                {"expect":{"json":{"say":"{{hi}}"}}}
+                {"send":{"text":"42"}}
+
+                """)
+    }
+
+    /// startedDateTime as HAR exporters write it, to the millisecond, with an offset or none.
+    @Test func startedDateTimeIsReadAsSecondsSince1970() {
+        #expect(HARImport.secondsSince1970("2026-12-07T10:00:00.000Z") == 1_796_637_600)
+        #expect(HARImport.secondsSince1970("2026-12-07T11:00:00.250+01:00") == 1_796_637_600.25)
+        #expect(HARImport.secondsSince1970("1970-01-01T00:00:00Z") == 0)
+        #expect(HARImport.secondsSince1970("2024-02-29T23:59:59.5-0130") == 1_709_256_599.5)
+        #expect(HARImport.secondsSince1970("2026-12-07") == nil)
+        #expect(HARImport.secondsSince1970("2026-13-07T10:00:00Z") == nil)
+        #expect(HARImport.secondsSince1970("2026-12-07T10:00:00Zjunk") == nil)
     }
 }

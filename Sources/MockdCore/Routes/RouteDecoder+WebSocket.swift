@@ -9,7 +9,7 @@ extension RouteDecoder {
     static let webSocketKeys = ["subprotocols", "onOpen", "intervalMs", "onMessage", "close", "fault"]
     static let messageKeys = ["text", "json", "base64", "afterMs"]
     static let ruleKeys = ["match", "reply", "broadcast", "close"]
-    static let messageMatchKeys = ["json", "text", "regex"]
+    static let messageMatchKeys = ["json", "text", "regex", "base64"]
     static let endingKeys = ["code", "reason", "afterMessages", "afterMs"]
     static let webSocketFaultKeys = ["kind", "afterMessages", "afterMs"]
 
@@ -186,12 +186,13 @@ extension RouteDecoder {
         return WebSocketRule(match: match, replies: replies, broadcast: broadcast, close: close)
     }
 
-    /// `{"json": …}`, `{"text": …}` or `{"regex": …}`; `{}` matches any message (a recorded
-    /// conversation's binary message from the app).
+    /// `{"json": …}`, `{"text": …}`, `{"regex": …}` or `{"base64": …}` (a binary message of
+    /// exactly these bytes); `{}` matches any message.
     mutating func decodeMessageMatch(_ value: JSONValue, at: String) -> WebSocketMatch? {
         if case .object(let members) = value, members.isEmpty { return .any }
         guard case .object(let members) = value, members.count == 1 else {
-            error(at, "expected one of {\"json\": {…}}, {\"text\": \"…\"} or {\"regex\": \"…\"}, found \(found(value))")
+            error(
+                at, "expected one of {\"json\": {…}}, {\"text\": \"…\"}, {\"regex\": \"…\"} or {\"base64\": \"…\"}, found \(found(value))")
             return nil
         }
         checkKeys(value, allowed: Self.messageMatchKeys, at: at)
@@ -207,6 +208,12 @@ extension RouteDecoder {
                 self.error(at + ".regex", "is not a valid regular expression: \(JSONText.quoted(source))")
                 return nil
             }
+        case ("base64", .string(let text)):
+            guard let bytes = Data(base64Encoded: text) else {
+                error(at + ".base64", "expected bytes in base64 such as \"AAEC\", found \(JSONText.quoted(text))")
+                return nil
+            }
+            return .binary(Array(bytes))
         case (let key, let found) where Self.messageMatchKeys.contains(key):
             error(at + "." + key, "expected a string, found \(self.found(found))")
             return nil

@@ -89,6 +89,8 @@ package enum WebSocketMatch: Sendable {
     case text(String)
     /// Text this pattern finds a match in.
     case regex(MessagePattern)
+    /// A binary message of exactly these bytes (`{"base64": "…"}`).
+    case binary([UInt8])
 
     package func matches(_ message: WebSocketPayload) -> Bool {
         switch self {
@@ -103,6 +105,9 @@ package enum WebSocketMatch: Sendable {
         case .regex(let pattern):
             guard case .text(let text) = message else { return false }
             return pattern.finds(in: text)
+        case .binary(let expected):
+            guard case .binary(let bytes) = message else { return false }
+            return bytes == expected
         }
     }
 }

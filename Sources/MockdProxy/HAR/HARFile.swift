@@ -41,6 +41,27 @@ struct HARFile: Decodable {
         var request: Request
         /// Missing in some exports of a request that never got an answer.
         var response: Response?
+        /// When the request was sent (ISO 8601): a WebSocket's first message is timed from it.
+        var startedDateTime: String?
+        /// Chrome's `_resourceType` (`websocket` for an upgrade).
+        var resourceType: String?
+        /// Chrome's `_webSocketMessages`: a WebSocket's messages both ways, in order.
+        var webSocketMessages: [WebSocketMessage]?
+
+        enum CodingKeys: String, CodingKey {
+            case request, response, startedDateTime
+            case resourceType = "_resourceType"
+            case webSocketMessages = "_webSocketMessages"
+        }
+    }
+
+    /// One message of Chrome's `_webSocketMessages`: `send` is the app's, `receive` the server's;
+    /// `time` in seconds since 1970; `opcode` 1 (text) or 2 (binary, `data` in base64).
+    struct WebSocketMessage: Decodable {
+        var type: String
+        var time: Double
+        var opcode: Int
+        var data: String?
     }
 
     struct Request: Decodable {

@@ -50,6 +50,8 @@ package struct HARImport {
         var response: BuiltResponse
         /// The `Content-Encoding` the body came in (HAR keeps the decoded text).
         var undoneCoding: String?
+        /// A WebSocket upgrade's messages (a 101 of Chrome's export), written as a `.ws` file.
+        var conversation: CapturedConversation? = nil
     }
 
     let recorder: Recorder
@@ -78,13 +80,24 @@ package struct HARImport {
         var tableChanged = false
         for group in chosen {
             let first = group[0]
-            let plan = recorder.plan(
-                first.request, path: Recorder.normalized(first.request.path), group.map(\.response),
-                undoneCoding: group.lazy.compactMap(\.undoneCoding).first, table: table,
-                existingMockFile: { planned[$0] ?? recorder.findMockFile(named: $0) })
-            let label =
-                first.request.method + " " + first.request.path + (first.request.rawQuery.isEmpty ? "" : "?" + first.request.rawQuery)
-                + (group.count > 1 ? " (\(group.count) answers)" : "")
+            let plan: RecordPlan
+            let label: String
+            if let last = group.last, let conversation = last.conversation {
+                // Every connection to a path is one group: the last one captured is written.
+                plan = planConversation(
+                    last, conversation, table: table, existingMockFile: { planned[$0] ?? recorder.findMockFile(named: $0) })
+                label =
+                    "GET \(last.request.path) (WebSocket, \(conversation.messages) message\(conversation.messages == 1 ? "" : "s")"
+                    + (group.count > 1 ? "; the last of \(group.count) connections)" : ")")
+            } else {
+                plan = recorder.plan(
+                    first.request, path: Recorder.normalized(first.request.path), group.map(\.response),
+                    undoneCoding: group.lazy.compactMap(\.undoneCoding).first, table: table,
+                    existingMockFile: { planned[$0] ?? recorder.findMockFile(named: $0) })
+                label =
+                    first.request.method + " " + first.request.path + (first.request.rawQuery.isEmpty ? "" : "?" + first.request.rawQuery)
+                    + (group.count > 1 ? " (\(group.count) answers)" : "")
+            }
             switch plan.outcome {
             case .keptExisting: report.kept += 1
             case .skipped(let why): report.skipped.append("\(label): \(why)")
@@ -96,8 +109,11 @@ package struct HARImport {
                 "\(label) → \(describe(plan.outcome, dryRun: dryRun))" + (bodies.isEmpty ? "" : ", body " + bodies.joined(separator: ", ")))
             for write in plan.writes {
                 if write.isMockFile {
-                    planned[PathText.lastComponent(write.path, .lastPathComponent).description] = String(
-                        write.path.dropFirst(recorder.root.count + 1))
+                    let name = PathText.lastComponent(write.path, .lastPathComponent).description
+                    let relative = String(write.path.dropFirst(recorder.root.count + 1))
+                    planned[name] = relative
+                    // A `.ws` file answers the request its `.json` name stands for.
+                    if name.hasSuffix(".ws") { planned[String(name.dropLast(".ws".count)) + ".json"] = relative }
                 }
                 writes.append(write)
             }
@@ -180,7 +196,7 @@ package struct HARImport {
 
     func exchange(_ entry: HARFile.Entry) -> Result<Exchange, EntryProblem> {
         guard let target = HARURL(entry.request.url) else {
-            return .failure(EntryProblem(message: "the URL is not an absolute http(s) URL"))
+            return .failure(EntryProblem(message: "the URL is not an absolute http(s) or ws(s) URL"))
         }
         guard let response = entry.response else { return .failure(EntryProblem(message: "no response")) }
         guard response.status > 0 else {
@@ -188,6 +204,12 @@ package struct HARImport {
         }
         guard (100...999).contains(response.status) else {
             return .failure(EntryProblem(message: "status \(response.status) is not an HTTP status"))
+        }
+        // A WebSocket's upgrade (another 101, h2c, is informational and skipped below).
+        if response.status == 101,
+            entry.webSocketMessages != nil || entry.resourceType == "websocket" || entry.request.url.lowercased().hasPrefix("ws")
+        {
+            return webSocketExchange(entry, target: target, response: response)
         }
         var body: [UInt8] = []
         if let text = response.content?.text, !text.isEmpty {
@@ -266,9 +288,13 @@ package struct HARImport {
         var groups: [String: [Exchange]] = [:]
         for exchange in exchanges where isWanted(exchange.host) {
             let request = exchange.request
-            let key = request.method + " " + Recorder.normalized(request.path) + (request.rawQuery.isEmpty ? "" : "?" + request.rawQuery)
+            // A path's WebSocket connections are one group whatever the query (a .ws file answers any).
+            let key =
+                exchange.conversation != nil
+                ? "WebSocket " + Recorder.normalized(request.path)
+                : request.method + " " + Recorder.normalized(request.path) + (request.rawQuery.isEmpty ? "" : "?" + request.rawQuery)
             if groups[key] == nil { order.append(key) }
-            if options.sequence {
+            if options.sequence || exchange.conversation != nil {
                 groups[key, default: []].append(exchange)
             } else {
                 groups[key] = [exchange]

@@ -2,7 +2,8 @@ import MockdCore
 
 /// An entry's absolute URL split the way mockd's HTTP adapter splits a request target: the
 /// percent-decoded path, the query as sent and its decoded arguments, and the host the entry
-/// went to (lower case, with the port only when it is not the scheme's default).
+/// went to (lower case, with the port only when it is not the scheme's default). A WebSocket's
+/// `ws://` and `wss://` URLs (Chrome's upgrade entries) split as `http://` and `https://` do.
 struct HARURL {
     var host: String
     var path: String
@@ -14,14 +15,15 @@ struct HARURL {
     init?(_ url: String) {
         guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return nil }
         let scheme = url[..<colon].lowercased()
-        guard scheme == "http" || scheme == "https" else { return nil }
+        guard ["http", "https", "ws", "wss"].contains(scheme) else { return nil }
+        let secure = scheme == "https" || scheme == "wss"
         var rest = url[url.index(colon, offsetBy: 3)...]
         if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         var host = authority.lowercased()
-        if host.hasSuffix(scheme == "http" ? ":80" : ":443") { host.removeLast(scheme == "http" ? 3 : 4) }
+        if host.hasSuffix(secure ? ":443" : ":80") { host.removeLast(secure ? 4 : 3) }
         guard !host.isEmpty else { return nil }
         self.host = host
         let target = rest[authorityEnd...]
