@@ -169,6 +169,13 @@ final class Worker: Sendable {
                 }
 
                 if let start = burstStart, clock.now >= min(lastEvent + settings.debounce, start + settings.maxDelay) {
+                    // Events the kernel already holds belong to this burst: on a busy machine this
+                    // thread can run late, so the quiet time may pass before it has read them all.
+                    if clock.now < start + settings.maxDelay, let ready = wait(for: inotifyFD, timeout: .zero),
+                        ready & Int16(POLLIN) != 0
+                    {
+                        continue
+                    }
                     burstStart = nil
                     // Renamed folders, symlinked folders, roots re-created: watch what is there now.
                     table.rebuild(fd: inotifyFD, roots: settings.roots, ignore: settings.ignore)
