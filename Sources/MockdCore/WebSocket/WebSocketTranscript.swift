@@ -45,7 +45,8 @@ package struct WebSocketTranscript: Sendable, Equatable {
         var previous = openedNanoseconds
         for entry in entries {
             if entry.fromApp {
-                lines.append(JSONValue.object([("expect", Self.matchValue(Self.messageValue(entry.message)))]).serialized)
+                // An `expect` waits for the same JSON (contained), text or bytes.
+                lines.append(JSONValue.object([("expect", Self.messageValue(entry.message))]).serialized)
             } else {
                 var line: [(key: String, value: JSONValue)] = [("send", Self.messageValue(entry.message, sent: true))]
                 // To the nearest millisecond: a capture's times are seconds in a Double, whose
@@ -73,9 +74,6 @@ package struct WebSocketTranscript: Sendable, Equatable {
             return .object([("base64", .string(Data(bytes).base64EncodedString()))])
         }
     }
-
-    /// What an `expect` line waits for: the same JSON (contained), text or bytes.
-    static func matchValue(_ message: JSONValue) -> JSONValue { message }
 
     /// Text a `send` line sends as written: a message's `{{` starts a template, so text holding
     /// one switches the template's delimiters (`{{=<% %>=}}`) to a pair the text does not hold,
