@@ -55,17 +55,13 @@
         /// A relayed conversation as it goes, when recording.
         private var transcript: WebSocketTranscript?
         private var pendingInput: ArraySlice<UInt8>
-        private var readSource: (any DispatchSourceRead)?
-        private var writeSource: (any DispatchSourceWrite)?
-        private var writeSuspended = false
-        private var readSuspended = false
+        private let watch: SocketWatch
         private var stalled = false
         private var finished = false
         /// mockd started the close handshake (a rule, the route's ending, an admin close, SIGTERM).
         private var closedByMockd = false
         /// A close mockd started while messages before it were still queued.
         private var pendingClose: WebSocketClose?
-        private var cancelsLeft = 0
         /// Why reading stopped, when the socket says (the client left, a read failed).
         private var readEnd: String?
 
@@ -91,6 +87,7 @@
             }
             self.pendingInput = extra[...]
             self.queue = DispatchQueue(label: "mockd.websocket", target: target)
+            self.watch = SocketWatch(fd: fd, queue: queue)
         }
 
         /// Sets up framing and the socket's source, then starts the conversation's timelines.
@@ -103,12 +100,7 @@
                 }
                 wslay_event_config_set_max_recv_msg_length(context, UInt64(hooks.maxMessageBytes))
                 ConnectionSocket.sendAtOnce(fd)
-                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-                source.setEventHandler { [self] in readable() }
-                source.setCancelHandler { [self] in sourceCancelled() }
-                readSource = source
-                cancelsLeft += 1
-                source.resume()
+                watch.startReading { [self] in readable() }
                 // The open's messages first, then what the client sent along with its upgrade.
                 if conversation != nil {
                     for timeline in conversation!.opened() { perform(timeline[...]) }
@@ -157,32 +149,15 @@
                 if wslay_event_send(context) != 0 { return finish("write failed") }
             }
             if wslay_event_want_write(context) != 0 {
-                wantWritable()
-            } else if let writeSource, !writeSuspended {
-                writeSource.suspend()
-                writeSuspended = true
+                watch.wantWritable { [self] in flush() }
+            } else {
+                watch.writeIdle()
             }
             if wslay_event_want_read(context) == 0 && wslay_event_want_write(context) == 0 && pendingClose == nil {
                 finish(closing())
             } else if readEnd != nil {
                 finish(readEnd!)
             }
-        }
-
-        private func wantWritable() {
-            if let writeSource {
-                if writeSuspended {
-                    writeSuspended = false
-                    writeSource.resume()
-                }
-                return
-            }
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { [self] in flush() }
-            source.setCancelHandler { [self] in sourceCancelled() }
-            writeSource = source
-            cancelsLeft += 1
-            source.resume()
         }
 
         /// The upstream answers: what it sends goes to the app, what the app sends goes to it, and
@@ -301,10 +276,7 @@
                 // Nothing more is read or sent, pings included; the connection stays until the
                 // client gives up (and mockd sees it at its next read) or mockd closes it.
                 stalled = true
-                if let readSource, !readSuspended {
-                    readSource.suspend()
-                    readSuspended = true
-                }
+                watch.pauseReading()
             }
         }
 
@@ -333,28 +305,11 @@
             hooks.ended(self, how)
             upstreamLeg?.stop()
             if let transcript, let record = hooks.record { record(self, transcript) }
-            if cancelsLeft == 0 { return release() }
-            if let readSource {
-                if readSuspended { readSource.resume() }
-                readSource.cancel()
+            watch.cancel { [self] in
+                if let context { wslay_event_context_free(context) }
+                context = nil
+                _ = cmhd_upgrade_close(handle)
             }
-            if let writeSource {
-                if writeSuspended { writeSource.resume() }
-                writeSource.cancel()
-            }
-        }
-
-        private func sourceCancelled() {
-            cancelsLeft -= 1
-            if cancelsLeft == 0 { release() }
-        }
-
-        private func release() {
-            if let context { wslay_event_context_free(context) }
-            context = nil
-            readSource = nil
-            writeSource = nil
-            _ = cmhd_upgrade_close(handle)
         }
 
         // MARK: - wslay's callbacks (on the queue: wslay calls them from recv and send)

@@ -22,10 +22,7 @@
         private let queue: DispatchQueue
         private let events: Events
         private var context: OpaquePointer?
-        private var readSource: (any DispatchSourceRead)?
-        private var writeSource: (any DispatchSourceWrite)?
-        private var writeSuspended = false
-        private var cancelsLeft = 0
+        private let watch: SocketWatch
         private var finished = false
         private var readEnd: String?
         private var generator = SystemRandomNumberGenerator()
@@ -34,6 +31,7 @@
             self.stream = stream
             self.queue = queue
             self.events = events
+            self.watch = SocketWatch(fd: stream.fd, queue: queue)
             var callbacks = Self.callbacks
             if wslay_event_context_client_init(&context, &callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0, let context {
                 wslay_event_config_set_max_recv_msg_length(context, UInt64(maxMessageBytes))
@@ -44,12 +42,7 @@
         func start() {
             guard context != nil else { return finish("out of memory") }
             ConnectionSocket.sendAtOnce(stream.fd)
-            let source = DispatchSource.makeReadSource(fileDescriptor: stream.fd, queue: queue)
-            source.setEventHandler { [self] in readable() }
-            source.setCancelHandler { [self] in sourceCancelled() }
-            readSource = source
-            cancelsLeft += 1
-            source.resume()
+            watch.startReading { [self] in readable() }
             readable()
         }
 
@@ -94,22 +87,9 @@
             guard let context, !finished else { return }
             if wslay_event_send(context) != 0 { return finish("a write to the upstream failed") }
             if wslay_event_want_write(context) != 0 {
-                if let writeSource {
-                    if writeSuspended {
-                        writeSuspended = false
-                        writeSource.resume()
-                    }
-                } else {
-                    let source = DispatchSource.makeWriteSource(fileDescriptor: stream.fd, queue: queue)
-                    source.setEventHandler { [self] in flush() }
-                    source.setCancelHandler { [self] in sourceCancelled() }
-                    writeSource = source
-                    cancelsLeft += 1
-                    source.resume()
-                }
-            } else if let writeSource, !writeSuspended {
-                writeSource.suspend()
-                writeSuspended = true
+                watch.wantWritable { [self] in flush() }
+            } else {
+                watch.writeIdle()
             }
             if let readEnd {
                 finish(readEnd)
@@ -122,26 +102,12 @@
             guard !finished else { return }
             finished = true
             events.ended(how)
-            if cancelsLeft == 0 { return release() }
-            if let readSource { readSource.cancel() }
-            if let writeSource {
-                if writeSuspended { writeSource.resume() }
-                writeSource.cancel()
+            // Once no source watches the socket any more, it can be closed.
+            watch.cancel { [self] in
+                if let context { wslay_event_context_free(context) }
+                context = nil
+                stream.close()
             }
-        }
-
-        private func sourceCancelled() {
-            cancelsLeft -= 1
-            if cancelsLeft == 0 { release() }
-        }
-
-        /// Once no source watches the socket any more, it can be closed.
-        private func release() {
-            if let context { wslay_event_context_free(context) }
-            context = nil
-            readSource = nil
-            writeSource = nil
-            stream.close()
         }
 
         // MARK: - wslay's callbacks (on the queue: wslay calls them from recv and send)
