@@ -78,6 +78,13 @@ enum ForwardingRules {
         }
     }
 
+    /// A header line of an upstream's answer (`Name: value`) as a field, its value trimmed; nil
+    /// without a colon.
+    static func headerField(_ line: Substring) -> HTTPHeader? {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        return HTTPHeader(String(line[..<colon]), String(line[line.index(after: colon)...].trimming(.whitespace)))
+    }
+
     /// A percent-decoded path (as `MockRequest.path` holds it) encoded again for a URL: every
     /// byte outside RFC 3986 `pchar` and `/` becomes `%XX` (so `%`, `?`, `#` and spaces in a
     /// segment survive the trip). A `/` cannot be told from a decoded `%2F` and stays `/`.

@@ -278,8 +278,8 @@ final class CurlStream: ByteStream, @unchecked Sendable {
         guard words.count >= 2, let status = Int(words[1]), (100...599).contains(status) else { return nil }
         var headers: [HTTPHeader] = []
         for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            headers.append(HTTPHeader(String(line[..<colon]), String(line[line.index(after: colon)...].trimming(.whitespace))))
+            guard let field = ForwardingRules.headerField(line) else { return nil }
+            headers.append(field)
         }
         return AnswerHead(status: status, headers: headers, body: [])
     }

@@ -138,8 +138,7 @@ final class ActiveTransfer {
             if !headers.isEmpty { headers[headers.count - 1].value += " " + String(line.trimming(.whitespace)) }
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        headers.append(HTTPHeader(String(line[..<colon]), String(line[line.index(after: colon)...].trimming(.whitespace))))
+        if let field = ForwardingRules.headerField(line) { headers.append(field) }
     }
 
     /// Body bytes; false refuses them (the answer is larger than allowed).
