@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "client-timing.h"
+
 struct stream {
     int fd;
     int head_done;   /* the response head (up to its blank line) has been read */
@@ -28,17 +30,6 @@ struct stream {
     char last[3];    /* the bytes before this read: a "\n\n" or "\r\n\r\n" may span two reads */
     double first;    /* when the first event came */
 };
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000.0 + t.tv_nsec / 1e6;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv) {
     if (argc != 6) {

@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "client-timing.h"
+
 struct connection {
     int fd;
     int head_done;       /* the 101's head (up to its blank line) has been read */
@@ -39,17 +41,6 @@ struct connection {
     size_t used;         /* bytes in buffer */
     unsigned char buffer[4096];
 };
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000.0 + t.tv_nsec / 1e6;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static double at(const double *sorted, size_t count, double q) {
     return count ? sorted[(size_t)(q * (count - 1))] : 0.0 / 0.0;
