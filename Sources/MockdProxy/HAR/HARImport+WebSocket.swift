@@ -133,54 +133,11 @@ extension HARImport {
     }
 
     /// Seconds since 1970 of a HAR `startedDateTime` (ISO 8601: `2026-12-07T17:04:05.123Z`, or
-    /// with `+01:00`); nil for anything else.
+    /// with `+01:00`); nil for anything else, trailing text included.
     static func secondsSince1970(_ text: String) -> Double? {
-        let bytes = Array(text.utf8)
-        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        func number(_ start: Int, _ count: Int) -> Int? {
-            guard start + count <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[start..<(start + count)] {
-                guard isDigit(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
+        for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
+            if let match = text.wholeMatch(of: style) { return match.output.timeIntervalSince1970 }
         }
-        guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "), bytes[13] == UInt8(ascii: ":"),
-            bytes[16] == UInt8(ascii: ":"), let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
-        else { return nil }
-        var index = 19
-        var fraction = 0.0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            var scale = 0.1
-            while index < bytes.count, isDigit(bytes[index]) {
-                fraction += Double(bytes[index] - UInt8(ascii: "0")) * scale
-                scale /= 10
-                index += 1
-            }
-        }
-        var offset = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "Z") {
-            index += 1
-        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
-            let colon = index + 3 < bytes.count && bytes[index + 3] == UInt8(ascii: ":")
-            guard let hours = number(index + 1, 2), let minutes = number(index + (colon ? 4 : 3), 2) else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
-            index += colon ? 6 : 5
-        }
-        guard index == bytes.count else { return nil }
-        // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+        return nil
     }
 }
