@@ -92,46 +92,6 @@ extension HARImport {
                 undoneCoding: nil, conversation: conversation))
     }
 
-    /// The plan for the last of a path's captured connections: `mock_<path>_get.ws` in the root
-    /// (or the scenario's folder), kept when a mock already answers the upgrade's GET unless
-    /// forced. A `.json` or `.sse` file answering it is never replaced by a `.ws` beside it (both
-    /// would answer the same request): the entry is skipped, saying which file to remove.
-    func planConversation(
-        _ exchange: Exchange, _ conversation: CapturedConversation, table: RouteTable, existingMockFile: (String) -> String?
-    )
-        -> RecordPlan
-    {
-        let path = Recorder.normalized(exchange.request.path)
-        let name = MockFileName.forRequest(method: "GET", path: path)
-        guard Recorder.isSafeFileName(name), case .mock(let method, _) = MockFileName.parse(name), method == "GET" else {
-            return RecordPlan(outcome: .skipped("the path cannot be a mock file's name, and a conversation is only written as a .ws file"))
-        }
-        let fileName = String(name.dropLast(".json".count)) + ".ws"
-        let existing =
-            existingMockFile(name) ?? existingMockFile(fileName) ?? existingMockFile(String(name.dropLast(".json".count)) + ".sse")
-        let existingRoutes = table.indices(method: "GET", path: path, scenario: recorder.scenario)
-        if !recorder.overwrite {
-            if let existing { return RecordPlan(outcome: .keptExisting(recorder.root + "/" + existing)) }
-            if let index = existingRoutes.first { return RecordPlan(outcome: .keptExisting("\(recorder.routesFile)#\(index)")) }
-        }
-        if let existing, !existing.hasSuffix(".ws") {
-            return RecordPlan(
-                outcome: .skipped(
-                    "\(recorder.root)/\(existing) answers GET \(path) too; remove it to import the conversation as \(fileName)"))
-        }
-        let target = recorder.root + "/" + (existing ?? recorder.mockFolder + fileName)
-        var plan = RecordPlan(
-            outcome: .wroteMock(target),
-            writes: [.init(path: target, bytes: Array(conversation.text.utf8), replace: recorder.overwrite, isMockFile: true)])
-        // A recorded route for the same request would answer the upgrade instead (routes win): drop it.
-        if !existingRoutes.isEmpty {
-            var updated = table
-            updated.remove(existingRoutes)
-            plan.table = updated
-        }
-        return plan
-    }
-
     /// Seconds since 1970 of a HAR `startedDateTime` (ISO 8601: `2026-12-07T17:04:05.123Z`, or
     /// with `+01:00`); nil for anything else, trailing text included.
     static func secondsSince1970(_ text: String) -> Double? {

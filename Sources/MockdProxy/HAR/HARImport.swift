@@ -84,8 +84,9 @@ package struct HARImport {
             let label: String
             if let last = group.last, let conversation = last.conversation {
                 // Every connection to a path is one group: the last one captured is written.
-                plan = planConversation(
-                    last, conversation, table: table, existingMockFile: { planned[$0] ?? recorder.findMockFile(named: $0) })
+                plan = recorder.planConversation(
+                    path: Recorder.normalized(last.request.path), text: conversation.text, table: table,
+                    existingMockFile: { planned[$0] ?? recorder.findMockFile(named: $0) })
                 label =
                     "GET \(last.request.path) (WebSocket, \(conversation.messages) message\(conversation.messages == 1 ? "" : "s")"
                     + (group.count > 1 ? "; the last of \(group.count) connections)" : ")")

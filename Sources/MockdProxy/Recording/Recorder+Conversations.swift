@@ -1,17 +1,8 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials  // swift-foundation's core, without ICU (Linux)
-#else
-    import Foundation
-#endif
-package import MockdCore
-import MockdSystem
-import MockdLock
 import Dispatch
-import Synchronization
+package import MockdCore
 
-/// Writing a relayed WebSocket conversation as `mock_<path>_get.ws` (`--record`), beside the
-/// mock files, under the rules answers follow: the first conversation of a path in a run, never
-/// over an existing file unless `overwrite`, atomically.
+/// A WebSocket conversation as `mock_<path>_get.ws`, beside the mock files: relayed ones
+/// (`--record`) and Chrome's captured ones (`mockd import`), under the rules answers follow.
 extension Recorder {
     /// Records `transcript`, the conversation relayed on `path`, on the recorder's own thread
     /// (the write fsyncs); the outcome is logged there.
@@ -19,30 +10,51 @@ extension Recorder {
         writer.async { _ = self.recordConversation(path: path, transcript) }
     }
 
-    /// Does blocking file I/O: call it off the server's network threads.
+    /// The first conversation of a path in a run. Does blocking file I/O: call it off the
+    /// server's network threads.
     package func recordConversation(path: String, _ transcript: WebSocketTranscript) -> RecordOutcome {
+        guard !transcript.entries.isEmpty else { return .skipped("no message went either way") }
         let path = Self.normalized(path)
-        let key = "WEBSOCKET " + path
-        let json = MockFileName.forRequest(method: "GET", path: path)
-        let name = String(json.dropLast(".json".count)) + ".ws"
-        guard transcript.entries.count > 0 else { return .skipped("no message went either way") }
-        guard Self.isSafeFileName(json) else { return .skipped("the path makes no safe file name") }
-        return seen.withLock { seen -> RecordOutcome in
-            let count = seen[key, default: 0] + 1
-            if count > 1 || seen.count < Self.maxTracked { seen[key] = count }
-            if count > 1 { return .duplicate(count) }
-            let target = root + "/" + mockFolder + name
-            let outcome: RecordOutcome
-            do {
-                try perform(.init(path: target, bytes: Array(transcript.fileText.utf8), replace: overwrite, isMockFile: true))
-                outcome = .wroteMock(target)
-            } catch let error as AtomicFile.WriteError where error.alreadyExists {
-                outcome = .keptExisting(target)
-            } catch {
-                outcome = .failed("\(target): \(Self.describe(error))")
+        return once("WEBSOCKET " + path) {
+            switch RouteTable.read(routesFile) {
+            case .success(let table):
+                return apply(planConversation(path: path, text: transcript.fileText, table: table, existingMockFile: findMockFile(named:)))
+            case .failure(let problem):
+                return .failed(problem.message)
             }
-            log(outcome, for: key)
-            return outcome
         }
+    }
+
+    /// The plan for a conversation on `path` (normalized): `mock_<path>_get.ws` in the root (or
+    /// the scenario's folder), kept when a mock already answers the upgrade's GET unless
+    /// overwriting. A `.json` or `.sse` file answering it is never replaced by a `.ws` beside it
+    /// (both would answer the same request): the conversation is skipped, saying which file to remove.
+    func planConversation(path: String, text: String, table: RouteTable, existingMockFile: (String) -> String?) -> RecordPlan {
+        let name = MockFileName.forRequest(method: "GET", path: path)
+        guard Self.isSafeFileName(name), case .mock(let method, _) = MockFileName.parse(name), method == "GET" else {
+            return RecordPlan(outcome: .skipped("the path cannot be a mock file's name, and a conversation is only written as a .ws file"))
+        }
+        let stem = String(name.dropLast(".json".count))
+        let fileName = stem + ".ws"
+        let existing = existingMockFile(name) ?? existingMockFile(fileName) ?? existingMockFile(stem + ".sse")
+        let existingRoutes = table.indices(method: "GET", path: path, scenario: scenario)
+        if !overwrite {
+            if let existing { return RecordPlan(outcome: .keptExisting(root + "/" + existing)) }
+            if let index = existingRoutes.first { return RecordPlan(outcome: .keptExisting("\(routesFile)#\(index)")) }
+        }
+        if let existing, !existing.hasSuffix(".ws") {
+            return RecordPlan(
+                outcome: .skipped("\(root)/\(existing) answers GET \(path) too; remove it to import the conversation as \(fileName)"))
+        }
+        let target = root + "/" + (existing ?? mockFolder + fileName)
+        var plan = RecordPlan(
+            outcome: .wroteMock(target), writes: [.init(path: target, bytes: Array(text.utf8), replace: overwrite, isMockFile: true)])
+        // A recorded route for the same request would answer the upgrade instead (routes win): drop it.
+        if !existingRoutes.isEmpty {
+            var updated = table
+            updated.remove(existingRoutes)
+            plan.table = updated
+        }
+        return plan
     }
 }

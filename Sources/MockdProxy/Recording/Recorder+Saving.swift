@@ -14,7 +14,12 @@ extension Recorder {
         case .success(let read): table = read
         case .failure(let problem): return .failed(problem.message)
         }
-        let plan = plan(request, path: path, [response], undoneCoding: undoneCoding, table: table, existingMockFile: findMockFile(named:))
+        return apply(
+            plan(request, path: path, [response], undoneCoding: undoneCoding, table: table, existingMockFile: findMockFile(named:)))
+    }
+
+    /// Carries out a plan: its files, then the route table it changed; what was done.
+    func apply(_ plan: RecordPlan) -> RecordOutcome {
         for write in plan.writes {
             do {
                 try perform(write)

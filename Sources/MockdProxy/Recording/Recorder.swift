@@ -111,12 +111,17 @@ package final class Recorder: Sendable {
         let path = Self.normalized(request.path)
         // The query is part of what was asked: /api/feed?page=2 is not a repeat of ?page=1.
         let key = request.method + " " + path + (request.rawQuery.isEmpty ? "" : "?" + request.rawQuery)
-        // The lock also serializes the writes: two answers never race on recorded.json.
-        return seen.withLock { seen -> RecordOutcome in
+        return once(key) { save(request, path: path, response, undoneCoding: undoneCoding) }
+    }
+
+    /// `record` the first time `key` comes in this run, logged; a repeat is `.duplicate`. The
+    /// lock also serializes the writes: two recordings never race on recorded.json.
+    func once(_ key: String, _ record: () -> RecordOutcome) -> RecordOutcome {
+        seen.withLock { seen -> RecordOutcome in
             let count = seen[key, default: 0] + 1
             if count > 1 || seen.count < Self.maxTracked { seen[key] = count }
             if count > 1 { return .duplicate(count) }
-            let outcome = save(request, path: path, response, undoneCoding: undoneCoding)
+            let outcome = record()
             log(outcome, for: key)
             return outcome
         }
