@@ -68,7 +68,7 @@ func requestCompleted(
     }
     server.bodyBudget.release(state.heldBodyBytes)
     // A relay whose app left while the upstream answered: its upstream connection goes too.
-    if server.relayOpener != nil { server.relayStreams.withLock { $0.removeValue(forKey: ObjectIdentifier(state)) }?.close() }
+    if state.relayed { server.relayStreams.withLock { $0.removeValue(forKey: ObjectIdentifier(state)) }?.close() }
     // Idle from about when the answer was logged (a clock read fewer per request); a request
     // that was never answered reads the clock.
     let now = state.loggedNanoseconds != 0 ? state.loggedNanoseconds : RequestState.monotonicNanoseconds()

@@ -52,6 +52,7 @@ extension HTTPServer {
         -> MHD_Result
     {
         guard let relayOpener else { return .NO }  // the policy relays only with a proxy
+        state.relayed = true
         return park(
             connection, state: state, request: request, serving: serving,
             .work { [self] in

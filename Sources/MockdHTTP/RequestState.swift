@@ -58,6 +58,9 @@ final class RequestState: @unchecked Sendable {  // mutable fields: one libmicro
     /// Monotonic nanoseconds when the answer was logged (0 until then): the connection's idle
     /// time starts there, without another clock read at completion.
     @exclusivity(unchecked) var loggedNanoseconds: UInt64 = 0
+    /// A WebSocket upgrade relayed upstream (`--proxy`): its upstream stream may wait in the
+    /// server's `relayStreams` until the app's 101, and goes when the request completes.
+    @exclusivity(unchecked) var relayed = false
 
     /// The session port it arrived on (nil: the main port): the request belongs to that session.
     let sessionPort: SessionListener?
