@@ -46,15 +46,7 @@ extension Recorder {
             return RecordPlan(
                 outcome: .skipped("\(root)/\(existing) answers GET \(path) too; remove it to import the conversation as \(fileName)"))
         }
-        let target = root + "/" + (existing ?? mockFolder + fileName)
-        var plan = RecordPlan(
-            outcome: .wroteMock(target), writes: [.init(path: target, bytes: Array(text.utf8), replace: overwrite, isMockFile: true)])
-        // A recorded route for the same request would answer the upgrade instead (routes win): drop it.
-        if !existingRoutes.isEmpty {
-            var updated = table
-            updated.remove(existingRoutes)
-            plan.table = updated
-        }
-        return plan
+        return .mockFile(
+            root + "/" + (existing ?? mockFolder + fileName), Array(text.utf8), replace: overwrite, shadowing: existingRoutes, in: table)
     }
 }

@@ -22,6 +22,18 @@ struct RecordPlan {
     var writes: [Write] = []
     /// The route table after this plan, when it changed.
     var table: RouteTable?
+
+    /// Writes the mock file `target`; the recorded routes of the same request (`shadowing`, their
+    /// indices in `table`) go, since routes win over files and would answer instead.
+    static func mockFile(_ target: String, _ bytes: [UInt8], replace: Bool, shadowing: [Int], in table: RouteTable) -> RecordPlan {
+        var plan = RecordPlan(outcome: .wroteMock(target), writes: [.init(path: target, bytes: bytes, replace: replace, isMockFile: true)])
+        if !shadowing.isEmpty {
+            var updated = table
+            updated.remove(shadowing)
+            plan.table = updated
+        }
+        return plan
+    }
 }
 
 extension Recorder {
@@ -51,15 +63,7 @@ extension Recorder {
                 if let index = existingRoutes.first { return RecordPlan(outcome: .keptExisting("\(routesFile)#\(index)")) }
             }
             let target = root + "/" + (existingFile ?? mockFolder + mock.name)
-            var plan = RecordPlan(
-                outcome: .wroteMock(target), writes: [.init(path: target, bytes: Array(mock.bytes), replace: overwrite, isMockFile: true)])
-            // A recorded route for the same request would shadow the new file (routes win): drop it.
-            if !existingRoutes.isEmpty {
-                var updated = table
-                updated.remove(existingRoutes)
-                plan.table = updated
-            }
-            return plan
+            return .mockFile(target, Array(mock.bytes), replace: overwrite, shadowing: existingRoutes, in: table)
         }
 
         if !overwrite {
