@@ -218,6 +218,8 @@
                     startClose(close)
                 case .fault(let kind):
                     return fault(kind)
+                case .onlyWhile(let key, let last):
+                    guard conversation?.holds(key, last: last) == true else { return }
                 }
             }
         }

@@ -16,7 +16,8 @@ package struct GraphQLConfiguration: Sendable {
 }
 
 /// An operation's answer by file: `graphql/GetFeed.json` anywhere under the root (or
-/// `graphql/GetFeed.500.json` for another status), prepared at load like a mock file.
+/// `graphql/GetFeed.500.json` for another status), prepared at load like a mock file; or a
+/// subscription's events, `graphql/OnScore.ws`, whose prepared response carries them.
 package struct GraphQLOperationFile: Sendable {
     /// The operation it answers (`GetFeed`).
     package let operation: String
@@ -80,9 +81,15 @@ package struct GraphQLTable: Sendable {
     /// `graphql/GetFeed.json` → (`GetFeed`, 200); `graphql/GetFeed.500.json` → (`GetFeed`, 500); nil
     /// for any other path. The folder right above the file is named `graphql`; the name is a
     /// GraphQL name (`[_A-Za-z][_0-9A-Za-z]*`), which has no dot, so a status in it is unambiguous.
-    package static func operationFile(_ relativePath: String) -> (operation: String, status: Int)? {
+    package static func operationFile(_ relativePath: String) -> (operation: String, status: Int, events: Bool)? {
         let parts = relativePath.split(separator: "/")
-        guard parts.count >= 2, parts[parts.count - 2] == folder, parts.last!.hasSuffix(".json") else { return nil }
+        guard parts.count >= 2, parts[parts.count - 2] == folder else { return nil }
+        // `graphql/OnScore.ws`: a subscription's events, sent over WebSocket (`GraphQLSocket`).
+        if parts.last!.hasSuffix(".ws") {
+            let stem = parts.last!.dropLast(".ws".count)
+            return isName(stem) ? (String(stem), 200, true) : nil
+        }
+        guard parts.last!.hasSuffix(".json") else { return nil }
         var stem = parts.last!.dropLast(".json".count)
         var status = 200
         if let dot = stem.lastIndex(of: ".") {
@@ -93,7 +100,7 @@ package struct GraphQLTable: Sendable {
             stem = stem[..<dot]
         }
         guard isName(stem) else { return nil }
-        return (String(stem), status)
+        return (String(stem), status, false)
     }
 
     /// The folder operation files sit in.

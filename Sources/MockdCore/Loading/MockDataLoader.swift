@@ -160,7 +160,8 @@ package struct MockDataLoader: Sendable {
             case .other:
                 if !graphQL.endpoints.isEmpty, let named = GraphQLTable.operationFile(relativePath) {
                     loadOperationFile(
-                        relativePath, operation: named.operation, status: named.status, in: folder, into: &loaded, builder: &builder)
+                        relativePath, operation: named.operation, status: named.status, events: named.events, in: folder, into: &loaded,
+                        builder: &builder)
                 } else if let why = MockFileName.miscasedPrefix(fileName) {
                     loaded.diagnostics.append(Diagnostic(.warning, file: shown(), "not served: \(why)"))
                     loaded.unserved.append(UnservedFile(name: actualName, relativePath: relativePath, why: why))
@@ -238,14 +239,37 @@ package struct MockDataLoader: Sendable {
     }
 
     /// `graphql/<Operation>.json`: checked to be JSON and prepared as a mock file is, with the same
-    /// rule for a repeated name (once per scenario).
+    /// rule for a repeated name (once per scenario). `graphql/<Operation>.ws` (`events`): a
+    /// subscription's events, read as a `.ws` conversation of sends; over HTTP its operation is
+    /// refused (400) with where to subscribe instead.
     private func loadOperationFile(
-        _ relativePath: String, operation: String, status: Int, in folder: FileFolder, into loaded: inout LoadedFiles,
+        _ relativePath: String, operation: String, status: Int, events: Bool, in folder: FileFolder, into loaded: inout LoadedFiles,
         builder: inout ResponseBuilder
     ) {
         let shown = PathText.withoutTrailingSlashes(root) + "/" + relativePath
-        guard let body = read(relativePath, in: folder, shown: shown, into: &loaded) else { return }
-        if let problem = JSONParser.validate(body.bytes) {
+        guard var body = read(relativePath, in: folder, shown: shown, into: &loaded) else { return }
+        var conversation: WebSocketFileConversation?
+        var status = status
+        if events {
+            var decoder = RouteDecoder(file: shown, root: root, files: files, builder: builder, firstOrder: 0)
+            let script = decoder.decodeConversation(Array(body.bytes))
+            loaded.diagnostics += decoder.diagnostics
+            guard let script else { return }
+            if script.steps.contains(where: { if case .expect = $0 { true } else { false } }) {
+                loaded.diagnostics.append(
+                    Diagnostic(file: shown, "has an expect line: a subscription's events only go out, one {\"send\": …} line each"))
+                return
+            }
+            conversation = WebSocketFileConversation(script)
+            status = 400
+            body = ResponseBody(
+                Array(
+                    GraphQLErrors.body(
+                        message:
+                            "\(operation) is answered over WebSocket: subscribe on the endpoint with graphql-transport-ws (its events are in \(relativePath))",
+                        extensions: [("code", .string("BAD_REQUEST"))]
+                    ).serialized.utf8) + [UInt8(ascii: "\n")])
+        } else if let problem = JSONParser.validate(body.bytes) {
             loaded.diagnostics.append(Diagnostic(file: shown, location: problem.location, "invalid JSON: \(problem.message)"))
             return
         }
@@ -259,7 +283,8 @@ package struct MockDataLoader: Sendable {
                 ))
             return
         }
-        let response = builder.prepare(status: status, contentType: ContentType.json, headers: [], body: body, origin: .file(relativePath))
+        let response = builder.prepare(
+            status: status, contentType: ContentType.json, headers: [], body: body, origin: .file(relativePath), conversation: conversation)
         let file = GraphQLOperationFile(operation: operation, relativePath: relativePath, response: response)
         if let scenario {
             loaded.graphQLOverlays[scenario, default: [:]][operation] = file

@@ -69,6 +69,7 @@ package final class Resolver: Sendable {
         var body = RequestBody(request.body)
         // A GraphQL endpoint's request is read once, here: its operation is what files and routes answer.
         if !snapshot.graphQL.isEmpty, snapshot.graphQL.serves(request) {
+            if WebSocketHandshake.asksForUpgrade(request) { return graphQLSocket(request, scenario: scenario) }
             switch GraphQLCall.read(request, json: { body.json }, reader: snapshot.graphQL.reader) {
             case .success(var call):
                 if call.persistedQueryHash != nil, let refused = persistedQuery(&call, request) {

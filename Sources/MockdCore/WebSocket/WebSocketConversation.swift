@@ -16,6 +16,9 @@ package enum WebSocketAction: Sendable, Equatable {
     case close(WebSocketClose)
     /// Break the connection as the fault says.
     case fault(WebSocketFault.Kind)
+    /// The rest of the timeline goes on only while the conversation still holds `key` (a GraphQL
+    /// operation the app has not stopped); `last`: the timeline, and what it carries, ends here.
+    case onlyWhile(String, last: Bool)
 }
 
 /// One connection's walk through its script: the core decides every message and ending; the
@@ -31,12 +34,24 @@ package struct WebSocketConversation: Sendable {
     package private(set) var received = 0
     /// The next step of a captured conversation.
     private var step = 0
+    /// On a GraphQL endpoint, the protocol that answers instead of a script.
+    private var graphQL: GraphQLSocket?
 
     package init(script: WebSocketScript, request: MockRequest, parameters: [String: String]) {
         self.script = script
         self.parameters = parameters
         self.query = ResponseTemplate.queryValues(request)
         self.headers = ResponseTemplate.headerValues(request)
+    }
+
+    init(graphQL: GraphQLSocket, request: MockRequest) {
+        self.init(script: WebSocketScript(), request: request, parameters: [:])
+        self.graphQL = graphQL
+    }
+
+    /// Whether a timeline that goes on `onlyWhile(key)` still goes on.
+    package mutating func holds(_ key: String, last: Bool) -> Bool {
+        graphQL?.holds(key, last: last) ?? false
     }
 
     /// The timelines that start with the connection: the `onOpen` messages (or a capture's first
@@ -63,6 +78,7 @@ package struct WebSocketConversation: Sendable {
     /// What answers one message of the app's.
     package mutating func received(_ message: WebSocketPayload) -> [WebSocketAction] {
         received += 1
+        if graphQL != nil { return graphQL!.received(message) }
         var actions: [WebSocketAction] = []
         if step < script.steps.count, case .expect(let match) = script.steps[step], match.matches(message) {
             step += 1
@@ -95,12 +111,14 @@ package struct WebSocketConversation: Sendable {
         return actions
     }
 
-    func render(_ message: WebSocketMessage, incoming: WebSocketPayload?) -> WebSocketPayload {
+    /// `variables`: a GraphQL operation's, for a subscription's events (`GraphQLSocket`).
+    func render(_ message: WebSocketMessage, incoming: WebSocketPayload?, variables: JSONValue? = nil) -> WebSocketPayload {
         switch message.payload {
         case .text(let text): return .text(text)
         case .binary(let bytes): return .binary(bytes)
         case .template(let template):
             var context: [String: Any] = ["path": parameters, "query": query, "headers": headers]
+            if let variables { context["variables"] = variables.mustacheValue }
             switch incoming {
             case .text(let text)?:
                 context["message"] = text
