@@ -206,6 +206,12 @@ struct OperationBuilder {
             var generator = ExampleGenerator(set: compiler.set)
             body = generator.generate(schemaIndex)
             how = "generated"
+        } else if let itemSchema = media["itemSchema"] {
+            // OpenAPI 3.2's schema of each item of a sequence (a stream's events).
+            let index = compiler.compile(itemSchema, at: mediaLocation.appending("itemSchema"))
+            var generator = ExampleGenerator(set: compiler.set, random: SplitMix64(seed: 1))
+            body = .array((0..<Self.generatedEvents).map { _ in generator.generate(index) })
+            how = "generated"
         } else {
             body = .null
             how = "empty"
@@ -223,26 +229,48 @@ struct OperationBuilder {
             }
         }
         // XML types get XML: an example string as written, any other value written as XML.
-        let isXML = XMLBody.isXML(bare: OperationValidator.bare(mediaType))
+        let bare = OperationValidator.bare(mediaType)
+        let isXML = XMLBody.isXML(bare: bare)
+        // A `text/event-stream` answer is events as they go on the wire, sent as a stream.
+        let isEvents = bare == "text/event-stream"
+        // A multipart answer is parts between boundaries its Content-Type names.
+        let multipart =
+            MultipartBody.isMultipart(bare: bare)
+            ? MultipartBody(
+                partTypes: Dictionary(
+                    (media["encoding"]?.objectValue ?? []).compactMap { member in
+                        member.value["contentType"]?.stringValue.map { (member.key, $0) }
+                    }
+                ) { first, _ in first }) : nil
+        let contentType = multipart == nil ? mediaType : MultipartBody.contentType(mediaType)
         let set = compiler.set
-        func encoded(_ value: JSONValue) -> [UInt8] {
+        var eventsGenerator = ExampleGenerator(set: set, random: SplitMix64(seed: 1))
+        func encoded(_ value: JSONValue, generated: Bool = false) -> [UInt8] {
             if isXML, value.stringValue == nil { return Array(XMLBody(set: set).document(value, schema: schemaIndex).utf8) }
+            if isEvents {
+                // 3.0 and 3.1 have no item schema: a schema generates one event's data, so a few are written.
+                let isList = if case .array = value { true } else { false }
+                if generated, let schemaIndex, !isList {
+                    let more = (1..<Self.generatedEvents).map { _ in eventsGenerator.generate(schemaIndex) }
+                    return EventStreamBody.wire(.array([value] + more))
+                }
+                return EventStreamBody.wire(value)
+            }
+            if let multipart, value.stringValue == nil { return multipart.body(value) }
             return Self.bytes(value, json: isJSON)
         }
-        let bytes = how == "empty" ? [] : encoded(body)
-        // A `text/event-stream` example is the events as they go on the wire: sent as a stream.
-        let isEvents = OperationValidator.bare(mediaType) == "text/event-stream"
+        let bytes = how == "empty" ? [] : encoded(body, generated: how == "generated" && media["itemSchema"] == nil)
         func events(_ bytes: [UInt8]) -> ResponseStream? {
             isEvents ? bytes.withUnsafeBytes { ResponseStream.events(inText: $0) } : nil
         }
         let prepared = builder.prepare(
-            status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(bytes), origin: .operation("\(source) \(how)"),
+            status: numeric, contentType: contentType, headers: headers, body: ResponseBody(bytes), origin: .operation("\(source) \(how)"),
             stream: events(bytes))
         var examples: [(name: String, response: PreparedResponse)] = []
         for example in named {
             let exampleBytes = encoded(example.value)
             let response = builder.prepare(
-                status: numeric, contentType: mediaType, headers: headers, body: ResponseBody(exampleBytes),
+                status: numeric, contentType: contentType, headers: headers, body: ResponseBody(exampleBytes),
                 origin: .operation("\(source) example \(JSONText.quoted(example.name))"), stream: events(exampleBytes))
             examples.append((example.name, response))
         }
@@ -264,6 +292,9 @@ struct OperationBuilder {
         }
         return response
     }
+
+    /// Events written for a stream documented by its schema alone.
+    static let generatedEvents = 3
 
     /// `type/subtype` (either may be `*`), parameters allowed: what a `content` key must be.
     static func isMediaType(_ key: String) -> Bool {

@@ -36,4 +36,49 @@ struct EventStreamExampleTests {
             #expect(streamed.head.headers.first(named: "Content-Type") == "text/event-stream")
         }
     }
+
+    static func pieces(_ answer: Resolution) -> [String] {
+        guard case .streamed(let streamed) = answer.response else {
+            Issue.record("expected a stream, got \(answer.response)")
+            return []
+        }
+        return streamed.stream.pieces.map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+
+    /// A stream documented by its schema alone was one pretty-printed JSON object, which no
+    /// EventSource reads: now a few events, each `data:` the schema's compact JSON.
+    @Test func aSchemaAloneGivesEventsWhoseDataFitsIt() throws {
+        let document = """
+            openapi: 3.1.0
+            info: {title: chat, version: "1"}
+            paths:
+              /chat:
+                get:
+                  responses:
+                    '200':
+                      description: chunks
+                      content:
+                        text/event-stream:
+                          schema: {type: object, required: [delta, index], properties: {delta: {type: string}, index: {type: integer}}}
+              /ticks:
+                get:
+                  responses:
+                    '200':
+                      description: ticks written as JSON events
+                      content:
+                        text/event-stream:
+                          example: [{event: tick, id: "1", data: {n: 1}}, {data: "two\\nlines"}, {n: 3}]
+            """
+        try withDocument(document) { api in
+            let chunks = Self.pieces(api.answer("GET", "/chat"))
+            #expect(chunks.count == 3, "\(chunks)")
+            for chunk in chunks {
+                #expect(chunk.hasPrefix("data: {") && chunk.hasSuffix("}\n\n") && !chunk.dropLast(2).contains("\n"), "\(chunk)")
+                #expect(chunk.contains("\"delta\":") && chunk.contains("\"index\":"), "\(chunk)")
+            }
+            #expect(
+                Self.pieces(api.answer("GET", "/ticks"))
+                    == ["event: tick\nid: 1\ndata: {\"n\":1}\n\n", "data: two\ndata: lines\n\n", "data: {\"n\":3}\n\n"])
+        }
+    }
 }
