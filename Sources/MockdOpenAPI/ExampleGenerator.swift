@@ -319,6 +319,7 @@ struct ExampleGenerator {
         if let encoding = schema.contentEncoding?.lowercased(), encoding == "base64" || encoding == "base64url" {
             return encoded(schema, url: encoding == "base64url")
         }
+        if let pattern = schema.pattern, let sample = patterned(pattern, schema) { return sample }
         if let example = Formats.example(schema.format) { return example }
         var text = "string"
         if random != nil {
@@ -332,6 +333,37 @@ struct ExampleGenerator {
         }
         if let maximum = schema.maxLength, maximum >= 0, text.count > maximum { text = String(text.prefix(maximum)) }
         return text
+    }
+
+    /// A string the pattern matches within the lengths: the shortest the pattern makes, then with
+    /// each repetition taken more times until `minLength` is met; checked against the compiled
+    /// pattern. nil when none fits (the caller's plain string then breaks the pattern).
+    private mutating func patterned(_ pattern: Schema.Pattern, _ schema: Schema) -> String? {
+        guard let node = pattern.sample else { return nil }
+        let minimum = schema.minLength ?? 0
+        let maximum = schema.maxLength ?? PatternSample.maximumLength
+        func fits(_ text: String) -> Bool {
+            let count = text.count
+            // Within the body's budget, but a short string always fits.
+            return count >= minimum && count <= maximum && count <= max(charactersLeft, 64)
+                && (try? pattern.regex.firstMatch(in: text)) != nil
+        }
+        if var source = random {
+            defer { random = source }
+            for _ in 0..<4 {
+                let text = PatternSample.text(node, extra: 0) { Int(source.next() % UInt64($0)) }
+                if fits(text) { return text }
+            }
+        }
+        for extra in [0, 1, 2, 4, 8, 16, 64, 256, 1024] {
+            let text = PatternSample.text(node, extra: extra)
+            if fits(text) {
+                charactersLeft -= text.count
+                return text
+            }
+            if text.count > maximum { break }
+        }
+        return nil
     }
 
     /// Text in base64 (RFC 4648, padded) or base64url (unpadded): of the bytes of "mockd", or of

@@ -65,6 +65,8 @@ struct Schema: Sendable {
     struct Pattern: @unchecked Sendable {
         let source: String
         let regex: Regex<AnyRegexOutput>
+        /// What strings are made from; nil for a pattern mockd does not generate (`PatternSample`).
+        let sample: PatternSample.Node?
     }
 
     func allows(_ kind: Kind) -> Bool {

@@ -116,7 +116,17 @@ struct SchemaCompiler {
         schema.maxLength = count(value, "maxLength", location)
         if let source = value["pattern"]?.stringValue {
             if let regex = try? Regex(source) {
-                schema.pattern = Schema.Pattern(source: source, regex: regex)
+                schema.pattern = Schema.Pattern(source: source, regex: regex, sample: PatternSample.parse(source))
+                if schema.pattern?.sample == nil, value["example"] == nil, value["default"] == nil, value["enum"] == nil,
+                    value["const"] == nil
+                {
+                    problems.append(
+                        (
+                            location.appending("pattern"),
+                            "a pattern mockd does not generate strings for (a backreference, a lookaround, a Unicode property): \(source); answers made from this schema break it, give it an example",
+                            false
+                        ))
+                }
             } else {
                 problems.append((location.appending("pattern"), "a pattern mockd cannot compile: \(source) (not checked)", false))
             }
