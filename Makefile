@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 run: release
 	.build/release/mockd --root MockData --routes routes --graphql /graphql --port $(PORT)
 
-## Run every test (unit, HTTP integration, CLI, the README's examples, schemathesis, mockd mcp with an MCP client, GraphQL subscriptions with gql, the dashboard in Chromium)
+## Run every test (unit, HTTP integration, CLI, the README's examples, schemathesis, mockd mcp with an MCP client, GraphQL subscriptions with gql, a swift-openapi-generator client, the dashboard in Chromium)
 test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -17,6 +17,7 @@ test: deps lint
 	scripts/schemathesis-test.sh
 	scripts/mcp-test.sh
 	scripts/graphql-client-test.sh
+	SWIFT=$(SWIFT) scripts/generated-client-test.sh
 	scripts/browser-test.sh
 
 # The Swift sources' layout (.swift-format: the pretty-printer with four-space indents and
