@@ -82,8 +82,13 @@ extension HTTPServer {
                     // The answer comes on the miss handler's thread (the proxy's libcurl thread,
                     // or its recorder's queue); nothing of the server waits for it.
                     missHandler.answer(request) { [self] response in
-                        let relayed = Reply(.built(response), scenario: scenario)
-                        let reply = warning.map { relayed.warned($0) } ?? relayed
+                        var response = response
+                        // `--contract`: an upstream answer off the contract is marked, not changed.
+                        let offContract = serving?.resolver.upstreamWarning(for: request, answer: response)
+                        if offContract != nil { response.origin = response.origin.noting("(off contract)") }
+                        let reply = [warning, offContract].compactMap { $0 }.reduce(Reply(.built(response), scenario: scenario)) {
+                            $0.warned($1)
+                        }
                         // --delay: the upstream's time plus the delay, like every mocked answer (on the
                         // lot's timer queue: no thread or task waits).
                         parking.after(delay) { [self] in finishWork(state, .respond(reply)) }

@@ -190,6 +190,12 @@ package enum Serving {
                     endpoints: snapshot.graphQL.endpointPaths, files: snapshot.graphQL.count, schema: snapshot.graphQL.schemaPath,
                     json: json))
         }
+        if !snapshot.contracts.isEmpty {
+            FileHandleOutput.standardOutput(
+                StartupLines.contracts(
+                    documents: snapshot.contracts.documents.map(\.name), operations: snapshot.contracts.operations.count,
+                    upstream: settings.proxy != nil, json: json))
+        }
         if let proxy = settings.proxy {
             FileHandleOutput.standardOutput(
                 StartupLines.proxying(
@@ -231,7 +237,9 @@ package enum Serving {
         var paths: [String] = []
         // The schema file's folder: a watcher sees an editor's save-by-rename there.
         let schema = loader.graphQL.schema.map { [FilePath.folder(of: $0.path)] } ?? []
-        for path in (root + loader.routesFolder.watched + loader.operationSources.flatMap(\.watchedPaths) + schema).map(absolute)
+        for path
+            in (root + loader.routesFolder.watched + (loader.operationSources + loader.contractSources).flatMap(\.watchedPaths) + schema)
+            .map(absolute)
         where !paths.contains(path) { paths.append(path) }
         // A default routes folder may be made after start: watched for appearing.
         let optional = Set(loader.routesFolder.given == nil ? loader.routesFolder.candidates.map(absolute) : [])

@@ -32,6 +32,16 @@ enum StartupLines {
         return #"{"message":"graphql","endpoints":[\#(list)],"operationFiles":\#(files)\#(schemaMember)}"#
     }
 
+    /// `--contract`: the documents mocks (and with `--proxy` the upstream's answers) are held to.
+    static func contracts(documents: [String], operations: Int, upstream: Bool, json: Bool) -> String {
+        guard json else {
+            return "mockd holds mocks\(upstream ? " and the upstream's answers" : "") to the contract \(documents.joined(separator: ", "))"
+                + " (\(Counted.text(operations, "operation")))"
+        }
+        let list = documents.map { JSONText.quoted($0) }.joined(separator: ",")
+        return #"{"message":"contract","documents":[\#(list)],"operations":\#(operations),"upstream":\#(upstream)}"#
+    }
+
     static func proxying(upstream: String, recordingInto: (root: String, routesFile: String)?, json: Bool) -> String {
         guard json else {
             return "mockd proxies what nothing matches to \(upstream)"

@@ -15,9 +15,16 @@ struct CheckCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Exit 1 on warnings too. --no-strict exits 0 when there are only warnings; errors always exit 1.")
     var strict = true
 
+    @Flag(
+        help:
+            "Also list each operation of the --openapi and --contract documents that no mock file or route answers (not mocked), and each mock file or route that no document has (undocumented)."
+    )
+    var coverage = false
+
     func run() throws {
         Signals.unblock()
-        let result = data.loader(checkExamples: true).load()
+        var result = data.loader(checkExamples: true).load()
+        if coverage, let snapshot = result.snapshot { result.diagnostics += ContractCoverage.findings(snapshot) }
         for diagnostic in result.diagnostics { print(diagnostic) }
         let errors = result.diagnostics.filter { $0.severity == .error }.count
         let warnings = result.diagnostics.count - errors

@@ -31,6 +31,13 @@ struct DataOptions: ParsableArguments {
     var openapi: [String] = []
 
     @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "An OpenAPI document only to check against, never to answer: mocks are held to it at load, and with --proxy so are the upstream's answers; repeatable. [env: MOCKD_CONTRACT, comma-separated]",
+            valueName: "file"))
+    var contract: [String] = []
+
+    @Option(
         name: .customLong("openapi-validate"),
         help: ArgumentHelp(
             "Requests that do not match the document: enforce (answer 4xx), warn (answer, log the violations), off. [env: MOCKD_OPENAPI_VALIDATE]",
@@ -87,6 +94,7 @@ struct DataOptions: ParsableArguments {
                 document.queryOverrides = openapiQueryOverrides
                 return document
             })
+        loader.contractSources = contract.map { OpenAPIDocument(path: $0, validation: .off, checkExamples: checkExamples) }
         loader.streamIntervalMilliseconds = streamInterval
         if !graphql.isEmpty {
             loader.graphQL = GraphQLConfiguration(

@@ -11,6 +11,8 @@ package struct MockDataLoader: Sendable {
     package var files: any FileSource
     /// API descriptions loaded after files and routes, into the same snapshot.
     package var operationSources: [any OperationSource]
+    /// `--contract`: documents mocks (and, with `--proxy`, the upstream's answers) are held to, which answer nothing.
+    package var contractSources: [any OperationSource] = []
     /// The wait between the events of a `mock_<path>_<method>.sse` file (`--stream-interval`).
     package var streamIntervalMilliseconds = ResponseStream.defaultIntervalMilliseconds
     /// `--graphql`: endpoints, and the reader of their documents. With an endpoint, every
@@ -47,6 +49,8 @@ package struct MockDataLoader: Sendable {
         var diagnostics = files.diagnostics
         // Before the routes: their JSON answers are held to the documents' schemas.
         let operations = OperationSources.load(operationSources, files: self.files, into: &builder)
+        // Their answers are prepared too, and never served: the load is the same as a served document's.
+        let contracts = OperationSources.load(contractSources, files: self.files, into: &builder)
         var routeList: [Route] = []
         var resources: [Resource] = []
         var bodyFiles: Set<String> = []
@@ -54,7 +58,8 @@ package struct MockDataLoader: Sendable {
             diagnostics.append(Diagnostic(file: PathText.withoutTrailingSlashes(routes), overlap))
         } else if let routes {
             let tables = RouteTableLoader(
-                directory: routes, root: root, files: self.files, overlays: files.overlays, operations: operations.table
+                directory: routes, root: root, files: self.files, overlays: files.overlays,
+                operations: operations.table.isEmpty ? contracts.table : operations.table
             ).load(into: &builder)
             routeList = tables.routes
             resources = tables.resources
@@ -68,9 +73,11 @@ package struct MockDataLoader: Sendable {
             diagnostics += tables.diagnostics
         }
         diagnostics += Self.unknownPushes(in: routeList, pushes: files.pushes)
-        diagnostics += operations.diagnostics
-        diagnostics += ContractDrift.warnings(
-            files: files.base, overlays: files.overlays, operations: operations.table, rootDisplay: PathText.withoutTrailingSlashes(root))
+        diagnostics += operations.diagnostics + contracts.diagnostics
+        for table in [operations.table, contracts.table] {
+            diagnostics += ContractDrift.warnings(
+                files: files.base, overlays: files.overlays, operations: table, rootDisplay: PathText.withoutTrailingSlashes(root))
+        }
         var schema: (any GraphQLSchemaAnswering)?
         if let source = graphQL.schema {
             switch source.load(files: self.files) {
@@ -91,7 +98,7 @@ package struct MockDataLoader: Sendable {
             : Snapshot(
                 preparedResponses: builder.responses, files: files.base, overlays: files.overlays,
                 routes: routeList, resources: ResourceIndex(resources), operations: operations.table,
-                graphQL: graphQLTable, warnings: diagnostics,
+                contracts: contracts.table, graphQL: graphQLTable, warnings: diagnostics,
                 rootDisplayPath: PathText.withoutTrailingSlashes(root), unserved: files.unserved,
                 shadowed: Dictionary(shadowed.map { ($0.file.relativePath, $0.route.source) }) { first, _ in first },
                 rootPath: normalized(root), routesPath: routes.map(normalized), pushes: files.pushes)
@@ -122,7 +129,7 @@ package struct MockDataLoader: Sendable {
         var loaded = LoadedFiles()
         guard files.isFolder(root) else {
             // An API description may be all there is to serve: then no MockData folder is fine.
-            if !operationSources.isEmpty { return loaded }
+            if !operationSources.isEmpty || !contractSources.isEmpty { return loaded }
             loaded.diagnostics.append(
                 Diagnostic(file: root, WorkingDirectory.whyNotAFolder(root, what: "the mock root", option: "--root", files: files)))
             return loaded

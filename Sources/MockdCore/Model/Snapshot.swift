@@ -15,6 +15,9 @@ package final class Snapshot: Sendable {
     package let resources: ResourceIndex
     /// Operations from API descriptions (`--openapi`), answered after files and routes.
     package let operations: OperationTable
+    /// Operations from API descriptions only checked against (`--contract`): mocks are held to
+    /// them at load, and with `--proxy` so are the upstream's answers; they answer nothing.
+    package let contracts: OperationTable
     /// `--graphql`: the endpoints and the operations answered by file.
     package let graphQL: GraphQLTable
     /// `pushes/<name>.apns` payloads, and their scenario overlays.
@@ -42,7 +45,8 @@ package final class Snapshot: Sendable {
     package init(
         preparedResponses: [PreparedResponse], files: MockFileTable, overlays: [String: MockFileTable],
         routes: [Route] = [], resources: ResourceIndex = ResourceIndex(), operations: OperationTable = OperationTable(),
-        graphQL: GraphQLTable = GraphQLTable(), warnings: [Diagnostic], rootDisplayPath: String,
+        contracts: OperationTable = OperationTable(), graphQL: GraphQLTable = GraphQLTable(), warnings: [Diagnostic],
+        rootDisplayPath: String,
         unserved: [UnservedFile] = [], shadowed: [String: String] = [:], rootPath: String = "", routesPath: String? = nil,
         pushes: PushTable = PushTable()
     ) {
@@ -61,6 +65,7 @@ package final class Snapshot: Sendable {
             .union(operations.exampleNames).union(graphQL.overlays.keys).union(pushes.overlays.keys)
         self.scenarios = scenarioSet.sorted()
         self.operations = operations
+        self.contracts = contracts
         self.graphQL = graphQL
         self.warnings = warnings
         self.rootDisplayPath = rootDisplayPath

@@ -61,6 +61,10 @@ extension OperationTable {
     }
 
     /// The operation that answers `method` `path`, as a request would find it (HEAD as GET).
+    func operation(method: String, path: String) -> APIOperation? {
+        operationIndex(method: method, path: path).map { operations[$0] }
+    }
+
     private func operationIndex(method: String, path: String) -> Int? {
         tree.first(path, where: { operations[$0].method == method })
             ?? HTTPMethods.alsoAnsweredAs(method).flatMap { other in tree.first(path, where: { operations[$0].method == other }) }
