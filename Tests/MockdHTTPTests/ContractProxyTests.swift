@@ -107,4 +107,23 @@ import TestSupport
             #expect(!lines.contains { $0.contains("not mocked: openapi api.yaml GET /api/users/{id}") }, "\(lines)")
         }
     }
+
+    /// A resource's seed is held to the document as a mock file is: each item to `GET …/{id}`.
+    @Test func aResourcesSeedIsHeldToTheDocument() async throws {
+        try await withTemporaryFolder([
+            "MockData/users.json": #"[{"id": 1, "name": "Ann"}, {"id": 2, "name": 2}]"#,
+            "routes/users.json": #"{"routes": [{"resource": "/api/users", "seed": "users.json"}]}"#,
+            "api.yaml": ContractMockTests.document,
+        ]) { folder async throws in
+            let checked = try await runProcess(
+                CLITests.executable, ["check", "--root", "MockData", "--routes", "routes", "--contract", "api.yaml"],
+                currentDirectory: folder.path)
+            #expect(checked.status == 1, "\(checked)")
+            let output = checked.stdout + checked.stderr
+            #expect(
+                output.contains("MockData/users.json: [1].name: breaks openapi api.yaml GET /api/users/{id} 200: expected string, found 2"),
+                "\(checked)")
+            #expect(!output.contains("[0]"), "\(checked)")
+        }
+    }
 }

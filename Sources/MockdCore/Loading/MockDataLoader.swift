@@ -77,6 +77,8 @@ package struct MockDataLoader: Sendable {
         for table in [operations.table, contracts.table] {
             diagnostics += ContractDrift.warnings(
                 files: files.base, overlays: files.overlays, operations: table, rootDisplay: PathText.withoutTrailingSlashes(root))
+            diagnostics += ContractDrift.seedWarnings(
+                resources: resources, operations: table, rootDisplay: PathText.withoutTrailingSlashes(root))
         }
         var schema: (any GraphQLSchemaAnswering)?
         if let source = graphQL.schema {
