@@ -63,6 +63,18 @@ import TestSupport
             ) { _, local async throws in
                 #expect(try await Self.get(local.port, "/api/users/3").status == 404)
                 #expect(try await Self.get(local.port, "/api/users/7").text == #"{"id": 7, "name": 42}"#)
+                // A stub off the contract is added and served, with what breaks it said.
+                let stub = #"{"method": "GET", "path": "/api/users/9", "response": {"json": {"id": "nine", "name": "Al"}}}"#
+                let added = try await blocking {
+                    try RawConnection.exchange(port: local.port, "POST", "/__mockd/stubs", body: Array(stub.utf8))
+                }
+                #expect(added.status == 201, "\(added)")
+                #expect(
+                    added.text.contains(
+                        #"stub.response: breaks openapi api.yaml GET /api/users/{id} 200: body.id: expected integer, found \"nine\""#),
+                    "\(added)")
+                #expect(added.header("X-Mockd-Warning")?.hasPrefix("stub.response: breaks") == true, "\(added)")
+                #expect(try await Self.get(local.port, "/api/users/9").text.contains("nine"))
             }
             let checked = try await runProcess(
                 CLITests.executable, ["check", "--root", "MockData", "--no-routes", "--contract", "api.yaml"], currentDirectory: folder.path

@@ -24,7 +24,19 @@ extension AdminAPI {
                     ))
             case .success(let stub):
                 stubs.add(stub)
-                return .answer(json(201, describe(stub)))
+                // Served as given (a test may mean an answer off the contract), but said: the
+                // stub's JSON answers are held to the documents as mock files are.
+                let drift = [context.snapshot.operations, context.snapshot.contracts].flatMap {
+                    $0.contractViolations(route: body, at: "stub")
+                }
+                guard !drift.isEmpty else { return .answer(json(201, describe(stub))) }
+                let warnings = drift.map { "\($0.location): \($0.message)" }
+                guard case .object(var members) = describe(stub) else { return .answer(json(201, describe(stub))) }
+                members.append(("warnings", .array(warnings.map { .string($0) })))
+                var answer = json(201, .object(members))
+                answer.headers.append(
+                    HTTPHeader("X-Mockd-Warning", warnings[0] + (warnings.count > 1 ? " (and \(warnings.count - 1) more)" : "")))
+                return .answer(answer)
             }
         }
         // Decoded without files first: a stub whose body names a file is decoded again once the
