@@ -11,13 +11,11 @@ Prints one line per check and exits 1 if any failed.
 import asyncio
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "PythonSupport"))
+import mockd_process  # noqa: E402
 from gql import Client, gql
 from gql.transport.exceptions import TransportQueryError
 from gql.transport.requests import RequestsHTTPTransport
@@ -58,25 +56,9 @@ def make_root(folder):
 
 
 def start_mockd(folder):
-    """The port is read from its `listening on` line, within TIMEOUT."""
-    process = subprocess.Popen(
-        [MOCKD, "serve", "--port", "0", "--root", os.path.join(folder, "MockData"), "--routes", os.path.join(folder, "routes"),
-         "--graphql", "/graphql", "--no-watch", "--log-level", "info"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + TIMEOUT
-    seen = []
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        seen.append(line)
-        marker = "listening on http://127.0.0.1:"
-        if marker in line:
-            port = int(line.split(marker)[1].split()[0].rstrip("/,;"))
-            threading.Thread(target=process.stdout.read, daemon=True).start()
-            return process, port
-    process.kill()
-    raise SystemExit("mockd did not start:\n" + "".join(seen))
+    return mockd_process.start(
+        MOCKD, ["--root", os.path.join(folder, "MockData"), "--routes", os.path.join(folder, "routes"),
+                "--graphql", "/graphql", "--no-watch", "--log-level", "info"], TIMEOUT)
 
 
 SCORE = gql("subscription OnScore($game: ID!) { score(game: $game) { __typename game home } }")
@@ -124,11 +106,7 @@ async def main():
             feed = http.execute(FEED)
             check("the same query over HTTP", feed["feed"][0]["title"] == "Hello", feed)
         finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=TIMEOUT)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            mockd_process.stop(process, TIMEOUT)
     print(f"{len(failures)} failed")
     sys.exit(1 if failures else 0)
 

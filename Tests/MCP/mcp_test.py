@@ -17,12 +17,13 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
 from contextlib import AsyncExitStack
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "PythonSupport"))
+import mockd_process  # noqa: E402
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -72,34 +73,13 @@ def http(url, method="GET"):
 
 def start_mockd(root):
     """`mockd serve --port 0` with the petstore document: the port is read from its `listening on` line, within TIMEOUT."""
-    process = subprocess.Popen(
-        [MOCKD, "serve", "--port", "0", "--root", root, "--routes", os.path.join(os.path.dirname(root), "routes"),
-         "--openapi", PETSTORE, "--no-watch", "--log-level", "info"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + TIMEOUT
-    seen = []
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        seen.append(line)
-        marker = "listening on http://127.0.0.1:"
-        if marker in line:
-            port = int(line.split(marker)[1].split()[0].rstrip("/,;"))
-            # Keep reading its output so a full pipe never stops it.
-            threading.Thread(target=process.stdout.read, daemon=True).start()
-            return process, port
-    process.kill()
-    raise SystemExit("mockd did not start:\n" + "".join(seen))
+    return mockd_process.start(
+        MOCKD, ["--root", root, "--routes", os.path.join(os.path.dirname(root), "routes"),
+                "--openapi", PETSTORE, "--no-watch", "--log-level", "info"], TIMEOUT)
 
 
 def stop(process):
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    mockd_process.stop(process, TIMEOUT)
 
 
 def free_port():
