@@ -464,6 +464,26 @@ curl -sN http://127.0.0.1:8080/api/ticks    # → data: {"n":1}
 rm routes/streams.json && curl -s -X POST http://127.0.0.1:8080/__mockd/reload -o /dev/null
 ```
 
+### Resuming after `Last-Event-ID`
+
+An `EventSource` that loses its connection reconnects with `Last-Event-ID`, the `id` of the
+last event it had; a real server goes on after that event, and so does mockd, for a route's
+`events`, a `.sse` file's `id:` lines and an OpenAPI `text/event-stream` example: the events
+after the first one with that id are sent (those without an id after it too), and the stream
+ends as it would. An id the stream does not have gets the whole stream, from the first event,
+with `X-Mockd-Warning` saying so, as a server that does not know the id can only start again.
+A stream without ids is sent whole whatever the header says. Each event's id is read once, at
+load; a request reads the header only for a stream that has ids.
+
+```sh
+echo '{"routes": [{"method": "GET", "path": "/api/feed", "response": {"stream": {"events": [{"id": "1", "data": "one"}, {"id": "2", "data": "two"}, {"id": "3", "data": "three"}]}}}]}' > feed.json
+mv feed.json routes/
+curl -s -X POST http://127.0.0.1:8080/__mockd/reload -o /dev/null
+curl -sN -H 'Last-Event-ID: 2' http://127.0.0.1:8080/api/feed    # → data: three
+curl -sN -D - -o /dev/null -H 'Last-Event-ID: 9' http://127.0.0.1:8080/api/feed    # → X-Mockd-Warning: Last-Event-ID "9" is no event id of this stream; sent from the first event
+rm routes/feed.json && curl -s -X POST http://127.0.0.1:8080/__mockd/reload -o /dev/null
+```
+
 
 """####
 }

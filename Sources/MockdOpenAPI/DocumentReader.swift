@@ -55,7 +55,12 @@ enum DocumentReader {
             case .null: return .null
             case .bool: return node.bool.map { .bool($0) } ?? .string(scalar.string)
             case .int: return node.int.map { .number($0) } ?? decimal(scalar.string).map { .number($0) } ?? .string(scalar.string)
-            case .float: return node.float.map { .number($0) } ?? .string(scalar.string)
+            // As written when JSON writes it so (`2.50`, `1.5e400`): a Double would print `2.5`,
+            // and make null of a number beyond its range.
+            case .float:
+                if isJSONNumber(scalar.string) { return .number(scalar.string) }
+                if let number = node.float, number.isFinite { return .number(number) }
+                return .string(scalar.string)
             default: return .string(scalar.string)
             }
         }
@@ -74,6 +79,30 @@ enum DocumentReader {
         }
         guard let first = digits.first, first != "0", digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return sign + digits
+    }
+
+    /// JSON's number syntax: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    static func isJSONNumber(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let leadingZero = bytes.first == UInt8(ascii: "0")
+        let whole = digits()
+        guard whole > 0, !leadingZero || whole == 1 else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 
     private static func scalarText(_ node: Node) -> String {

@@ -22,6 +22,11 @@ struct OperationValidator: RequestValidator {
         /// segment, without a JSON value or a walk of the schema. Nil otherwise; a value out of
         /// bounds is checked the long way, for its message.
         var plainLength: ClosedRange<Int>?
+        /// `allowEmptyValue: true` (a query parameter): `?q=` passes whatever the schema says.
+        var allowEmptyValue = false
+        /// Declared with `content: {application/json: …}`, not a style: the value is one JSON
+        /// text, parsed whole (not split at its commas), then checked against the schema.
+        var isJSON = false
 
         enum Shape: Sendable { case scalar, array, object }
     }
@@ -38,6 +43,9 @@ struct OperationValidator: RequestValidator {
         var form: Form?
         /// Fields whose `encoding` says `application/json`: their text is parsed as JSON.
         var jsonFields: Set<String> = []
+        /// Fields that may be sent empty (Swagger 2.0 `formData` with `allowEmptyValue`, which
+        /// the converter writes as the field's `encoding`): an empty one passes.
+        var emptyFields: Set<String> = []
 
         enum Form: Sendable { case urlEncoded, multipart }
 
@@ -67,6 +75,19 @@ struct OperationValidator: RequestValidator {
             var place: String { "\(parameter.place.rawValue).\(parameter.name)" }
             // Query and path parameters are read as their style spells them.
             if parameter.place == .query || parameter.place == .path {
+                if parameter.allowEmptyValue, Self.isEmptyValue(parameter.name, in: request.query) { continue }
+                if parameter.isJSON {
+                    let text =
+                        parameter.place == .query
+                        ? request.query.first { $0.name == parameter.name }.map { $0.value ?? "" }
+                        : pathParameters[parameter.name].map(String.init)
+                    guard let text else {
+                        if parameter.required { found.append("\(place): required, missing") }
+                        continue
+                    }
+                    found += jsonViolations(text, parameter.schema, at: place, validator)
+                    continue
+                }
                 if let bounds = parameter.plainLength, let text = pathParameters[parameter.name] {
                     // A text has no more scalars than bytes: few enough bytes need no count.
                     if bounds.lowerBound == 0 && text.utf8.count <= bounds.upperBound || bounds.contains(text.unicodeScalars.count) {
@@ -94,6 +115,10 @@ struct OperationValidator: RequestValidator {
             }
             if values.isEmpty {
                 if parameter.required { found.append("\(place): required, missing") }
+                continue
+            }
+            if parameter.isJSON {
+                found += jsonViolations(values[0], parameter.schema, at: place, validator)
                 continue
             }
             guard let schema = parameter.schema else { continue }
@@ -129,8 +154,17 @@ struct OperationValidator: RequestValidator {
                 }
                 fields = parts
             }
-            found += validator.violations(formObject(fields, schema: schema, jsonFields: match.jsonFields, in: set), schema, at: "body")
+            let violations = validator.violations(
+                formObject(fields, schema: schema, jsonFields: match.jsonFields, in: set), schema, at: "body")
+            guard !match.emptyFields.isEmpty else { return found + violations }
+            // A field that may be empty and is: what its schema says of it does not apply.
+            let empty = match.emptyFields.filter { name in
+                fields.contains { $0.name == name } && fields.allSatisfy { $0.name != name || $0.value.isEmpty }
+            }
             return found
+                + violations.filter { violation in
+                    !empty.contains { violation.hasPrefix("body.\($0):") || violation.hasPrefix("body.\($0).") }
+                }
         }
         guard let schema = match.schema, match.isJSON || OperationBuilder.isJSON(bare: sentType) else { return found }
         do {
@@ -140,6 +174,26 @@ struct OperationValidator: RequestValidator {
             found.append("body: invalid JSON: \(error.description)")
         }
         return found
+    }
+
+    /// Whether the query names `name` with nothing but empty values (`?q=`, `?q`).
+    static func isEmptyValue(_ name: String, in query: [(name: String, value: String?)]) -> Bool {
+        var named = false
+        for item in query where item.name == name {
+            guard item.value?.isEmpty ?? true else { return false }
+            named = true
+        }
+        return named
+    }
+
+    /// A parameter declared with JSON `content`: its text parsed as JSON and checked against
+    /// the schema; text that is no JSON is reported as such.
+    private func jsonViolations(_ text: String, _ schema: Int?, at place: String, _ validator: SchemaValidator) -> [String] {
+        guard let value = try? JSONParser.parse(Array(text.utf8)) else {
+            return ["\(place): expected JSON (its content is application/json), found \(JSONText.quoted(text))"]
+        }
+        guard let schema, !validator.isValid(value, schema) else { return [] }
+        return validator.violations(value, schema, at: place)
     }
 
     /// A form's fields as the object its schema describes: a repeated name is an array, each
@@ -204,7 +258,7 @@ struct OperationValidator: RequestValidator {
 /// is reported as `expected integer, found "abc"` and `limit=5` passes.
 enum ParameterCoercion {
     static func value(_ values: [String], schema index: Int, in set: SchemaSet, explode: Bool) -> JSONValue {
-        let kinds = ParameterReader.kinds(index, in: set)
+        let kinds = ParameterReader.valueKinds(index, in: set)
         if kinds.contains(.array) {
             let parts =
                 explode && values.count > 1
@@ -220,13 +274,22 @@ enum ParameterCoercion {
         if kinds.contains(.integer), let number = Int(text) { return .number(number) }
         // Beyond Int's range: still an integer (a schema's bounds and `format: int64` decide), as in a JSON body.
         if kinds.contains(.integer), Self.isIntegerText(text) { return .number(text) }
-        if kinds.contains(.number), let number = Double(text), number.isFinite, !text.contains(where: { $0.isLetter }) {
-            return .number(text)
-        }
+        // Exponent form (`1e2`, `2.5E-3`) too, as JSON writes numbers; an integral one is an
+        // integer (`1e2` is 100), which the schema's check decides on the number, not its spelling.
+        if kinds.contains(.number) || kinds.contains(.integer), Self.isNumberText(text) { return .number(text) }
         if kinds.contains(.boolean), text == "true" || text == "false" { return .bool(text == "true") }
         if kinds.contains(.null), text.isEmpty || text == "null" { return .null }
         if kinds.contains(.object), let parsed = try? JSONParser.parse(Array(text.utf8)) { return parsed }
         return .string(text)
+    }
+
+    /// A finite decimal number, with an exponent or not: no letter but `e`/`E` (Double also
+    /// reads `inf`, `nan` and hexadecimal, which no API sends as a number).
+    private static func isNumberText(_ text: String) -> Bool {
+        guard let number = Double(text), number.isFinite else { return false }
+        return text.utf8.allSatisfy { byte in
+            byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+        }
     }
 
     /// `-?[0-9]+`
@@ -265,15 +328,18 @@ enum RequestValidatorBuilder {
                     schema = builder.compiler.compile(raw, at: at.appending("schema"))
                 }
                 let required = place == .path || value["required"]?.boolValue == true
+                let isJSON = value["schema"] == nil && value["content"]?.objectValue?.first.map { OperationBuilder.isJSON($0.key) } == true
                 let style = ParameterStyle.of(value, place: place)
                 let explode = value["explode"]?.boolValue ?? (style == .form)
                 var parameter = OperationValidator.Parameter(name: name, place: place, required: required, schema: schema, explode: explode)
                 parameter.style = style
-                parameter.shape = ParameterReader.shape(schema, in: builder.compiler.set)
+                parameter.isJSON = isJSON
+                parameter.allowEmptyValue = place == .query && value["allowEmptyValue"]?.boolValue == true
+                parameter.shape = isJSON ? .scalar : ParameterReader.shape(schema, in: builder.compiler.set)
                 if parameter.shape == .object, let schema {
                     parameter.properties = ParameterReader.properties(schema, in: builder.compiler.set).map(\.name)
                 }
-                if place == .path, style == .simple, parameter.shape == .scalar {
+                if place == .path, style == .simple, parameter.shape == .scalar, !isJSON {
                     parameter.plainLength = OperationValidator.plainLength(schema, in: builder.compiler.set)
                 }
                 // An operation's parameter replaces the path item's of the same name and place.
@@ -296,6 +362,7 @@ enum RequestValidatorBuilder {
                         if let fieldType = field.value["contentType"]?.stringValue, OperationBuilder.isJSON(fieldType) {
                             type.jsonFields.insert(field.key)
                         }
+                        if field.value["allowEmptyValue"]?.boolValue == true { type.emptyFields.insert(field.key) }
                     }
                     bodyTypes.append(type)
                 }

@@ -146,6 +146,19 @@ struct ParameterReader {
         return set.schemas[at].types ?? ExampleGenerator.inferredKinds(set.schemas[at])
     }
 
+    /// The kinds a parameter's text may be read as: `kinds`, and `null` when a branch of the
+    /// schema's `anyOf`/`oneOf` is `{type: "null"}` (`anyOf: [{type: integer}, {type: "null"}]`
+    /// takes an empty form field or `null`, which `kinds`, from the first branch, would not).
+    static func valueKinds(_ index: Int, in set: SchemaSet) -> [Schema.Kind] {
+        let kinds = kinds(index, in: set)
+        guard !kinds.contains(.null), let at = set.resolvedIndex(index), set.schemas[at].types == nil else { return kinds }
+        let branches = set.schemas[at].anyOf + set.schemas[at].oneOf
+        let nullable = branches.contains { branch in
+            set.resolvedIndex(branch).flatMap { set.schemas[$0].types }?.contains(.null) == true
+        }
+        return nullable ? kinds + [.null] : kinds
+    }
+
     /// Where the schema that types a parameter lies: `index` resolved, or the first of its
     /// `allOf`, `oneOf`, `anyOf` when it has no type itself; nil for a cycle of references.
     /// Read in place (no copy of a whole schema): on every request with parameters.

@@ -90,7 +90,16 @@ enum Swagger2Converter {
                                                 .object([
                                                     ("type", "object"), ("properties", properties), ("required", required),
                                                 ])
-                                            )
+                                            ),
+                                            // `allowEmptyValue` has no place in an OpenAPI 3 form: it goes
+                                            // in the field's encoding, where the validator reads it.
+                                            (
+                                                "encoding",
+                                                .object(
+                                                    form.filter { $0["allowEmptyValue"]?.boolValue == true }.map {
+                                                        ($0["name"]?.stringValue ?? "", .object([("allowEmptyValue", .bool(true))]))
+                                                    })
+                                            ),
                                         ])
                                     )
                                 ])

@@ -69,7 +69,22 @@ import Testing
             #expect(tree.first(path, where: { $0 == 2 }) == (all.contains(2) ? 2 : nil), "\(path)")
         }
         #expect(tree.matches("/pets/mine") == [1, 0, 2, 5])
-        #expect(tree.matches("/pets/rex.json") == [0, 2, 3])
+        // The parameter with text around it before the bare one, wherever the document lists it.
+        #expect(tree.matches("/pets/rex.json") == [3, 0, 2])
         #expect(tree.matches("/pets/.json") == [0, 2])
+    }
+
+    /// OpenAPI: concrete paths before templated ones; among parameters, one with fixed text
+    /// around it (`{id}.pgn`, `v{n}`) before a bare `{id}`, whatever the document's order, so
+    /// `/games/{id}.pgn` is reached behind `/games/{id}`.
+    @Test func aParameterWithTextAroundItComesBeforeABareOne() {
+        let templates = ["/games/{id}", "/games/{id}.pgn", "/games/{id}/moves", "/games/g{id}.pgn", "/games/mine"]
+        let tree = SegmentTree(templates.map(OperationSegment.parse))
+        #expect(tree.first("/games/abc.pgn", where: { _ in true }) == 1)
+        #expect(tree.first("/games/gabc.pgn", where: { _ in true }) == 3)
+        #expect(tree.first("/games/abc", where: { _ in true }) == 0)
+        #expect(tree.first("/games/mine", where: { _ in true }) == 4)
+        #expect(tree.first("/games/abc.pgn/moves", where: { _ in true }) == 2)
+        #expect(tree.matches("/games/gabc.pgn") == [3, 1, 0])
     }
 }

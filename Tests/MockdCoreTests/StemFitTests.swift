@@ -14,4 +14,15 @@ import Testing
         let parts = ContractDrift.StemIndex.parts(OperationSegment.parse(template))
         #expect(ContractDrift.StemIndex.fits(Array(stem.utf8)[...], parts[...]) == fits)
     }
+
+    /// A file's name is fitted to the templates in the order a request's path is: the one with
+    /// text around its parameter (`{id}.pgn`) before the bare one, whatever the document's order.
+    @Test func theTemplateWithTextAroundItsParameterIsTriedFirst() {
+        let operations = ["/games/{id}", "/games/{id}.pgn"].map {
+            APIOperation(method: "GET", pathTemplate: $0, responses: [], validator: nil, security: [], source: "test")
+        }
+        let index = ContractDrift.StemIndex(OperationTable(operations: operations))
+        #expect(index.operation(method: "GET", stem: "_games_abc.pgn")?.pathTemplate == "/games/{id}.pgn")
+        #expect(index.operation(method: "GET", stem: "_games_abc")?.pathTemplate == "/games/{id}")
+    }
 }

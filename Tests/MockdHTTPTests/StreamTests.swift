@@ -21,25 +21,30 @@ struct StreamTests {
         #"{"method": "GET", "path": "/api/cut", "response": {"stream": {"chunks": ["a", {"base64": "Yg=="}, "c"], "intervalMs": 50, "cutAfter": 2}}}"#,
         #"{"method": "GET", "path": "/api/reset", "response": {"fault": "reset", "stream": {"chunks": ["a", "b", "c"], "intervalMs": 50, "cutAfter": 1}}}"#,
         #"{"method": "GET", "path": "/api/slow", "response": {"stream": {"chunks": ["first", "second"], "intervalMs": 600000}}}"#,
-        #"{"method": "GET", "path": "/api/hello/:name", "response": {"template": true, "stream": {"events": [{"data": {"greeting": "hi {{path.name}}"}}, {"data": "from {{query.city}}"}]}}}"#
+        #"{"method": "GET", "path": "/api/hello/:name", "response": {"template": true, "stream": {"events": [{"data": {"greeting": "hi {{path.name}}"}}, {"data": "from {{query.city}}"}]}}}"#,
+        #"{"method": "GET", "path": "/api/ticks", "response": {"stream": {"events": [{"id": "1", "data": "a"}, {"id": "2", "data": "b"}, {"data": "c"}, {"id": "3", "data": "d"}]}}}"#
     )
 
     static let eventsFile = "data: {\"n\": 1}\n\nevent: tick\ndata: two\ndata: lines\n\r\n\r\ndata: [DONE]\n"
+    /// Events with ids, as a `.sse` file writes them (`id:` with and without its space).
+    static let eventsWithIDs = "id: 1\ndata: a\n\nid:2\ndata: b\n\ndata: c\n\nid: 3\ndata: d\n"
 
     static func withServer<T>(_ body: (RouteServer) async throws -> T) async throws -> T {
         try await withRouteServer(
-            files: ["mock_api_users_get.json": "[]", "mock_api_feed_get.sse": eventsFile], tables: ["streams.json": table], body)
+            files: [
+                "mock_api_users_get.json": "[]", "mock_api_feed_get.sse": eventsFile, "mock_api_news_get.sse": eventsWithIDs,
+            ], tables: ["streams.json": table], body)
     }
 
     /// The stream's head and chunks, each chunk with how long after the request was sent it
     /// arrived: the server cannot send a piece before its time, so these are lower bounds
     /// whatever the load (the gap between two arrivals is not: a late first read shortens it).
-    static func stream(_ server: RouteServer, _ method: String, _ target: String) async throws
+    static func stream(_ server: RouteServer, _ method: String, _ target: String, headers: [(String, String)] = []) async throws
         -> (response: RawResponse, chunks: [(bytes: [UInt8], at: Duration)], end: RawConnection.StreamEnd)
     {
         try await server.test.withRawConnection { connection in
             let sent = ContinuousClock.now
-            try connection.send(RawConnection.request(method, target, body: method == "POST" ? Array("{}".utf8) : []))
+            try connection.send(RawConnection.request(method, target, headers: headers, body: method == "POST" ? Array("{}".utf8) : []))
             let (response, chunks, end) = try connection.readStream()
             return (response, chunks.map { ($0.bytes, sent.duration(to: $0.at)) }, end)
         }
@@ -77,6 +82,42 @@ struct StreamTests {
                     == ["data: {\"n\": 1}\n\n", "event: tick\ndata: two\ndata: lines\n\n", "data: [DONE]\n\n"])
             // The default interval, 50 ms, between events: lower bounds only.
             #expect(chunks[2].at >= .milliseconds(100))
+        }
+    }
+
+    /// A reconnecting EventSource sends the id of the last event it had: a real server goes on
+    /// after that event (and the events without ids that followed it), not from the first.
+    @Test(arguments: ["/api/ticks", "/api/news"])
+    func lastEventIDResumesAfterThatEvent(_ path: String) async throws {
+        try await Self.withServer { server in
+            let (response, chunks, end) = try await Self.stream(server, "GET", path, headers: [("Last-Event-ID", "2")])
+            #expect(response.status == 200)
+            #expect(response.header("X-Mockd-Warning") == nil)
+            #expect(end == .complete)
+            #expect(chunks.map { String(decoding: $0.bytes, as: UTF8.self) } == ["data: c\n\n", "id: 3\ndata: d\n\n"])
+            // After the last event: nothing is left to send, and the stream ends cleanly.
+            let (_, after, last) = try await Self.stream(server, "GET", path, headers: [("Last-Event-ID", "3")])
+            #expect(after.isEmpty)
+            #expect(last == .complete)
+        }
+    }
+
+    /// An id the stream does not have: the server cannot know where the client was, so the
+    /// whole stream goes, and the warning says why.
+    @Test(arguments: ["/api/ticks", "/api/news"])
+    func anUnknownLastEventIDSendsTheWholeStreamWithAWarning(_ path: String) async throws {
+        try await Self.withServer { server in
+            let (response, chunks, _) = try await Self.stream(server, "GET", path, headers: [("Last-Event-ID", "9")])
+            #expect(chunks.count == 4)
+            #expect(response.header("X-Mockd-Warning")?.contains("Last-Event-ID") == true, "\(response)")
+        }
+    }
+
+    @Test func aStreamWithoutIDsIgnoresLastEventID() async throws {
+        try await Self.withServer { server in
+            let (response, chunks, _) = try await Self.stream(server, "GET", "/api/feed", headers: [("Last-Event-ID", "2")])
+            #expect(chunks.count == 3)
+            #expect(response.header("X-Mockd-Warning") == nil)
         }
     }
 

@@ -81,4 +81,34 @@ struct EventStreamExampleTests {
                     == ["event: tick\nid: 1\ndata: {\"n\":1}\n\n", "data: two\ndata: lines\n\n", "data: {\"n\":3}\n\n"])
         }
     }
+
+    /// `Last-Event-ID` resumes an example's events after that id, as a real server's stream would.
+    @Test func lastEventIDResumesTheExampleAfterThatEvent() throws {
+        let document = """
+            openapi: 3.0.3
+            info: {title: ticks, version: "1"}
+            paths:
+              /ticks:
+                get:
+                  responses:
+                    '200':
+                      description: numbered events
+                      content:
+                        text/event-stream:
+                          example: "id: 1\\ndata: a\\n\\nid: 2\\ndata: b\\n\\nid: 3\\ndata: c\\n\\n"
+            """
+        try withDocument(document) { api in
+            let resumed = api.answer("GET", "/ticks", headers: [("Last-Event-ID", "1")])
+            guard case .streamed(let streamed) = resumed.response else {
+                Issue.record("expected a stream, got \(resumed.response)")
+                return
+            }
+            #expect(
+                streamed.stream.pieces.map { String(decoding: $0.bytes, as: UTF8.self) } == ["id: 2\ndata: b\n\n", "id: 3\ndata: c\n\n"])
+            #expect(resumed.header("X-Mockd-Warning") == nil)
+            let unknown = api.answer("GET", "/ticks", headers: [("Last-Event-ID", "7")])
+            #expect(unknown.bodyText.hasPrefix("id: 1\n"))
+            #expect(unknown.header("X-Mockd-Warning")?.contains("Last-Event-ID") == true)
+        }
+    }
 }

@@ -88,6 +88,16 @@ enum OperationSegment: Sendable, Equatable {
         }
     }
 
+    /// How concrete the segment is, to order templates that match the same path: a literal's
+    /// whole text is fixed and comes first anyway; a parameter's fixed text is what surrounds it,
+    /// none for a bare `{id}`, which takes any value.
+    var fixedBytes: Int {
+        switch self {
+        case .literal(let text): text.utf8.count
+        case .parameter(_, let prefix, let suffix): prefix.utf8.count + suffix.utf8.count
+        }
+    }
+
     /// A parameter's value in `part`: the non-empty text between `prefix` and `suffix`, nil
     /// when `part` does not have them. Compared as UTF-8 bytes, not with Character comparisons
     /// (`hasPrefix`, `count`): this runs for every segment of every request.

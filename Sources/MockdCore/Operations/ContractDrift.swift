@@ -64,7 +64,11 @@ enum ContractDrift {
                 byMethod[operation.method, default: []].append((operation, Self.parts(operation.segments)))
             }
             for method in byMethod.keys {
-                byMethod[method]?.sort { Self.literals($0.parts) > Self.literals($1.parts) }
+                // Then the more fixed text around parameters (`{id}.pgn` before `{id}`), as the
+                // operation table's tree orders them.
+                byMethod[method]?.sort {
+                    (Self.literals($0.parts), Self.fixedBytes($0.parts)) > (Self.literals($1.parts), Self.fixedBytes($1.parts))
+                }
             }
         }
 
@@ -79,6 +83,12 @@ enum ContractDrift {
 
         private static func literals(_ parts: [Part]) -> Int {
             parts.count { if case .literal = $0 { true } else { false } }
+        }
+
+        private static func fixedBytes(_ parts: [Part]) -> Int {
+            parts.reduce(0) { sum, part in
+                if case .parameter(let prefix, let suffix) = part { sum + prefix.count + suffix.count } else { sum }
+            }
         }
 
         /// The documented operation a file of this method and stem (`_api_users_7`) answers.

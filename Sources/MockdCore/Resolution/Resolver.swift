@@ -92,7 +92,7 @@ package final class Resolver: Sendable {
         }
         if let response = overlayFile(for: request, scenario: scenario) {
             if let conversation = response.conversation { return upgrade(conversation.script, response.origin, request, [:], scenario) }
-            return delayed(Self.fileReply(response, scenario: scenario), by: globalDelay)
+            return delayed(Self.fileReply(response, request, scenario: scenario), by: globalDelay)
         }
         for route in candidates where route.scenario == nil {
             if let parameters = Self.match(route, request, parts, &body) { return answer(route, parameters, request, scenario) }
@@ -102,14 +102,14 @@ package final class Resolver: Sendable {
         }
         if let response = baseFile(for: request) {
             if let conversation = response.conversation { return upgrade(conversation.script, response.origin, request, [:], scenario) }
-            return delayed(Self.fileReply(response, scenario: scenario), by: globalDelay)
+            return delayed(Self.fileReply(response, request, scenario: scenario), by: globalDelay)
         }
         if !snapshot.resources.isEmpty, let answered = resource(for: request, scenario: scenario) { return answered }
         if !snapshot.operations.isEmpty, let reply = snapshot.operations.answer(request, scenario: scenario) {
             // An operation's `text/event-stream` example goes as a stream, as a `.sse` file does.
             if case .prepared(let prepared) = reply.response, prepared.stream != nil {
-                var streamed = Self.fileReply(prepared, scenario: scenario)
-                streamed.warning = reply.warning
+                var streamed = Self.fileReply(prepared, request, scenario: scenario)
+                streamed.warning = streamed.warning ?? reply.warning
                 return delayed(streamed, by: globalDelay)
             }
             return delayed(reply, by: globalDelay)
@@ -177,10 +177,20 @@ package final class Resolver: Sendable {
 
     /// A file's answer: its prepared response, or for a `.sse` file its events as a stream.
     @inline(__always)
-    static func fileReply(_ response: PreparedResponse, scenario: String) -> Reply {
+    static func fileReply(_ response: PreparedResponse, _ request: MockRequest, scenario: String) -> Reply {
         guard let stream = response.stream else { return Reply(.prepared(response), scenario: scenario) }
         let head = BuiltResponse(status: response.status, headers: response.headersWithoutSource, origin: response.origin)
-        return Reply(.streamed(StreamedResponse(head: head, stream: stream)), scenario: scenario)
+        return streamed(head, stream, request, scenario: scenario)
+    }
+
+    /// A stream's reply, resumed after the request's `Last-Event-ID` (an EventSource that
+    /// reconnects sends the last id it had) when the stream has ids: only then is the header read.
+    static func streamed(_ head: BuiltResponse, _ stream: ResponseStream, _ request: MockRequest, scenario: String) -> Reply {
+        guard !stream.resumptions.isEmpty, let lastEventID = request.headers.first(named: "Last-Event-ID"),
+            let resumption = stream.resumed(after: lastEventID)
+        else { return Reply(.streamed(StreamedResponse(head: head, stream: stream)), scenario: scenario) }
+        let reply = Reply(.streamed(StreamedResponse(head: head, stream: resumption.stream)), scenario: scenario)
+        return resumption.warning.map { reply.warned($0) } ?? reply
     }
 
     /// `resolution` with a prepared response turned into one built for the request.
@@ -259,9 +269,7 @@ package final class Resolver: Sendable {
             reply = Reply(.built(BuiltResponse(status: response.status, origin: route.origin)), scenario: scenario)
         case .stream(let stream, let headers, let origin):
             let head = BuiltResponse(status: response.status, headers: headers, origin: origin)
-            reply = Reply(
-                .streamed(StreamedResponse(head: head, stream: stream.rendered(request: request, parameters: parameters))),
-                scenario: scenario)
+            reply = Self.streamed(head, stream.rendered(request: request, parameters: parameters), request, scenario: scenario)
             // A reset of a stream happens after its events (`cutAfter`), not instead of them.
             return delayed(reply, by: delay)
         case .webSocket(let script, let origin):

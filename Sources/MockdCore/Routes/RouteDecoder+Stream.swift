@@ -126,7 +126,8 @@ extension RouteDecoder {
             error("\(at).\(field)", "must be one line")
         }
         let delay = value["delayMs"].flatMap { decodeDelay($0, at: at + ".delayMs") } ?? (first ? nil : interval)
-        return ResponseStream.Piece(bytes: ResponseStream.event(name: name, id: id, retry: retry, data: data), delay: delay)
+        return ResponseStream.Piece(
+            bytes: ResponseStream.event(name: name, id: id, retry: retry, data: data), delay: delay, id: id?.isEmpty == false ? id : nil)
     }
 
     private mutating func decodeChunk(_ value: JSONValue, at: String, first: Bool, interval: Delay?) -> ResponseStream.Piece? {
