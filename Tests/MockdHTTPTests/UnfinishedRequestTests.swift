@@ -31,6 +31,9 @@ struct UnfinishedRequestTests {
         let log = InMemoryLogHandler()
         return try await withTestServer(configure: configure, logger: Logger(label: "mockd-test", factory: { _ in log })) { server in
             let seen = try await server.withRawConnection(client)
+            // The request's own trace first: on a busy machine the server may not have read the
+            // request line yet when the client is done, and then nothing is in flight to wait for.
+            _ = try await server.request("GET", "/__mockd/requests?path=\(path)&count=1&wait=30")
             let server = server.server
             let settled = try await blocking { server.waitUntilNoRequestInFlight(timeout: eventDeadline) }
             #expect(settled, "a request is still in flight")
