@@ -54,7 +54,7 @@ struct DataOptions: ParsableArguments {
     @Option(
         name: .customLong("graphql-schema"),
         help: ArgumentHelp(
-            "The app's GraphQL schema (SDL): operations no file, route or stub answers get data shaped by their selection set; introspection is answered. Needs --graphql. [env: MOCKD_GRAPHQL_SCHEMA]",
+            "The app's GraphQL schema (SDL, or the JSON an introspection query returns): operations no file, route or stub answers get data shaped by their selection set; introspection is answered. Needs --graphql. [env: MOCKD_GRAPHQL_SCHEMA]",
             valueName: "file"))
     var graphqlSchema: String?
 
