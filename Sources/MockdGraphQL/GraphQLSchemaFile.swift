@@ -18,12 +18,17 @@ package struct GraphQLSchemaFile: GraphQLSchemaSource {
     /// `--graphql-operations`: the folder of the app's `.graphql` documents, whose operations the
     /// answers by file are checked against; nil: checked against the schema alone.
     package let operationsFolder: String?
+    /// `--graphql-scalars`: a JSON object of the value answered for each scalar, by name.
+    package let scalarsPath: String?
 
-    package init(path: String, checksRules: Bool = false, operationsFolder: String? = nil) {
+    package init(path: String, checksRules: Bool = false, operationsFolder: String? = nil, scalarsPath: String? = nil) {
         self.path = path
         self.checksRules = checksRules
         self.operationsFolder = operationsFolder
+        self.scalarsPath = scalarsPath
     }
+
+    package var paths: [String] { [path] + (scalarsPath.map { [$0] } ?? []) }
 
     package func load(files: any FileSource) -> Result<LoadedGraphQLSchema, GraphQLSchemaErrors> {
         let bytes: [UInt8]
@@ -73,9 +78,20 @@ package struct GraphQLSchemaFile: GraphQLSchemaSource {
         guard schema.queryType != nil else {
             return .failure(GraphQLSchemaErrors([Diagnostic(file: path, "the schema has no Query type: expected type Query { … }")]))
         }
+        var scalars = ScalarOverrides()
+        if let scalarsPath {
+            switch ScalarOverrides.read(scalarsPath, files: files, schema: schema) {
+            case .success(let read):
+                scalars = read.overrides
+                warnings += read.warnings
+            case .failure(let errors):
+                return .failure(errors)
+            }
+        }
         let operations = operationsFolder.map { AppOperations.read($0, files: files, schema: schema) } ?? AppOperations()
         return .success(
-            LoadedGraphQLSchema(answering: SchemaAnswers(schema: schema, app: operations), warnings: warnings + operations.warnings))
+            LoadedGraphQLSchema(
+                answering: SchemaAnswers(schema: schema, app: operations, scalars: scalars), warnings: warnings + operations.warnings))
     }
 
     /// A parser's or a builder's error as diagnostics of the schema file.

@@ -26,11 +26,14 @@ final class SchemaAnswers: GraphQLSchemaAnswering {
     private static let documentLimit = 1_000
     /// The app's own operations (`--graphql-operations`), which answers by file are checked against.
     private let app: AppOperations
+    /// `--graphql-scalars`: values answered for these scalars.
+    private let scalars: ScalarOverrides
 
-    init(schema: GraphQLSchema, app: AppOperations = AppOperations()) {
+    init(schema: GraphQLSchema, app: AppOperations = AppOperations(), scalars: ScalarOverrides = ScalarOverrides()) {
         self.schema = schema
         self.fields = SchemaFields(schema: schema)
         self.app = app
+        self.scalars = scalars
     }
 
     func check(answer: JSONValue, operation: String) -> [GraphQLAnswerFinding] {
@@ -87,7 +90,7 @@ final class SchemaAnswers: GraphQLSchemaAnswering {
         for case let fragment as FragmentDefinition in document.value.definitions { fragments[fragment.name.value] = fragment }
         let sample = SampleData(
             schema: schema, fields: fields, fragments: fragments, variables: variables,
-            seed: SampleScalars.fnv1a(heading + " " + variables.serialized, seed: 0))
+            seed: SampleScalars.fnv1a(heading + " " + variables.serialized, seed: 0), scalars: scalars.values)
         let data = sample.object(operation.selectionSet, on: root, path: "", echoedID: nil)
         return GraphQLSchemaAnswer(status: 200, body: .object([("data", data)]), operation: heading)
     }

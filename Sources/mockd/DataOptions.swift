@@ -66,6 +66,13 @@ struct DataOptions: ParsableArguments {
     var graphqlOperations: String?
 
     @Option(
+        name: .customLong("graphql-scalars"),
+        help: ArgumentHelp(
+            "A JSON object of the value answered for every field of a scalar, by name ({\"DateTime\": \"2026-05-01T09:30:00Z\"}). Needs --graphql-schema. [env: MOCKD_GRAPHQL_SCALARS]",
+            valueName: "file"))
+    var graphqlScalars: String?
+
+    @Option(
         name: .customLong("stream-interval"),
         help: ArgumentHelp(
             "Milliseconds between the events of a mock_<path>_<method>.sse file. [env: MOCKD_STREAM_INTERVAL]", valueName: "ms"))
@@ -91,7 +98,10 @@ struct DataOptions: ParsableArguments {
         if !graphql.isEmpty {
             loader.graphQL = GraphQLConfiguration(
                 endpoints: graphql, reader: GraphQLParserReader(),
-                schema: graphqlSchema.map { GraphQLSchemaFile(path: $0, checksRules: checkExamples, operationsFolder: graphqlOperations) })
+                schema: graphqlSchema.map {
+                    GraphQLSchemaFile(
+                        path: $0, checksRules: checkExamples, operationsFolder: graphqlOperations, scalarsPath: graphqlScalars)
+                })
         }
         return loader
     }
@@ -114,6 +124,10 @@ struct DataOptions: ParsableArguments {
         if let graphqlOperations, graphqlSchema == nil {
             throw ValidationError(
                 "--graphql-operations \(graphqlOperations): operations are checked against the schema; give --graphql-schema FILE too")
+        }
+        if let graphqlScalars, graphqlSchema == nil {
+            throw ValidationError(
+                "--graphql-scalars \(graphqlScalars): the values replace the schema's samples; give --graphql-schema FILE too")
         }
         if !(0...600_000).contains(streamInterval) {
             throw ValidationError("--stream-interval \(streamInterval): expected 0-600000 milliseconds")

@@ -5,6 +5,8 @@
 package protocol GraphQLSchemaSource: Sendable {
     /// The schema file, as given (`schema.graphqls`): read at load, watched for changes.
     var path: String { get }
+    /// Every file read at load (the schema, `--graphql-scalars`' values): their folders are watched.
+    var paths: [String] { get }
     /// The schema read through `files`, or every error in it (the file, the line and column).
     func load(files: any FileSource) -> Result<LoadedGraphQLSchema, GraphQLSchemaErrors>
 }
