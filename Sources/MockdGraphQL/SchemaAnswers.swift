@@ -36,7 +36,7 @@ final class SchemaAnswers: GraphQLSchemaAnswering {
         self.scalars = scalars
     }
 
-    func check(answer: JSONValue, operation: String) -> [GraphQLAnswerFinding] {
+    func check(answer: JSONValue, operation: String, template: Bool) -> [GraphQLAnswerFinding] {
         let known = app.operations[operation]
         // Without the app's document, the kind follows from the answer's first field.
         var kind = known?.operation ?? .query
@@ -46,7 +46,8 @@ final class SchemaAnswers: GraphQLSchemaAnswering {
         {
             kind = .mutation
         }
-        let check = AnswerCheck(schema: schema, fields: fields, operation: known, fragments: app.fragments)
+        var check = AnswerCheck(schema: schema, fields: fields, operation: known, fragments: app.fragments)
+        check.template = template
         return check.check(answer, kind: kind).map { GraphQLAnswerFinding(path: $0.path, message: $0.message) }
     }
 

@@ -12,7 +12,7 @@ extension AdminAPI {
         }
         if let refusal = AdminKeys.stubs.refusal(body) { return .answer(refusal) }
         let stubs = context.state.stubs
-        let id = stubs.nextID(), root = context.snapshot.rootDisplayPath
+        let id = stubs.nextID(), root = context.snapshot.rootDisplayPath, graphQL = context.snapshot.graphQL
         let added = { @Sendable (decoded: Result<Stub, StubErrors>) -> AdminStep in
             switch decoded {
             case .failure(let refusal):
@@ -24,7 +24,14 @@ extension AdminAPI {
                     ))
             case .success(let stub):
                 stubs.add(stub)
-                return .answer(json(201, describe(stub)))
+                // Served as sent, as a route is; what Apollo iOS would refuse is said in the
+                // answer and the log, not refused: a test may mean an invalid answer.
+                let warnings = graphQL.warnings(stub.graphQLAnswers).map { ($0.location.map { "\($0): " } ?? "") + $0.message }
+                guard !warnings.isEmpty, case .object(let members) = describe(stub) else { return .answer(json(201, describe(stub))) }
+                let answer = json(201, .object(members + [("warnings", .array(warnings.map { .string($0) }))]))
+                return .logWarning(
+                    "\(stub.origin) answers GraphQL that does not fit the schema: " + warnings.joined(separator: "; "),
+                    then: { .answer(answer) })
             }
         }
         // Decoded without files first: a stub whose body names a file is decoded again once the
