@@ -234,6 +234,12 @@ let package = Package(
         ),
         // The loader on real folders through `DiskFiles` (links, hidden files, unreadable files), and
         // `MemoryFiles` checked against it, so that core tests can trust memory.
+        // MockdGraphQL's own parts without a server: introspection JSON written as SDL.
+        .testTarget(
+            name: "MockdGraphQLTests",
+            dependencies: ["MockdCore", "MockdGraphQL", .product(name: "GraphQL", package: "GraphQL")],
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "MockdDiskTests",
             dependencies: ["MockdCore", "MockdDisk", "TestSupport"],

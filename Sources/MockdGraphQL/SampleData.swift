@@ -17,6 +17,8 @@ struct SampleData {
     let fragments: [String: FragmentDefinition]
     let variables: JSONValue
     let seed: UInt64
+    /// `--graphql-scalars`: the value of every field of these scalars, instead of a sample.
+    var scalars: [String: JSONValue] = [:]
 
     /// The data for `selectionSet` on `type` (an object type), at `path`.
     func object(_ selectionSet: SelectionSet, on type: GraphQLObjectType, path: String, echoedID: JSONValue?) -> JSONValue {
@@ -57,6 +59,7 @@ struct SampleData {
             guard !enumeration.values.isEmpty else { return .null }
             return .string(enumeration.values[Int(hash(path) % UInt64(enumeration.values.count))].name)
         case let scalar as GraphQLScalarType:
+            if let given = scalars[scalar.name] { return given }
             return SampleScalars.value(scalar: scalar.name, field: field.name.value, hash: hash(path))
         default:
             return .null

@@ -26,14 +26,17 @@ final class SchemaAnswers: GraphQLSchemaAnswering {
     private static let documentLimit = 1_000
     /// The app's own operations (`--graphql-operations`), which answers by file are checked against.
     private let app: AppOperations
+    /// `--graphql-scalars`: values answered for these scalars.
+    private let scalars: ScalarOverrides
 
-    init(schema: GraphQLSchema, app: AppOperations = AppOperations()) {
+    init(schema: GraphQLSchema, app: AppOperations = AppOperations(), scalars: ScalarOverrides = ScalarOverrides()) {
         self.schema = schema
         self.fields = SchemaFields(schema: schema)
         self.app = app
+        self.scalars = scalars
     }
 
-    func check(answer: JSONValue, operation: String) -> [GraphQLAnswerFinding] {
+    func check(answer: JSONValue, operation: String, template: Bool) -> [GraphQLAnswerFinding] {
         let known = app.operations[operation]
         // Without the app's document, the kind follows from the answer's first field.
         var kind = known?.operation ?? .query
@@ -43,7 +46,8 @@ final class SchemaAnswers: GraphQLSchemaAnswering {
         {
             kind = .mutation
         }
-        let check = AnswerCheck(schema: schema, fields: fields, operation: known, fragments: app.fragments)
+        var check = AnswerCheck(schema: schema, fields: fields, operation: known, fragments: app.fragments)
+        check.template = template
         return check.check(answer, kind: kind).map { GraphQLAnswerFinding(path: $0.path, message: $0.message) }
     }
 
@@ -87,7 +91,7 @@ final class SchemaAnswers: GraphQLSchemaAnswering {
         for case let fragment as FragmentDefinition in document.value.definitions { fragments[fragment.name.value] = fragment }
         let sample = SampleData(
             schema: schema, fields: fields, fragments: fragments, variables: variables,
-            seed: SampleScalars.fnv1a(heading + " " + variables.serialized, seed: 0))
+            seed: SampleScalars.fnv1a(heading + " " + variables.serialized, seed: 0), scalars: scalars.values)
         let data = sample.object(operation.selectionSet, on: root, path: "", echoedID: nil)
         return GraphQLSchemaAnswer(status: 200, body: .object([("data", data)]), operation: heading)
     }

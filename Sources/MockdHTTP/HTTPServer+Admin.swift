@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Dispatch
+import Logging
 import MockdCore
 import MockdLock
 import Synchronization
@@ -85,6 +86,9 @@ extension HTTPServer {
                     next = then(webSocketReport(command))
                 case .push(let order, let then):
                     next = then(sendOrSchedule(order))
+                case .logWarning(let message, let then):
+                    logger.warning("\(message)")
+                    next = then()
                 }
             }
         }

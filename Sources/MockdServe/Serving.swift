@@ -235,8 +235,8 @@ package enum Serving {
         // With --openapi a MockData folder is optional: a missing one is not watched.
         let root = loader.operationSources.isEmpty || FileReading.exists(loader.root) ? [loader.root] : []
         var paths: [String] = []
-        // The schema file's folder: a watcher sees an editor's save-by-rename there.
-        let schema = loader.graphQL.schema.map { [FilePath.folder(of: $0.path)] } ?? []
+        // The schema's (and the scalars' file's) folder: a watcher sees an editor's save-by-rename there.
+        let schema = loader.graphQL.schema.map { $0.paths.map(FilePath.folder(of:)) } ?? []
         for path
             in (root + loader.routesFolder.watched + (loader.operationSources + loader.contractSources).flatMap(\.watchedPaths) + schema)
             .map(absolute)

@@ -61,7 +61,7 @@ struct DataOptions: ParsableArguments {
     @Option(
         name: .customLong("graphql-schema"),
         help: ArgumentHelp(
-            "The app's GraphQL schema (SDL): operations no file, route or stub answers get data shaped by their selection set; introspection is answered. Needs --graphql. [env: MOCKD_GRAPHQL_SCHEMA]",
+            "The app's GraphQL schema (SDL, or the JSON an introspection query returns): operations no file, route or stub answers get data shaped by their selection set; introspection is answered. Needs --graphql. [env: MOCKD_GRAPHQL_SCHEMA]",
             valueName: "file"))
     var graphqlSchema: String?
 
@@ -71,6 +71,13 @@ struct DataOptions: ParsableArguments {
             "The app's .graphql documents: graphql/<Operation>.json files are checked against each operation's selection set (warnings). Needs --graphql-schema. [env: MOCKD_GRAPHQL_OPERATIONS]",
             valueName: "dir"))
     var graphqlOperations: String?
+
+    @Option(
+        name: .customLong("graphql-scalars"),
+        help: ArgumentHelp(
+            "A JSON object of the value answered for every field of a scalar, by name ({\"DateTime\": \"2026-05-01T09:30:00Z\"}). Needs --graphql-schema. [env: MOCKD_GRAPHQL_SCALARS]",
+            valueName: "file"))
+    var graphqlScalars: String?
 
     @Option(
         name: .customLong("stream-interval"),
@@ -99,7 +106,10 @@ struct DataOptions: ParsableArguments {
         if !graphql.isEmpty {
             loader.graphQL = GraphQLConfiguration(
                 endpoints: graphql, reader: GraphQLParserReader(),
-                schema: graphqlSchema.map { GraphQLSchemaFile(path: $0, checksRules: checkExamples, operationsFolder: graphqlOperations) })
+                schema: graphqlSchema.map {
+                    GraphQLSchemaFile(
+                        path: $0, checksRules: checkExamples, operationsFolder: graphqlOperations, scalarsPath: graphqlScalars)
+                })
         }
         return loader
     }
@@ -122,6 +132,10 @@ struct DataOptions: ParsableArguments {
         if let graphqlOperations, graphqlSchema == nil {
             throw ValidationError(
                 "--graphql-operations \(graphqlOperations): operations are checked against the schema; give --graphql-schema FILE too")
+        }
+        if let graphqlScalars, graphqlSchema == nil {
+            throw ValidationError(
+                "--graphql-scalars \(graphqlScalars): the values replace the schema's samples; give --graphql-schema FILE too")
         }
         if !(0...600_000).contains(streamInterval) {
             throw ValidationError("--stream-interval \(streamInterval): expected 0-600000 milliseconds")

@@ -64,6 +64,7 @@ struct AdminAPITests {
                     case .close: next = then(.closed(false))
                     }
                 case .push(_, let then): next = then(.done(PushOutcome(ending: .exited(0))))
+                case .logWarning(_, let then): next = then()
                 }
             }
         }

@@ -12,7 +12,7 @@ extension AdminAPI {
         }
         if let refusal = AdminKeys.stubs.refusal(body) { return .answer(refusal) }
         let stubs = context.state.stubs
-        let id = stubs.nextID(), root = context.snapshot.rootDisplayPath
+        let id = stubs.nextID(), root = context.snapshot.rootDisplayPath, graphQL = context.snapshot.graphQL
         let added = { @Sendable (decoded: Result<Stub, StubErrors>) -> AdminStep in
             switch decoded {
             case .failure(let refusal):
@@ -24,19 +24,25 @@ extension AdminAPI {
                     ))
             case .success(let stub):
                 stubs.add(stub)
-                // Served as given (a test may mean an answer off the contract), but said: the
-                // stub's JSON answers are held to the documents as mock files are.
+                // Served as sent, as a route is: a test may mean an answer off the OpenAPI
+                // documents or the GraphQL schema. What breaks them is said in the answer and the
+                // log, as the same answers in a route table are at load.
                 let drift = [context.snapshot.operations, context.snapshot.contracts].flatMap {
                     $0.contractViolations(route: body, at: "stub")
                 }
-                guard !drift.isEmpty else { return .answer(json(201, describe(stub))) }
-                let warnings = drift.map { "\($0.location): \($0.message)" }
-                guard case .object(var members) = describe(stub) else { return .answer(json(201, describe(stub))) }
-                members.append(("warnings", .array(warnings.map { .string($0) })))
-                var answer = json(201, .object(members))
-                answer.headers.append(
-                    HTTPHeader("X-Mockd-Warning", warnings[0] + (warnings.count > 1 ? " (and \(warnings.count - 1) more)" : "")))
-                return .answer(answer)
+                let warnings =
+                    drift.map { "\($0.location): \($0.message)" }
+                    + graphQL.warnings(stub.graphQLAnswers).map { ($0.location.map { "\($0): " } ?? "") + $0.message }
+                guard !warnings.isEmpty, case .object(let members) = describe(stub) else { return .answer(json(201, describe(stub))) }
+                let answer = {
+                    var answer = json(201, .object(members + [("warnings", .array(warnings.map { .string($0) }))]))
+                    answer.headers.append(
+                        HTTPHeader("X-Mockd-Warning", warnings[0] + (warnings.count > 1 ? " (and \(warnings.count - 1) more)" : "")))
+                    return answer
+                }()
+                return .logWarning(
+                    "\(stub.origin) answers what its contract does not allow: " + warnings.joined(separator: "; "),
+                    then: { .answer(answer) })
             }
         }
         // Decoded without files first: a stub whose body names a file is decoded again once the

@@ -26,6 +26,9 @@ package enum AdminStep: Sendable {
     /// Send a push to a simulator (the push command, `simctl push DEVICE BUNDLE -`) now, or
     /// after the order's delay without holding the answer; the adapter writes its journal entry.
     case push(PushOrder, then: @Sendable (PushDelivery) -> AdminStep)
+    /// Write a warning line to mockd's log (a stub whose GraphQL answer does not fit the
+    /// schema), then go on: the core writes no log of its own.
+    case logWarning(String, then: @Sendable () -> AdminStep)
 
     /// The answer, when no effect is left to carry out.
     package var answer: BuiltResponse? {

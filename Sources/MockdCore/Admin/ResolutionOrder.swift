@@ -1,7 +1,8 @@
 import Foundation
 /// What answers which URL, in the order the Resolver tries them, per scenario: for
 /// `mockd routes` and `GET /__mockd/routes`. A request in scenario S tries S's routes, then the
-/// files under `scenarios/S/`, then the routes, files and `--openapi` operations every scenario shares.
+/// files under `scenarios/S/` (GraphQL operation files too), then the routes, files, GraphQL
+/// operation files and schema, and `--openapi` operations every scenario shares.
 package enum ResolutionOrder {
     /// `GET /api/users  ← file users/mock_api_users_get.json`
     package struct Entry: Sendable, Equatable {
@@ -23,10 +24,12 @@ package enum ResolutionOrder {
         for scenario in ([Scenario.default] + snapshot.scenarios.filter { $0 != Scenario.default }) {
             var entries = snapshot.routes.filter { $0.scenario == scenario }.map(routeEntry)
             entries += (snapshot.overlays[scenario] ?? [:]).values.sorted { $0.name < $1.name }.map { fileEntry($0, snapshot) }
+            entries += graphQLEntries(snapshot.graphQL, scenario: scenario)
             if !entries.isEmpty || scenario != Scenario.default { sections.append(Section(scenario: scenario, entries: entries)) }
         }
         var shared = snapshot.routes.filter { $0.scenario == nil }.map(routeEntry)
         shared += snapshot.files.values.sorted { urlPath($0.name) < urlPath($1.name) }.map { fileEntry($0, snapshot) }
+        shared += graphQLEntries(snapshot.graphQL, scenario: nil)
         shared += snapshot.operations.operations.map(operationEntry)
         sections.append(Section(scenario: nil, entries: shared))
         return sections
@@ -42,6 +45,25 @@ package enum ResolutionOrder {
     static func fileEntry(_ file: MockFile, _ snapshot: Snapshot) -> Entry {
         let shadowed = snapshot.shadowed[file.relativePath].map { " (never answers: \($0) comes first)" } ?? ""
         return Entry(method: file.method, path: urlPath(file.name), answeredBy: "file \(file.relativePath)" + shadowed)
+    }
+
+    /// `POST,GET /graphql  ← file graphql/GetFeed.json (graphql operation GetFeed)` for each
+    /// endpoint; shared, then the schema: `← graphql schema.graphqls (any other operation)`.
+    static func graphQLEntries(_ table: GraphQLTable, scenario: String?) -> [Entry] {
+        var entries: [Entry] = []
+        for endpoint in table.endpointPaths {
+            for file in table.listedFiles(scenario: scenario) {
+                entries.append(
+                    Entry(
+                        method: GraphQLTable.listedMethods, path: endpoint,
+                        answeredBy: "file \(file.relativePath) (\(GraphQLTable.listedCondition(file)))"))
+            }
+            if scenario == nil, let schema = table.schemaPath {
+                entries.append(
+                    Entry(method: GraphQLTable.listedMethods, path: endpoint, answeredBy: "graphql \(schema) (any other operation)"))
+            }
+        }
+        return entries
     }
 
     /// `GET /v2/pets  ← openapi api.yaml GET /pets (examples cat, empty)`: after the files, in

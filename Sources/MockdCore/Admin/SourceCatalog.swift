@@ -1,8 +1,8 @@
 /// Everything that can answer, as the dashboard lists it (`GET /__mockd/sources`), and one
 /// source's responses in full (`GET /__mockd/source?origin=`). Read from the snapshot only.
 enum SourceCatalog {
-    /// Stubs (newest first), routes, then scenario overlay files, then files, then OpenAPI
-    /// operations: the order the resolver tries them (per scenario, a scenario's own routes and
+    /// Stubs (newest first), routes, then scenario overlay files, then files, then GraphQL
+    /// operation files and the schema, then OpenAPI operations: the order the resolver tries them (per scenario, a scenario's own routes and
     /// files come first; a session's stubs before everyone's).
     static func list(_ snapshot: Snapshot, stubs: [Stub] = []) -> [JSONValue] {
         var sources: [JSONValue] = stubs.reversed().map { stub in
@@ -23,6 +23,23 @@ enum SourceCatalog {
             }
         }
         sources += snapshot.files.values.sorted { $0.relativePath < $1.relativePath }.map { fileRow($0, scenario: nil, snapshot) }
+        // An operation's answer by file, on each endpoint: the overlays' first, as files are.
+        for scenario in snapshot.graphQL.overlays.keys.sorted() + [nil] {
+            for endpoint in snapshot.graphQL.endpointPaths {
+                sources += snapshot.graphQL.listedFiles(scenario: scenario).map { file in
+                    row(
+                        kind: "graphql", method: GraphQLTable.listedMethods, url: endpoint, scenario: scenario,
+                        status: file.response.status, origin: file.relativePath, name: file.operation,
+                        conditions: [GraphQLTable.listedCondition(file)])
+                }
+                if scenario == nil, let schema = snapshot.graphQL.schemaPath {
+                    sources.append(
+                        row(
+                            kind: "graphql", method: GraphQLTable.listedMethods, url: endpoint, scenario: nil, status: 200,
+                            origin: "graphql " + schema, name: nil, conditions: ["any other operation"]))
+                }
+            }
+        }
         sources += snapshot.operations.operations.map { operation in
             row(
                 kind: "operation", method: operation.method, url: operation.pathTemplate, scenario: nil,
@@ -71,6 +88,13 @@ enum SourceCatalog {
         let files = snapshot.files.values + snapshot.overlays.values.flatMap(\.values)
         if let file = files.first(where: { $0.relativePath == name }) {
             return describe(kind: "file", origin: file.relativePath, [prepared(file.response, delayMs: 0, fault: nil)])
+        }
+        if let file = snapshot.graphQL.file(at: name) {
+            return describe(kind: "graphql", origin: file.relativePath, [prepared(file.response, delayMs: 0, fault: nil)])
+        }
+        // The schema answers each operation as it asks: no response to show.
+        if let schema = snapshot.graphQL.schemaPath, name == "graphql " + schema || name.hasPrefix("graphql \(schema) ") {
+            return describe(kind: "graphql schema", origin: "graphql " + schema, [])
         }
         // An answer's source is its operation's, then the status and example chosen.
         if let operation = snapshot.operations.operations.first(where: { name == $0.source || name.hasPrefix($0.source + " ") }) {

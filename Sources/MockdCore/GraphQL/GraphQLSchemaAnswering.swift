@@ -5,6 +5,8 @@
 package protocol GraphQLSchemaSource: Sendable {
     /// The schema file, as given (`schema.graphqls`): read at load, watched for changes.
     var path: String { get }
+    /// Every file read at load (the schema, `--graphql-scalars`' values): their folders are watched.
+    var paths: [String] { get }
     /// The schema read through `files`, or every error in it (the file, the line and column).
     func load(files: any FileSource) -> Result<LoadedGraphQLSchema, GraphQLSchemaErrors>
 }
@@ -25,9 +27,11 @@ package struct LoadedGraphQLSchema: Sendable {
 package protocol GraphQLSchemaAnswering: Sendable {
     /// `operationName` nil: the document's one operation. `variables` is an object.
     func answer(query: String, operationName: String?, variables: JSONValue) -> GraphQLSchemaAnswer
-    /// What is wrong with a written answer to `operation` (`graphql/GetFeed.json`'s body): each
-    /// finding with its JSON path. Called at load, for every operation file.
-    func check(answer: JSONValue, operation: String) -> [GraphQLAnswerFinding]
+    /// What is wrong with a written answer to `operation` (`graphql/GetFeed.json`'s body, a
+    /// route's or a stub's `json`): each finding with its JSON path. Called at load, for every
+    /// operation file and route, and for each stub added. `template`: strings holding `{{` are
+    /// rendered per request, and their types are not checked.
+    func check(answer: JSONValue, operation: String, template: Bool) -> [GraphQLAnswerFinding]
 }
 
 /// A fault of a written answer: `data.feed[0].author`, `null in a non-null field (User!)`.
@@ -49,7 +53,7 @@ extension GraphQLTable {
         let all = files.values.map { $0 } + overlays.values.flatMap(\.values)
         return all.sorted { $0.relativePath < $1.relativePath }.flatMap { file -> [Diagnostic] in
             guard let answer = try? JSONParser.parse(file.response.body.array) else { return [] }
-            return schema.check(answer: answer, operation: file.operation).map {
+            return schema.check(answer: answer, operation: file.operation, template: false).map {
                 Diagnostic(.warning, file: rootDisplay + "/" + file.relativePath, location: $0.path.isEmpty ? nil : $0.path, $0.message)
             }
         }

@@ -54,6 +54,7 @@ package struct MockDataLoader: Sendable {
         var routeList: [Route] = []
         var resources: [Resource] = []
         var bodyFiles: Set<String> = []
+        var graphQLAnswers: [GraphQLWrittenAnswer] = []
         if let routes, let overlap = Self.routesHoldTheRoot(routes, root: root, in: self.files.workingDirectory) {
             diagnostics.append(Diagnostic(file: PathText.withoutTrailingSlashes(routes), overlap))
         } else if let routes {
@@ -64,6 +65,7 @@ package struct MockDataLoader: Sendable {
             routeList = tables.routes
             resources = tables.resources
             bodyFiles = tables.bodyFiles
+            graphQLAnswers = tables.graphQLAnswers
             // A seed's file would answer the collection's GET before the resource does: the
             // resource answers for it now.
             if !tables.seedFiles.isEmpty { files.remove(tables.seedFiles) }
@@ -91,6 +93,7 @@ package struct MockDataLoader: Sendable {
         }
         let graphQLTable = GraphQLTable(configuration: graphQL, files: files.graphQL, overlays: files.graphQLOverlays, schema: schema)
         diagnostics += graphQLTable.schemaWarnings(rootDisplay: PathText.withoutTrailingSlashes(root))
+        diagnostics += graphQLTable.warnings(graphQLAnswers)
         let shadowed = ShadowedFiles.find(files: files.base, overlays: files.overlays, routes: routeList, bodyFiles: bodyFiles)
         diagnostics += shadowed.map { ShadowedFiles.diagnostic($0, rootDisplay: PathText.withoutTrailingSlashes(root)) }
         let errors = diagnostics.contains { $0.severity == .error }

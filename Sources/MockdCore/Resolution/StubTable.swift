@@ -10,6 +10,8 @@ package struct Stub: Sendable {
     package let route: Route
     /// The route as the test sent it, for listings.
     let definition: JSONValue
+    /// Its GraphQL `json` answers, checked against the schema when it is added.
+    var graphQLAnswers: [GraphQLWrittenAnswer] = []
 
     /// How answers, the journal and listings name it.
     package var origin: String { "stub#\(id)" }
@@ -48,7 +50,7 @@ package struct Stub: Sendable {
             order: 0, name: decoded.name, source: decoded.source, identity: "stub#\(id)", methods: decoded.methods,
             path: decoded.path, conditions: decoded.conditions, scenario: decoded.scenario, responses: decoded.responses,
             sequence: decoded.sequence, origin: decoded.origin)
-        return .success(Stub(id: id, session: session, route: route, definition: definition))
+        return .success(Stub(id: id, session: session, route: route, definition: definition, graphQLAnswers: decoder.graphQLAnswers))
     }
 }
 

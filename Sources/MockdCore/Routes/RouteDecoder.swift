@@ -21,6 +21,8 @@ struct RouteDecoder {
     var overlays: [String: MockFileTable] = [:]
     /// The operation of the GraphQL route being decoded, which its origin names.
     var graphQLOperation: String?
+    /// The `json` answers of GraphQL routes, to check against the schema once it is loaded.
+    var graphQLAnswers: [GraphQLWrittenAnswer] = []
 
     init(file: String, root: String, files: any FileSource, builder: ResponseBuilder, firstOrder: Int) {
         self.file = file
@@ -330,6 +332,10 @@ struct RouteDecoder {
         var bodyBytes: [UInt8]?
         var contentType: String?
         if let json = value["json"] {
+            if let graphQLOperation {
+                graphQLAnswers.append(
+                    GraphQLWrittenAnswer(operation: graphQLOperation, answer: json, file: file, place: at + ".json", template: template))
+            }
             bodyBytes = Array(json.serialized.utf8)
             contentType = ContentType.json
         } else if let raw = value["text"] {

@@ -20,6 +20,8 @@ struct RouteTableLoader {
         var resources: [Resource] = []
         /// Files resources are seeded from, relative to the root: the resource answers for them.
         var seedFiles: Set<String> = []
+        /// GraphQL routes' `json` answers, checked once the schema is loaded.
+        var graphQLAnswers: [GraphQLWrittenAnswer] = []
     }
 
     func load(into builder: inout ResponseBuilder) -> Output {
@@ -58,6 +60,7 @@ struct RouteTableLoader {
             var decoder = RouteDecoder(file: shown, root: root, files: files, builder: builder, firstOrder: output.routes.count)
             decoder.overlays = overlays
             decoder.decodeTable(value)
+            output.graphQLAnswers += decoder.graphQLAnswers
             if !operations.isEmpty, case .array(let items)? = value["routes"] {
                 for (index, item) in items.enumerated() {
                     output.diagnostics += operations.contractViolations(route: item, at: "routes[\(index)]").map {
