@@ -38,13 +38,14 @@ final class SchemaAnswers: GraphQLSchemaAnswering {
 
     func check(answer: JSONValue, operation: String, template: Bool) -> [GraphQLAnswerFinding] {
         let known = app.operations[operation]
-        // Without the app's document, the kind follows from the answer's first field.
+        // Without the app's document, the kind follows from the answer's first field: the first
+        // root type that has it (a subscription's events are answers too).
         var kind = known?.operation ?? .query
         if known == nil, case .object(let members)? = answer["data"], let first = members.first?.key,
-            let query = schema.queryType, fields.type(of: first, on: query.name) == nil,
-            let mutation = schema.mutationType, fields.type(of: first, on: mutation.name) != nil
+            let query = schema.queryType, fields.type(of: first, on: query.name) == nil
         {
-            kind = .mutation
+            let roots: [(OperationType, GraphQLObjectType?)] = [(.mutation, schema.mutationType), (.subscription, schema.subscriptionType)]
+            kind = roots.first { $0.1.map { fields.type(of: first, on: $0.name) != nil } ?? false }?.0 ?? .query
         }
         var check = AnswerCheck(schema: schema, fields: fields, operation: known, fragments: app.fragments)
         check.template = template

@@ -78,4 +78,28 @@ struct GraphQLRouteCheckTests {
             #expect(!clean.text.contains("warnings"), "\(clean)")
         }
     }
+
+    /// A subscription's `graphql/<Operation>.ws` file: each event is checked as an answer of the
+    /// subscription type, placed by its send.
+    @Test func aSubscriptionsEventsFile_IsCheckedEventByEvent() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(
+            "schema.graphqls",
+            "type Query { me: User }\ntype Subscription { userChanged: User! }\ntype User { id: ID! name: String! }\n")
+        try folder.write(
+            "MockData/graphql/OnUserChanged.ws",
+            #"{"send": {"json": {"data": {"userChanged": {"id": "1", "name": "Ann"}}}}}"# + "\n"
+                + #"{"send": {"json": {"data": {"userChanged": {"id": "{{variables.id}}", "name": null}}}}, "afterMs": 10}"# + "\n")
+        let result = try await runProcess(
+            CLITests.executable,
+            ["check", "--root", "MockData", "--no-routes", "--graphql", "/graphql", "--graphql-schema", "schema.graphqls"],
+            currentDirectory: folder.path)
+        #expect(result.status == 1, "\(result)")
+        let warnings = result.stdout.split(separator: "\n").filter { $0.contains("OnUserChanged.ws") }
+        #expect(
+            warnings == [
+                "warning: MockData/graphql/OnUserChanged.ws: send 2.data.userChanged.name: null in a non-null field (String!): Apollo iOS fails the whole operation"
+            ], "\(result.stdout)")
+    }
 }

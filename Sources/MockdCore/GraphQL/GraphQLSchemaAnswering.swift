@@ -52,9 +52,33 @@ extension GraphQLTable {
         guard let schema else { return [] }
         let all = files.values.map { $0 } + overlays.values.flatMap(\.values)
         return all.sorted { $0.relativePath < $1.relativePath }.flatMap { file -> [Diagnostic] in
+            let shown = rootDisplay + "/" + file.relativePath
+            // A subscription's `.ws` file: each event is an answer of its own.
+            if let events = file.response.conversation {
+                return Self.events(of: events.script).enumerated().flatMap { index, event in
+                    schema.check(answer: event.answer, operation: file.operation, template: event.template).map {
+                        Diagnostic(
+                            .warning, file: shown, location: "send \(index + 1)" + ($0.path.isEmpty ? "" : "." + $0.path), $0.message)
+                    }
+                }
+            }
             guard let answer = try? JSONParser.parse(file.response.body.array) else { return [] }
             return schema.check(answer: answer, operation: file.operation, template: false).map {
-                Diagnostic(.warning, file: rootDisplay + "/" + file.relativePath, location: $0.path.isEmpty ? nil : $0.path, $0.message)
+                Diagnostic(.warning, file: shown, location: $0.path.isEmpty ? nil : $0.path, $0.message)
+            }
+        }
+    }
+}
+
+extension GraphQLTable {
+    /// A `.ws` file's sends as answers (a template's text as written, `{{…}}` and all).
+    static func events(of script: WebSocketScript) -> [(answer: JSONValue, template: Bool)] {
+        script.steps.compactMap { step in
+            guard case .send(let message) = step else { return nil }
+            switch message.payload {
+            case .text(let text): return (try? JSONParser.parse(text)).map { ($0, false) }
+            case .template(let template): return (try? JSONParser.parse(template.text)).map { ($0, true) }
+            case .binary: return nil
             }
         }
     }
