@@ -150,13 +150,15 @@ struct IntrospectionSDLTests {
         #expect(failure.location?.hasPrefix("__schema.types[0].fields[0].type.ofType.ofType") == true)
     }
 
-    /// Every prefix of a schema and every byte of it changed: an answer each time, never a crash.
+    /// Prefixes of a schema and bytes of it changed: an answer each time, never a crash. Every
+    /// fifth place, not each: each conversion reads the whole schema, and all of them took 40 s
+    /// of a busy CI machine's CPU, which starved the suite's timed tests (fuzzing is `make fuzz`'s).
     @Test func anyDamage_GivesAFailureOrSDL_NeverACrash() {
         let bytes = Array(Self.schema().utf8)
-        for end in 0..<bytes.count {
+        for end in stride(from: 0, to: bytes.count, by: 5) {
             _ = IntrospectionSDL.convert(Array(bytes[..<end]))
         }
-        for index in bytes.indices {
+        for index in stride(from: 0, to: bytes.count, by: 5) {
             for replacement in [UInt8(ascii: "{"), UInt8(ascii: "]"), UInt8(ascii: "\""), 0] {
                 var damaged = bytes
                 damaged[index] = replacement

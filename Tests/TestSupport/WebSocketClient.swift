@@ -29,7 +29,7 @@ package final class WebSocketClient: @unchecked Sendable {
     /// `pipelined` goes in the same write as the request, before any answer (frames sent early).
     package init(
         port: Int, target: String, headers: [(String, String)] = [], subprotocols: [String] = [], version: String? = "13",
-        key: String? = nil, upgrade: Bool = true, pipelined: [UInt8] = [], timeout: Duration = .seconds(10)
+        key: String? = nil, upgrade: Bool = true, pipelined: [UInt8] = [], timeout: Duration = .seconds(30)
     ) throws {
         self.key = key ?? Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         fd = try Self.connect(port: port, timeout: timeout)
@@ -365,7 +365,7 @@ extension WebSocketClient {
     /// `init` on a thread of its own (see `blocking`), for an async test.
     package static func open(
         port: Int, target: String, headers: [(String, String)] = [], subprotocols: [String] = [], version: String? = "13",
-        key: String? = nil, upgrade: Bool = true, pipelined: [UInt8] = [], timeout: Duration = .seconds(10)
+        key: String? = nil, upgrade: Bool = true, pipelined: [UInt8] = [], timeout: Duration = .seconds(30)
     ) async throws -> WebSocketClient {
         try await blocking {
             try WebSocketClient(
